@@ -1,0 +1,36 @@
+"""Registry of rule engines by game id. Engines register here; nothing else needs to change."""
+
+from __future__ import annotations
+
+from server.games.base import Game, IllegalMove, Rng
+
+_REGISTRY: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    """Add an engine to the registry (called once per game package)."""
+    if game.id in _REGISTRY:
+        raise ValueError(f"game {game.id!r} registered twice")
+    _REGISTRY[game.id] = game
+    return game
+
+
+def get_game(game_id: str) -> Game:
+    """The engine for `game_id`; raises KeyError for an unknown id."""
+    _load()
+    return _REGISTRY[game_id]
+
+
+def all_games() -> dict[str, Game]:
+    """Every registered engine by id."""
+    _load()
+    return dict(_REGISTRY)
+
+
+def _load() -> None:
+    if _REGISTRY:
+        return
+    from server.games import expedition  # noqa: F401
+
+
+__all__ = ["Game", "IllegalMove", "Rng", "all_games", "get_game", "register"]

@@ -1,0 +1,183 @@
+"""The rule-engine interface every game implements, and the helpers they share.
+
+Owns: the `Game` shape (setup / view / prompt / apply / result), `IllegalMove`, the seeded
+RNG that lives inside a game state, and the all-or-nothing `apply` wrapper.
+Must not: import asyncio, sockets, stores or anything of the server. Engines are pure:
+the same seed and the same moves always give the same state.
+
+A state is a plain map (str keys; values maps, lists, ints, strings, bools, None) so that
+`msgpack.packb(state)` is a complete snapshot. The RNG state is one integer under
+`state["rng"]`; views never contain it.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+import msgpack
+from pydantic import BaseModel, ConfigDict
+
+State = dict[str, Any]
+Move = dict[str, Any]
+View = dict[str, Any]
+
+MAX_OPTIONS = 256
+_MASK64 = (1 << 64) - 1
+
+
+class IllegalMove(Exception):
+    """A move broke a rule (or was badly shaped); the state is left unchanged."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class NoOptions(BaseModel):
+    """Options model for games without variants; rejects unknown keys."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def pack(state: State) -> bytes:
+    """Serialise a state (or view) to msgpack bytes."""
+    return msgpack.packb(state, use_bin_type=True)  # type: ignore[no-any-return]
+
+
+def unpack(data: bytes) -> State:
+    """Inverse of `pack`."""
+    return msgpack.unpackb(data, raw=False, strict_map_key=True)  # type: ignore[no-any-return]
+
+
+def clone(state: State) -> State:
+    """A deep copy of a state, through msgpack (fast, and proves it round-trips)."""
+    return unpack(pack(state))
+
+
+class Rng:
+    """SplitMix64 generator whose whole state is one int stored in the game state.
+
+    Usage: `rng = Rng(state["rng"])`, draw, then `state["rng"] = rng.seed`.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed & _MASK64
+
+    def next64(self) -> int:
+        """Next 64-bit output."""
+        self.seed = (self.seed + 0x9E3779B97F4A7C15) & _MASK64
+        z = self.seed
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Uniform integer in [0, n) without modulo bias."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = (_MASK64 + 1) - ((_MASK64 + 1) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: list[Any]) -> None:
+        """Fisher-Yates shuffle in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+class Game(ABC):
+    """One game's rules. Subclasses implement the underscored hooks; callers use the rest."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    Options: ClassVar[type[BaseModel]] = NoOptions
+
+    # ---- public surface -------------------------------------------------------------
+
+    def parse_options(self, options: dict[str, Any] | None) -> BaseModel:
+        """Validate room options (raises pydantic.ValidationError on bad input)."""
+        return self.Options.model_validate(options or {})
+
+    def setup(self, seats: int, options: dict[str, Any] | BaseModel | None, seed: int) -> State:
+        """A new game for `seats` seats; the seeded RNG lives inside the returned state."""
+        if not self.min_seats <= seats <= self.max_seats:
+            raise ValueError(f"{self.id} takes {self.min_seats}..{self.max_seats} seats, not {seats}")
+        opts = options if isinstance(options, BaseModel) else self.parse_options(options)
+        state = self._setup(seats, opts, Rng(seed))
+        return state
+
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        """Validate and apply one move; returns a new state, never touches the given one."""
+        if not isinstance(move, dict):
+            raise IllegalMove("bad_move", "a move is a map")
+        if self.result(state) is not None:
+            raise IllegalMove("game_over", "the game is over")
+        if seat not in self.active_seats(state):
+            raise IllegalMove("not_your_turn", f"seat {seat} may not move now")
+        legal = self.legal_moves(state, seat)
+        if move not in legal:
+            raise IllegalMove("illegal_move", "that move is not one of the legal options")
+        new = clone(state)
+        self._apply(new, seat, move)
+        return new
+
+    def prompt(self, state: State, seat: int | None) -> dict[str, Any] | None:
+        """`{text, options}` for a seat that may act now, else None."""
+        if seat is None or self.result(state) is not None or seat not in self.active_seats(state):
+            return None
+        options = self.legal_moves(state, seat)
+        if not options:
+            return None
+        return {"text": self._prompt_text(state, seat), "options": options}
+
+    def view(self, state: State, seat: int | None) -> View:
+        """What one viewer may see: `{public, private}`; `private` is None for spectators."""
+        return {
+            "public": self._public_view(state),
+            "private": None if seat is None else self._private_view(state, seat),
+        }
+
+    # ---- hooks ------------------------------------------------------------------------
+
+    @abstractmethod
+    def _setup(self, seats: int, options: Any, rng: Rng) -> State: ...
+
+    @abstractmethod
+    def active_seats(self, state: State) -> list[int]:
+        """Seats that may move now (empty once the game is over)."""
+
+    @abstractmethod
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        """Every complete legal move of `seat` now (at most MAX_OPTIONS)."""
+
+    @abstractmethod
+    def _apply(self, state: State, seat: int, move: Move) -> None:
+        """Apply a move already known to be legal, mutating `state` in place."""
+
+    @abstractmethod
+    def _prompt_text(self, state: State, seat: int) -> str: ...
+
+    @abstractmethod
+    def _public_view(self, state: State) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def _private_view(self, state: State, seat: int) -> dict[str, Any] | None: ...
+
+    @abstractmethod
+    def result(self, state: State) -> dict[str, Any] | None:
+        """`{scores, winners, ...}` once the game is over, else None."""
+
+    @abstractmethod
+    def secret_tokens(self, state: State, seat: int) -> list[str]:
+        """Strings that only `seat` may see right now (used by the hidden-information tests)."""
+
+    def hidden_tokens(self, state: State) -> list[str]:
+        """Strings no viewer may see right now (deck order etc.); default none."""
+        return []
