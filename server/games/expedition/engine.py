@@ -1,0 +1,453 @@
+"""Marco Polo Expedition (Reiner Knizia): the rules of seed 000 with the decisions of decisions.md A.
+
+Owns: set-up, the turn (move figures paying each space or lightening the load, or pass; then draw),
+the Kantshou scoring, the Daidu end and scoring, the 2-player rules, views and prompts.
+Must not: do I/O. Track and cards come from `data`; which cards pay a space from `payment`.
+
+A turn is split into small moves so that every prompt stays under the option bound:
+  phase "move": {"a":"move","fig":f,"pay":[ids]}, {"a":"lighten","fig":f}, {"a":"pass"} (nothing moved
+                yet) or {"a":"stop"} (after moving); when one figure has too many distinct paying sets,
+                {"a":"choose","fig":f} opens card-by-card picking: {"a":"pick","card":id} / {"a":"cancel"}.
+  phase "draw": {"a":"draw","from":"display","slot":i} or {"a":"draw","from":"deck"}.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from server.games.base import Game, Move, Rng, State
+from server.games.expedition import payment
+from server.games.expedition.data import (
+    ALL_CARDS,
+    DAIDU,
+    FIGURE_COLOURS,
+    KANTSHOU,
+    SECTION1,
+    SECTION2,
+    START_CHEST_VALUE,
+    TRACK,
+    TRACK_VIEW,
+)
+
+DISPLAY_SIZE = 5
+#: above this many distinct paying sets for one figure, the prompt switches to card-by-card picking
+PAY_LIST_LIMIT = 100
+LOG_KEEP = 24
+
+
+class ExpeditionOptions(BaseModel):
+    """Room options: `open_gold` makes chest values public; `move_both` is the 2-player variant (9.2)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    open_gold: bool = False
+    move_both: bool = False
+
+
+def _gold_total(g: list[int]) -> int:
+    return g[0] + 2 * g[1] + 3 * g[2]
+
+
+class Expedition(Game):
+    id = "expedition"
+    title = "Marco Polo Expedition"
+    min_seats = 2
+    max_seats = 5
+    Options = ExpeditionOptions
+
+    # ---- set-up -------------------------------------------------------------------------
+
+    def _setup(self, seats: int, options: Any, rng: Rng) -> State:
+        assert isinstance(options, ExpeditionOptions)
+        deck = list(ALL_CARDS)
+        rng.shuffle(deck)
+        hand_size = 10 if seats == 2 else 5
+        hands = [sorted(deck[i * hand_size : (i + 1) * hand_size]) for i in range(seats)]
+        deck = deck[seats * hand_size :]
+        display: list[str | None] = list(deck[:DISPLAY_SIZE])
+        deck = deck[DISPLAY_SIZE:]
+        n_figs = 2 * seats if seats == 2 else seats
+        # placement in turn order from the start player: Hormus, then the next free spaces
+        figs = [{"seat": i % seats, "pos": i} for i in range(n_figs)]
+        state: State = {
+            "game": self.id,
+            "seats": seats,
+            "options": options.model_dump(),
+            "rng": rng.seed,
+            "figs": figs,
+            "chests": [s.chest for s in TRACK],
+            "hands": hands,
+            "deck": deck,
+            "display": display,
+            "discard": [],
+            "gold": [[0, 0, 1] for _ in range(seats)],  # counts of 1-, 2- and 3-chests
+            "turn": 0,
+            "phase": "move",
+            "moved": [],
+            "lightened": False,
+            "kantshou": "open",  # open -> triggered (until the trigger's draw) -> scored
+            "trigger": None,
+            "pick": None,
+            "turns": 0,
+            "idle": 0,  # turns in a row with no movement and no card drawn (stalemate check)
+            "seq": 0,
+            "log": [],
+            "stats": {},
+            "result": None,
+        }
+        assert START_CHEST_VALUE == 3
+        return state
+
+    # ---- queries ------------------------------------------------------------------------
+
+    def active_seats(self, state: State) -> list[int]:
+        if state["result"] is not None:
+            return []
+        return [state["turn"]]
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        res: dict[str, Any] | None = state["result"]
+        return res
+
+    @staticmethod
+    def next_free(state: State, fig: int) -> int:
+        """The next space a figure would enter: occupied spaces are skipped (Kantshou holds many once scored)."""
+        pos = state["figs"][fig]["pos"]
+        taken = {f["pos"] for i, f in enumerate(state["figs"]) if i != fig}
+        scored = state["kantshou"] == "scored"
+        q = pos + 1
+        while q < DAIDU and q in taken and not (scored and q == KANTSHOU):
+            q += 1
+        return q
+
+    def movable_figs(self, state: State, seat: int) -> list[int]:
+        """Figures of `seat` that may still move this turn."""
+        figs = [i for i, f in enumerate(state["figs"]) if f["seat"] == seat and f["pos"] < DAIDU]
+        if state["moved"] and not state["options"]["move_both"]:
+            figs = [i for i in figs if i in state["moved"]]
+        return figs
+
+    @staticmethod
+    def can_lighten(state: State, fig: int, target: int) -> bool:
+        """Lightening the load: a 1-chest (change is automatic) buys a space another player's figure passed."""
+        seat = state["figs"][fig]["seat"]
+        if state["lightened"] or _gold_total(state["gold"][seat]) < 1:
+            return False
+        if target >= DAIDU or state["chests"][target]:
+            return False
+        return any(f["seat"] != seat and f["pos"] > target for f in state["figs"])
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        if seat not in self.active_seats(state):
+            return []
+        if state["phase"] == "draw":
+            moves: list[Move] = [
+                {"a": "draw", "from": "display", "slot": i} for i, c in enumerate(state["display"]) if c is not None
+            ]
+            if state["deck"] or state["discard"]:
+                moves.append({"a": "draw", "from": "deck"})
+            return moves
+        pick = state["pick"]
+        hand: list[str] = state["hands"][seat]
+        if pick is not None:
+            req = TRACK[self.next_free(state, pick["fig"])].req
+            assert req is not None
+            rest = list(hand)
+            for c in pick["cards"]:
+                rest.remove(c)
+            seen: set[str] = set()
+            moves = []
+            for c in sorted(rest):
+                t = c.rsplit("-", 1)[0]
+                if t in seen:
+                    continue
+                seen.add(t)
+                others = list(rest)
+                others.remove(c)
+                if payment.can_complete(req, [*pick["cards"], c], others):
+                    moves.append({"a": "pick", "card": c})
+            moves.append({"a": "cancel"})
+            return moves
+        moves = []
+        for fig in self.movable_figs(state, seat):
+            target = self.next_free(state, fig)
+            req = TRACK[target].req
+            assert req is not None
+            sets = payment.paying_sets(req, hand, PAY_LIST_LIMIT)
+            if sets is None:
+                moves.append({"a": "choose", "fig": fig})
+            else:
+                moves.extend({"a": "move", "fig": fig, "pay": s} for s in sets)
+            if self.can_lighten(state, fig, target):
+                moves.append({"a": "lighten", "fig": fig})
+        moves.append({"a": "stop"} if state["moved"] else {"a": "pass"})
+        return moves
+
+    # ---- applying moves -----------------------------------------------------------------
+
+    def _apply(self, state: State, seat: int, move: Move) -> None:
+        a = move["a"]
+        if a == "move":
+            self._pay_cards(state, seat, move["pay"])
+            self._enter(state, move["fig"], "move", move["pay"])
+        elif a == "lighten":
+            self._pay_chest(state, seat)
+            state["lightened"] = True
+            self._bump(state, "lighten")
+            self._enter(state, move["fig"], "lighten", None)
+        elif a == "choose":
+            state["pick"] = {"fig": move["fig"], "cards": []}
+            self._bump(state, "pick_mode")
+        elif a == "pick":
+            pick = state["pick"]
+            pick["cards"].append(move["card"])
+            req = TRACK[self.next_free(state, pick["fig"])].req
+            assert req is not None
+            if len(pick["cards"]) == payment.req_size(req):
+                cards = sorted(pick["cards"])
+                state["pick"] = None
+                self._pay_cards(state, seat, cards)
+                self._enter(state, pick["fig"], "move", cards)
+        elif a == "cancel":
+            state["pick"] = None
+        elif a in ("pass", "stop"):
+            self._bump(state, a)
+            self._log(state, {"ev": a, "seat": seat})
+            state["phase"] = "draw"
+            self._maybe_skip_draw(state)
+        elif a == "draw":
+            state["idle"] = 0
+            self._draw(state, seat, move)
+            self._end_turn(state)
+        else:  # pragma: no cover - legal_moves lists only the kinds above
+            raise AssertionError(a)
+
+    def _pay_cards(self, state: State, seat: int, cards: list[str]) -> None:
+        hand = state["hands"][seat]
+        for c in cards:
+            hand.remove(c)
+        state["discard"].extend(cards)
+
+    def _pay_chest(self, state: State, seat: int) -> None:
+        g = state["gold"][seat]
+        if g[0]:
+            g[0] -= 1
+        elif g[1]:  # change a 2 into 1 + 1 and pay one of them
+            g[1] -= 1
+            self._bump(state, "change")
+        else:  # change a 3 into 2 + 1 and pay the 1
+            g[2] -= 1
+            g[1] += 1
+            self._bump(state, "change")
+
+    def _enter(self, state: State, fig: int, how: str, paid: list[str] | None) -> None:
+        f = state["figs"][fig]
+        seat = f["seat"]
+        start = f["pos"]
+        target = self.next_free(state, fig)
+        if target > start + 1:
+            self._bump(state, "skip")
+        f["pos"] = target
+        if fig not in state["moved"]:
+            state["moved"].append(fig)
+        ev: dict[str, Any] = {"ev": how, "seat": seat, "fig": fig, "from": start, "to": target}
+        if paid is not None:
+            ev["paid"] = paid
+        chest = state["chests"][target]
+        if chest:
+            state["chests"][target] = 0
+            self._give(state, seat, chest)
+            ev["chest"] = chest
+            self._bump(state, "chest")
+        if state["kantshou"] == "scored" and target in SECTION1 and target != KANTSHOU:
+            f["pos"] = KANTSHOU  # a straggler catches up for free
+            ev["to"] = KANTSHOU
+            ev["caught_up"] = True
+            self._bump(state, "catch_up")
+        self._log(state, ev)
+        if target == DAIDU:
+            self._final_scoring(state)
+        elif target == KANTSHOU and state["kantshou"] == "open":
+            state["kantshou"] = "triggered"
+            state["trigger"] = seat
+            self._bump(state, "kantshou_trigger")
+            state["phase"] = "draw"  # the trigger's whole turn ends after the draw
+            self._maybe_skip_draw(state)
+
+    def _maybe_skip_draw(self, state: State) -> None:
+        if state["phase"] == "draw" and not any(c is not None for c in state["display"]):
+            if not state["deck"] and not state["discard"]:
+                self._bump(state, "no_card_to_draw")
+                state["idle"] = 0 if state["moved"] else state["idle"] + 1
+                if state["idle"] >= state["seats"]:
+                    # house rule: a whole round with no movement and no card left to draw ends the game
+                    self._bump(state, "stalemate")
+                    self._log(state, {"ev": "stalemate"})
+                    self._final_scoring(state)
+                    return
+                self._end_turn(state)
+
+    def _take_top(self, state: State) -> str | None:
+        if not state["deck"] and state["discard"]:
+            rng = Rng(state["rng"])
+            state["deck"] = state["discard"]
+            state["discard"] = []
+            rng.shuffle(state["deck"])
+            state["rng"] = rng.seed
+            self._bump(state, "reshuffle")
+            self._log(state, {"ev": "reshuffle", "cards": len(state["deck"])})
+        if not state["deck"]:
+            return None
+        card: str = state["deck"].pop(0)
+        return card
+
+    def _draw(self, state: State, seat: int, move: Move) -> None:
+        if move["from"] == "display":
+            slot = move["slot"]
+            card = state["display"][slot]
+            state["display"][slot] = self._take_top(state)
+            self._log(state, {"ev": "draw", "seat": seat, "slot": slot, "card": card})
+            self._bump(state, "draw_display")
+        else:
+            card = self._take_top(state)
+            self._log(state, {"ev": "draw", "seat": seat, "slot": None})
+            self._bump(state, "draw_deck")
+        assert card is not None
+        state["hands"][seat].append(card)
+        state["hands"][seat].sort()
+
+    def _end_turn(self, state: State) -> None:
+        if state["result"] is not None:
+            return
+        if state["kantshou"] == "triggered":
+            self._kantshou_scoring(state)
+        state["turns"] += 1
+        state["turn"] = (state["turn"] + 1) % state["seats"]
+        state["phase"] = "move"
+        state["moved"] = []
+        state["lightened"] = False
+        state["pick"] = None
+
+    # ---- scoring ------------------------------------------------------------------------
+
+    def _give(self, state: State, seat: int, value: int) -> None:
+        """Pay gold from the (unlimited) supply, largest chests first."""
+        g = state["gold"][seat]
+        threes, rest = divmod(value, 3)
+        g[2] += threes
+        if rest == 2:
+            g[1] += 1
+        elif rest == 1:
+            g[0] += 1
+
+    def _kantshou_scoring(self, state: State) -> None:
+        paid = []
+        for i, f in enumerate(state["figs"]):
+            if f["pos"] in SECTION1:
+                value = TRACK[f["pos"]].score
+                assert value is not None
+                self._give(state, f["seat"], value)
+                paid.append({"fig": i, "seat": f["seat"], "gold": value})
+                f["pos"] = KANTSHOU
+        state["kantshou"] = "scored"
+        self._log(state, {"ev": "kantshou_scoring", "paid": paid})
+
+    def _final_scoring(self, state: State) -> None:
+        paid = []
+        for i, f in enumerate(state["figs"]):
+            if f["pos"] in SECTION2:
+                value = TRACK[f["pos"]].score
+                assert value is not None
+                self._give(state, f["seat"], value)
+                paid.append({"fig": i, "seat": f["seat"], "gold": value})
+        self._log(state, {"ev": "final_scoring", "paid": paid})
+        seats = state["seats"]
+        scores = [_gold_total(state["gold"][s]) for s in range(seats)]
+        best = [max(f["pos"] for f in state["figs"] if f["seat"] == s) for s in range(seats)]
+        key = [(scores[s], best[s]) for s in range(seats)]
+        top = max(key)
+        ranking = sorted(range(seats), key=lambda s: (-scores[s], -best[s], s))
+        state["result"] = {
+            "scores": scores,
+            "winners": [s for s in range(seats) if key[s] == top],
+            "ranking": ranking,
+            "tiebreak": best,
+        }
+        state["phase"] = "over"
+
+    # ---- bookkeeping --------------------------------------------------------------------
+
+    @staticmethod
+    def _bump(state: State, rule: str) -> None:
+        state["stats"][rule] = state["stats"].get(rule, 0) + 1
+
+    @staticmethod
+    def _log(state: State, ev: dict[str, Any]) -> None:
+        state["seq"] += 1
+        ev["n"] = state["seq"]
+        state["log"].append(ev)
+        del state["log"][:-LOG_KEEP]
+
+    # ---- views --------------------------------------------------------------------------
+
+    def _prompt_text(self, state: State, seat: int) -> str:
+        if state["phase"] == "draw":
+            return "Draw a card: one of the face-up cards or the top of the deck."
+        if state["pick"] is not None:
+            return "Pick the next card to pay with (or cancel)."
+        if state["moved"]:
+            return "Move on (pay the next space or lighten the load) or stop moving."
+        return "Move a figure (pay the next space or lighten the load) or pass."
+
+    def _public_view(self, state: State) -> dict[str, Any]:
+        open_gold = state["options"]["open_gold"]
+        players = []
+        for s in range(state["seats"]):
+            g = state["gold"][s]
+            p: dict[str, Any] = {"seat": s, "hand": len(state["hands"][s]), "chests": sum(g)}
+            if open_gold:
+                p["gold"] = _gold_total(g)
+                p["chest_values"] = {"1": g[0], "2": g[1], "3": g[2]}
+            players.append(p)
+        return {
+            "status": "over" if state["result"] is not None else "playing",
+            "options": dict(state["options"]),
+            "track": TRACK_VIEW,
+            "chests": list(state["chests"]),
+            "figures": [
+                {"fig": i, "seat": f["seat"], "pos": f["pos"], "colour": FIGURE_COLOURS[i]}
+                for i, f in enumerate(state["figs"])
+            ],
+            "players": players,
+            "display": list(state["display"]),
+            "deck": len(state["deck"]),
+            "discard": list(state["discard"]),
+            "turn": state["turn"],
+            "phase": state["phase"],
+            "moved": list(state["moved"]),
+            "lightened": state["lightened"],
+            "kantshou": state["kantshou"],
+            "turns": state["turns"],
+            "log": [dict(e) for e in state["log"]],
+        }
+
+    def _private_view(self, state: State, seat: int) -> dict[str, Any] | None:
+        priv: dict[str, Any] = {"hand": list(state["hands"][seat])}
+        if not state["options"]["open_gold"]:
+            g = state["gold"][seat]
+            priv["gold"] = _gold_total(g)
+            priv["chest_values"] = {"1": g[0], "2": g[1], "3": g[2]}
+        pick = state["pick"]
+        if pick is not None and state["turn"] == seat:
+            priv["picking"] = {"fig": pick["fig"], "cards": list(pick["cards"])}
+        return priv
+
+    def secret_tokens(self, state: State, seat: int) -> list[str]:
+        return list(state["hands"][seat])
+
+    def hidden_tokens(self, state: State) -> list[str]:
+        return list(state["deck"])
+
+
+GAME = Expedition()
