@@ -1,0 +1,82 @@
+"""Golden playthroughs: every seat's view and prompt at every step of a few seeded games.
+
+`make golden` (python -m tests.golden.regen) rewrites the files; `tests/golden/test_golden.py` replays the
+games and compares, so a rule change shows up as a readable diff of these files.
+One JSON line per step: the step number, the active seats, the public view (the constant track only in
+step 0), each seat's private view and prompt, and the move the seeded random bot chose.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from server.games import get_game
+from server.games.bots import RandomBot
+
+ROOT = Path(__file__).parent
+#: (game, seats, seed, options) per golden file
+CASES: list[tuple[str, int, int, dict[str, Any]]] = [
+    ("expedition", 2, 1, {}),
+    ("expedition", 3, 2, {}),
+    ("expedition", 5, 3, {"open_gold": True}),
+    ("expedition", 2, 4, {"move_both": True}),
+]
+CONSTANT_KEYS = ("track",)
+
+
+def path_for(game: str, seats: int, seed: int) -> Path:
+    return ROOT / game / f"{seats}p-seed{seed}.jsonl"
+
+
+def lines(game_id: str, seats: int, seed: int, options: dict[str, Any]) -> Iterator[str]:
+    """The golden lines of one seeded game."""
+    game = get_game(game_id)
+    state = game.setup(seats, options, seed)
+    bot = RandomBot(seed)
+    step = 0
+    last_event = 0
+    while True:
+        active = game.active_seats(state)
+        public = game.view(state, None)["public"]
+        if step:
+            public = {k: v for k, v in public.items() if k not in CONSTANT_KEYS}
+        if isinstance(public.get("log"), list):  # only the events new since the previous step
+            public["log"] = [e for e in public["log"] if e.get("n", 0) > last_event]
+            last_event = max([last_event, *(e.get("n", 0) for e in public["log"])])
+        record: dict[str, Any] = {
+            "step": step,
+            "active": active,
+            "public": public,
+            "private": {str(s): game.view(state, s)["private"] for s in range(seats)},
+            "prompts": {str(s): game.prompt(state, s) for s in active},
+            "result": game.result(state),
+        }
+        move = None
+        if active:
+            seat = active[0]
+            prompt = game.prompt(state, seat)
+            assert prompt is not None
+            move = bot.choose(prompt)
+            record["move"] = {"seat": seat, "move": move}
+        yield json.dumps(record, sort_keys=True, separators=(",", ":"))
+        if move is None:
+            return
+        state = game.apply(state, active[0], move)
+        step += 1
+
+
+def main() -> int:
+    for game_id, seats, seed, options in CASES:
+        path = path_for(game_id, seats, seed)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(lines(game_id, seats, seed, options)) + "\n", encoding="utf-8")
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
