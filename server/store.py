@@ -135,6 +135,14 @@ class Store(ABC):
     async def lease_holder(self, room: str) -> str | None:
         """Return the node holding the room's lease, or None."""
 
+    @abstractmethod
+    async def save_session(self, key: str, session: dict[str, Any], ttl_seconds: int) -> None:
+        """Store a player session under ``key`` (a hash of the token, never the token) for ``ttl_seconds``."""
+
+    @abstractmethod
+    async def load_session(self, key: str) -> dict[str, Any] | None:
+        """The session stored under ``key``, or None (unknown or expired)."""
+
     async def __aenter__(self) -> Store:
         return self
 
@@ -253,6 +261,7 @@ class MemoryStore(Store):
         self._clock = clock
         self._rooms: dict[str, _MemRoom] = {}
         self._leases: dict[str, tuple[str, float]] = {}
+        self._sessions: dict[str, tuple[bytes, float]] = {}
 
     def _get(self, room: str) -> _MemRoom | None:
         stored = self._rooms.get(room)
@@ -337,6 +346,18 @@ class MemoryStore(Store):
 
     async def ping(self) -> None:
         pass
+
+    async def save_session(self, key: str, session: dict[str, Any], ttl_seconds: int) -> None:
+        _check_ttl(ttl_seconds, "ttl_seconds")
+        self._sessions[key] = (_pack(session), self._clock() + ttl_seconds)
+
+    async def load_session(self, key: str) -> dict[str, Any] | None:
+        item = self._sessions.get(key)
+        if item is None or self._clock() >= item[1]:
+            self._sessions.pop(key, None)
+            return None
+        session: dict[str, Any] = _unpack(item[0])
+        return session
 
     def _holder(self, room: str) -> str | None:
         lease = self._leases.get(room)
@@ -656,6 +677,19 @@ class RedisStore(Store):
     async def ping(self) -> None:
         with _unavailable():
             await self.client.ping()
+
+    async def save_session(self, key: str, session: dict[str, Any], ttl_seconds: int) -> None:
+        _check_ttl(ttl_seconds, "ttl_seconds")
+        with _unavailable():
+            await self.client.set(f"{self.prefix}session:{key}", _pack(session), ex=ttl_seconds)
+
+    async def load_session(self, key: str) -> dict[str, Any] | None:
+        with _unavailable():
+            data = await self.client.get(f"{self.prefix}session:{key}")
+        if not isinstance(data, bytes):
+            return None
+        session: dict[str, Any] = _unpack(data)
+        return session
 
     async def acquire_lease(self, room: str, node: str, ttl_ms: int) -> bool:
         _check_ttl(ttl_ms, "ttl_ms")
