@@ -1,0 +1,365 @@
+"""Every message of the wire contract (v1) as a pydantic model.
+
+Owns: one model per message type, discriminated on the string field `t`, gathered in the
+`ClientMessage` and `ServerMessage` unions and in the `CLIENT_TYPES` / `SERVER_TYPES` tables;
+the shapes carried inside them (`RoomInfo`, `HeldSeat`, the view `View`, patch operations);
+and the size bounds of the contract.
+Must not: do I/O or know about msgpack (that is `protocol.codec`), or know any game's rules.
+
+Every model is strict (ints never accept "3", 3.0 or True), frozen, and rejects unknown
+fields. A field with a None default is optional on the wire and left out when None; every
+other field is always sent. Free-form maps (`move`, `options`, views) are checked by the
+codec to hold JSON-like values only.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Self
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from typing_extensions import TypedDict
+
+from .errors import ErrorCode, ProtocolError
+
+PROTOCOL_VERSION = 1
+
+MAX_SEATS = 8
+NAME_MAX = 32
+ID_MAX = 64
+TOKEN_MAX = 128
+GAME_ID_MAX = 32
+MAX_FRAME = 64 * 1024
+MAX_DEPTH = 32
+
+# Printable ASCII without spaces: safe in logs, URLs and keys.
+_ID_PATTERN = r"^[!-~]+$"
+# No control characters, no leading or trailing whitespace.
+_CTRL = r"\x00-\x1f\x7f-\x9f"
+_NAME_PATTERN = rf"^[^\s{_CTRL}]([^{_CTRL}]*[^\s{_CTRL}])?$"
+
+MsgId = Annotated[int, Field(ge=-(2**63), le=2**64 - 1)]
+"""A request `id` / answer `re`: any integer msgpack can carry."""
+Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX, pattern=_NAME_PATTERN)]
+RoomId = Annotated[str, Field(min_length=1, max_length=ID_MAX, pattern=_ID_PATTERN)]
+PlayerId = Annotated[str, Field(min_length=1, max_length=ID_MAX, pattern=_ID_PATTERN)]
+Token = Annotated[str, Field(min_length=1, max_length=TOKEN_MAX, pattern=_ID_PATTERN)]
+GameId = Annotated[str, Field(min_length=1, max_length=GAME_ID_MAX, pattern=_ID_PATTERN)]
+Seat = Annotated[int, Field(ge=0, le=MAX_SEATS - 1)]
+SeatCount = Annotated[int, Field(ge=1, le=MAX_SEATS)]
+Version = Annotated[int, Field(ge=0, le=2**63 - 1)]
+Status = Literal["waiting", "playing", "finished"]
+JsonMap = dict[str, Any]
+"""A free-form map; the codec checks it holds JSON-like values only."""
+Pointer = Annotated[str, Field(pattern=r"^(/([^~]|~[01])*)*$")]
+"""An RFC 6901 JSON Pointer: empty (the whole document) or `/`-separated, `~0`/`~1` escaped."""
+
+
+def _require_t(schema: dict[str, Any]) -> None:
+    """JSON Schema: `t` has a default in Python but is required on the wire."""
+    required = schema.setdefault("required", [])
+    if "t" not in required:
+        required.insert(0, "t")
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, json_schema_extra=_require_t)
+
+
+class _Shape(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+# ---- shapes carried inside messages -------------------------------------------------------
+
+
+class RoomInfo(_Shape):
+    """One room as the lobby lists it; `players` has one entry per seat (a name or None)."""
+
+    room: RoomId
+    game: GameId
+    seats: SeatCount
+    players: list[Name | None]
+    status: Status
+    public: bool
+
+    @model_validator(mode="after")
+    def _one_entry_per_seat(self) -> Self:
+        if len(self.players) != self.seats:
+            raise ValueError(f"players must have one entry per seat ({self.seats})")
+        return self
+
+
+class HeldSeat(_Shape):
+    """A seat the player holds, listed in `welcome` so a reconnected client can re-join it."""
+
+    room: RoomId
+    game: GameId
+    seat: Seat
+
+
+class Prompt(TypedDict):
+    """What a seat may do now: each option is a complete move to send back as `move`."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    text: str
+    options: list[JsonMap]
+
+
+class View(TypedDict):
+    """What one viewer sees (`snapshot.state`); games may add keys beyond these."""
+
+    __pydantic_config__ = ConfigDict(extra="allow")  # type: ignore[misc]
+    game: GameId
+    you: Seat | None
+    public: JsonMap
+    private: JsonMap | None
+    prompt: Prompt | None
+    result: JsonMap | None
+
+
+class OpAdd(TypedDict):
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    op: Literal["add"]
+    path: Pointer
+    value: Any
+
+
+class OpRemove(TypedDict):
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    op: Literal["remove"]
+    path: Pointer
+
+
+class OpReplace(TypedDict):
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    op: Literal["replace"]
+    path: Pointer
+    value: Any
+
+
+class OpTest(TypedDict):
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    op: Literal["test"]
+    path: Pointer
+    value: Any
+
+
+# `from` is a keyword, hence the functional syntax.
+OpMove = TypedDict("OpMove", {"op": Literal["move"], "from": Pointer, "path": Pointer})
+OpCopy = TypedDict("OpCopy", {"op": Literal["copy"], "from": Pointer, "path": Pointer})
+for _op in (OpMove, OpCopy):
+    setattr(_op, "__pydantic_config__", ConfigDict(extra="forbid"))  # noqa: B010
+PatchOp = Annotated[OpAdd | OpRemove | OpReplace | OpMove | OpCopy | OpTest, Field(discriminator="op")]
+"""One RFC 6902 operation. Diffs made by `protocol.patch` use only add, remove and replace."""
+
+
+# ---- client -> server ---------------------------------------------------------------------
+
+
+class _Request(_Message):
+    id: MsgId | None = None
+
+
+class Hello(_Request):
+    """First message of a connection; a known `token` resumes that player."""
+
+    t: Literal["hello"] = "hello"
+    name: Name
+    token: Token | None = None
+
+
+class ListRooms(_Request):
+    """Ask for the public rooms that are waiting or playing, optionally of one game."""
+
+    t: Literal["list_rooms"] = "list_rooms"
+    game: GameId | None = None
+
+
+class WatchLobby(_Request):
+    """Ask for the room list now and a `lobby` push whenever it changes."""
+
+    t: Literal["watch_lobby"] = "watch_lobby"
+
+
+class UnwatchLobby(_Request):
+    """Stop the `lobby` pushes."""
+
+    t: Literal["unwatch_lobby"] = "unwatch_lobby"
+
+
+class Create(_Request):
+    """Create a room; the creator is not seated and joins like anyone."""
+
+    t: Literal["create"] = "create"
+    game: GameId
+    seats: SeatCount
+    options: JsonMap | None = None
+    public: bool = True
+
+
+class Join(_Request):
+    """Take a seat (the lowest free one without `seat`), re-attach to a held one, or watch."""
+
+    t: Literal["join"] = "join"
+    room: RoomId
+    seat: Seat | None = None
+    spectate: bool = False
+
+    @model_validator(mode="after")
+    def _seat_or_spectate(self) -> Self:
+        if self.spectate and self.seat is not None:
+            raise ValueError("a spectator takes no seat")
+        return self
+
+
+class Move(_Request):
+    """One decision in a room: one of the options of the mover's prompt."""
+
+    t: Literal["move"] = "move"
+    room: RoomId
+    move: JsonMap
+
+
+class Sync(_Request):
+    """Ask for a fresh snapshot of a room (after a gap or a failed patch)."""
+
+    t: Literal["sync"] = "sync"
+    room: RoomId
+
+
+class Leave(_Request):
+    """Leave a room: frees the seat before the start; keeps it (disconnected) after."""
+
+    t: Literal["leave"] = "leave"
+    room: RoomId
+
+
+class Ping(_Request):
+    """Liveness check; answered by `pong`."""
+
+    t: Literal["ping"] = "ping"
+
+
+ClientMessage = Annotated[
+    Hello | ListRooms | WatchLobby | UnwatchLobby | Create | Join | Move | Sync | Leave | Ping,
+    Field(discriminator="t"),
+]
+
+
+# ---- server -> client ---------------------------------------------------------------------
+
+
+class _Answer(_Message):
+    re: MsgId | None = None
+
+
+class Welcome(_Answer):
+    """Answer to `hello`: the player's id and token, and the seats it holds."""
+
+    t: Literal["welcome"] = "welcome"
+    player: PlayerId
+    token: Token
+    rooms: list[HeldSeat]
+
+
+class Rooms(_Answer):
+    """Answer to `list_rooms` and `watch_lobby`."""
+
+    t: Literal["rooms"] = "rooms"
+    rooms: list[RoomInfo]
+
+
+class Lobby(_Message):
+    """Push to lobby watchers: the full room list, whenever it changes."""
+
+    t: Literal["lobby"] = "lobby"
+    rooms: list[RoomInfo]
+
+
+class Created(_Answer):
+    """Answer to `create`."""
+
+    t: Literal["created"] = "created"
+    room: RoomId
+
+
+class Joined(_Answer):
+    """Answer to `join`, followed by a `snapshot`; `seat` is None (sent as nil) for a spectator."""
+
+    t: Literal["joined"] = "joined"
+    room: RoomId
+    seat: Seat | None
+
+
+class Snapshot(_Answer):
+    """The viewer's whole view at version `v`; resets the viewer's base. `re` only for `sync`."""
+
+    t: Literal["snapshot"] = "snapshot"
+    room: RoomId
+    v: Version
+    state: View
+
+
+class Patch(_Message):
+    """Push: the change of one viewer's view from version `base` to `v = base + 1`."""
+
+    t: Literal["patch"] = "patch"
+    room: RoomId
+    base: Version
+    v: Version
+    ops: list[PatchOp]
+
+    @model_validator(mode="after")
+    def _one_step(self) -> Self:
+        if self.v != self.base + 1:
+            raise ValueError("v must be base + 1")
+        return self
+
+
+class Ok(_Answer):
+    """Answer to `move` (after the mover's patch; `v` is the room's version after the move),
+    and to `unwatch_lobby` (without `v`)."""
+
+    t: Literal["ok"] = "ok"
+    v: Version | None = None
+
+
+class Left(_Answer):
+    """Answer to `leave`."""
+
+    t: Literal["left"] = "left"
+    room: RoomId
+
+
+class Error(_Answer):
+    """The request failed; `re` is absent when the frame could not be decoded far enough."""
+
+    t: Literal["error"] = "error"
+    code: ErrorCode
+    message: str
+
+    @classmethod
+    def from_protocol_error(cls, exc: ProtocolError) -> Error:
+        """The answer to send for a frame that failed to decode."""
+        return cls(re=exc.re, code=exc.code, message=exc.message)
+
+
+class Pong(_Answer):
+    """Answer to `ping`."""
+
+    t: Literal["pong"] = "pong"
+
+
+ServerMessage = Annotated[
+    Welcome | Rooms | Lobby | Created | Joined | Snapshot | Patch | Ok | Left | Error | Pong,
+    Field(discriminator="t"),
+]
+
+CLIENT_TYPES: dict[str, type[BaseModel]] = {
+    m.model_fields["t"].default: m
+    for m in (Hello, ListRooms, WatchLobby, UnwatchLobby, Create, Join, Move, Sync, Leave, Ping)
+}
+SERVER_TYPES: dict[str, type[BaseModel]] = {
+    m.model_fields["t"].default: m
+    for m in (Welcome, Rooms, Lobby, Created, Joined, Snapshot, Patch, Ok, Left, Error, Pong)
+}

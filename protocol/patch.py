@@ -1,0 +1,277 @@
+"""RFC 6902 JSON Patch over plain JSON-like documents: diff views, apply patches.
+
+Owns: `make_patch(old, new)`, which the server uses to diff one viewer's previous view
+against its new one, and `apply_patch(doc, ops)`, which clients use to follow a room.
+Must not: diff raw game states (only views cross the wire), or do I/O.
+
+Backends: the `jsonpatch` library when it is importable (a dev dependency), else a small
+built-in implementation; `BACKEND` says which is in use, and both are always available as
+`*_builtin` / `*_jsonpatch` for tests. Either way a diff uses only `add`, `remove` and
+`replace` (every client can apply those), compares scalars by type as well as value (`1` is
+not `true`), and copies its values, so a patch never aliases parts of `new`. Applying
+accepts all six operations. Documents are maps with string keys, lists (tuples read as
+lists), strings, numbers, booleans and None.
+"""
+
+from __future__ import annotations
+
+import re
+from types import ModuleType
+from typing import Any, Literal
+
+_jsonpatch: ModuleType | None
+try:
+    import jsonpatch as _jsonpatch
+except ImportError:  # pragma: no cover - depends on the environment
+    _jsonpatch = None
+
+Op = dict[str, Any]
+
+BACKEND: Literal["jsonpatch", "builtin"] = "builtin" if _jsonpatch is None else "jsonpatch"
+DIFF_OPS = frozenset({"add", "remove", "replace"})
+
+_BAD_ESCAPE = re.compile(r"~(?![01])")
+_INDEX = re.compile(r"0|[1-9][0-9]*")
+
+
+class PatchError(ValueError):
+    """A patch is malformed or does not apply to the document (a client should `sync`)."""
+
+
+def make_patch(old: Any, new: Any) -> list[Op]:
+    """Operations (add/remove/replace only) that turn `old` into `new`; shares nothing with `new`."""
+    if _jsonpatch is None:
+        return make_patch_builtin(old, new)
+    return make_patch_jsonpatch(old, new)
+
+
+def apply_patch(doc: Any, ops: list[Op], *, in_place: bool = False) -> Any:
+    """The document after the operations; raises PatchError. `doc` is untouched unless `in_place`."""
+    if _jsonpatch is None:
+        return apply_patch_builtin(doc, ops, in_place=in_place)
+    return apply_patch_jsonpatch(doc, ops, in_place=in_place)
+
+
+# ---- the jsonpatch backend ------------------------------------------------------------------
+
+
+def make_patch_jsonpatch(old: Any, new: Any) -> list[Op]:
+    """`make_patch` through the `jsonpatch` library (ImportError if it is absent)."""
+    if _jsonpatch is None:
+        raise ImportError("jsonpatch is not installed")
+    ops: list[Op] = _jsonpatch.JsonPatch.from_diff(old, new, optimization=False).patch
+    if any(op["op"] not in DIFF_OPS for op in ops):  # older jsonpatch versions may still move
+        return make_patch_builtin(old, new)
+    return [{**op, "value": _copy(op["value"])} if "value" in op else op for op in ops]
+
+
+def apply_patch_jsonpatch(doc: Any, ops: list[Op], *, in_place: bool = False) -> Any:
+    """`apply_patch` through the `jsonpatch` library (ImportError if it is absent)."""
+    if _jsonpatch is None:
+        raise ImportError("jsonpatch is not installed")
+    if not isinstance(ops, list) or not all(isinstance(op, dict) for op in ops):
+        raise PatchError("a patch is a list of maps")
+    try:
+        return _jsonpatch.apply_patch(doc, ops, in_place=in_place)
+    except Exception as exc:  # the library raises several unrelated types for bad patches
+        raise PatchError(str(exc) or type(exc).__name__) from exc
+
+
+# ---- the built-in backend -------------------------------------------------------------------
+
+
+def make_patch_builtin(old: Any, new: Any) -> list[Op]:
+    """`make_patch` without dependencies: maps per key, lists by index with tail add/remove."""
+    ops: list[Op] = []
+    stack: list[tuple[str, Any, Any]] = [("", old, new)]
+    while stack:
+        path, a, b = stack.pop()
+        if a is b:
+            continue
+        if isinstance(a, dict) and isinstance(b, dict):
+            for key in a:
+                if key not in b:
+                    ops.append({"op": "remove", "path": _join(path, key)})
+            for key, value in b.items():
+                if key in a:
+                    stack.append((_join(path, key), a[key], value))
+                else:
+                    ops.append({"op": "add", "path": _join(path, key), "value": _copy(value)})
+        elif isinstance(a, list | tuple) and isinstance(b, list | tuple):
+            common = min(len(a), len(b))
+            for i in range(len(a) - 1, common - 1, -1):
+                ops.append({"op": "remove", "path": f"{path}/{i}"})
+            for i in range(common, len(b)):
+                ops.append({"op": "add", "path": f"{path}/{i}", "value": _copy(b[i])})
+            # Items before `common` keep their indices, so their ops may come in any order.
+            stack.extend((f"{path}/{i}", a[i], b[i]) for i in range(common))
+        elif isinstance(a, dict | list | tuple) or isinstance(b, dict | list | tuple) or not _same(a, b):
+            ops.append({"op": "replace", "path": path, "value": _copy(b)})
+    return ops
+
+
+def apply_patch_builtin(doc: Any, ops: list[Op], *, in_place: bool = False) -> Any:
+    """`apply_patch` without dependencies: add, remove, replace, move, copy and test."""
+    if not isinstance(ops, list):
+        raise PatchError("a patch is a list of operations")
+    if not in_place:
+        doc = _copy(doc)
+    for op in ops:
+        doc = _apply_one(doc, op)
+    return doc
+
+
+def _apply_one(doc: Any, op: Any) -> Any:
+    if not isinstance(op, dict):
+        raise PatchError("an operation is a map")
+    kind = op.get("op")
+    path = _parse(op.get("path"))
+    if kind == "add":
+        return _add(doc, path, _copy(_value(op)))
+    if kind == "remove":
+        _remove(doc, path)
+        return doc
+    if kind == "replace":
+        return _replace(doc, path, _copy(_value(op)))
+    if kind == "move":
+        source = _parse(op.get("from"))
+        if source == path:
+            _get(doc, source)
+            return doc
+        if path[: len(source)] == source:
+            raise PatchError("cannot move a value into one of its own children")
+        return _add(doc, path, _remove(doc, source))
+    if kind == "copy":
+        return _add(doc, path, _copy(_get(doc, _parse(op.get("from")))))
+    if kind == "test":
+        if not _json_equal(_get(doc, path), _value(op)):
+            raise PatchError(f"test failed at {op['path']!r}")
+        return doc
+    raise PatchError(f"unknown operation {kind!r}")
+
+
+def _value(op: dict[str, Any]) -> Any:
+    if "value" not in op:
+        raise PatchError(f"a {op['op']!r} operation needs a value")
+    return op["value"]
+
+
+def _join(path: str, key: Any) -> str:
+    if not isinstance(key, str):
+        raise TypeError(f"map keys must be strings, not {type(key).__name__}")
+    return f"{path}/{key.replace('~', '~0').replace('/', '~1')}"
+
+
+def _parse(pointer: Any) -> list[str]:
+    """The reference tokens of an RFC 6901 pointer."""
+    if not isinstance(pointer, str):
+        raise PatchError("a path is a string")
+    if pointer == "":
+        return []
+    if not pointer.startswith("/"):
+        raise PatchError(f"a path starts with '/': {pointer!r}")
+    tokens = pointer[1:].split("/")
+    for token in tokens:
+        if _BAD_ESCAPE.search(token):
+            raise PatchError(f"bad '~' escape in {pointer!r}")
+    return [t.replace("~1", "/").replace("~0", "~") for t in tokens]
+
+
+def _index(token: str, size: int, *, end: bool) -> int:
+    """A list index; `end` allows `-` and `size` (the position after the last item)."""
+    if end and token == "-":
+        return size
+    if not _INDEX.fullmatch(token):
+        raise PatchError(f"bad list index {token!r}")
+    index = int(token)
+    if index > size or (index == size and not end):
+        raise PatchError(f"list index {index} out of range")
+    return index
+
+
+def _child(node: Any, token: str) -> Any:
+    if isinstance(node, dict):
+        if token not in node:
+            raise PatchError(f"no member {token!r}")
+        return node[token]
+    if isinstance(node, list):
+        return node[_index(token, len(node), end=False)]
+    raise PatchError(f"cannot look up {token!r} in a {type(node).__name__}")
+
+
+def _get(doc: Any, path: list[str]) -> Any:
+    for token in path:
+        doc = _child(doc, token)
+    return doc
+
+
+def _add(doc: Any, path: list[str], value: Any) -> Any:
+    if not path:
+        return value
+    parent, token = _get(doc, path[:-1]), path[-1]
+    if isinstance(parent, dict):
+        parent[token] = value
+    elif isinstance(parent, list):
+        parent.insert(_index(token, len(parent), end=True), value)
+    else:
+        raise PatchError(f"cannot add to a {type(parent).__name__}")
+    return doc
+
+
+def _remove(doc: Any, path: list[str]) -> Any:
+    if not path:
+        raise PatchError("cannot remove the whole document")
+    parent, token = _get(doc, path[:-1]), path[-1]
+    _child(parent, token)
+    if isinstance(parent, dict):
+        return parent.pop(token)
+    return parent.pop(_index(token, len(parent), end=False))
+
+
+def _replace(doc: Any, path: list[str], value: Any) -> Any:
+    if not path:
+        return value
+    parent, token = _get(doc, path[:-1]), path[-1]
+    _child(parent, token)
+    if isinstance(parent, dict):
+        parent[token] = value
+    else:
+        parent[_index(token, len(parent), end=False)] = value
+    return doc
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Scalar equality that tells `1`, `1.0` and `True` apart."""
+    return type(a) is type(b) and bool(a == b)
+
+
+def _json_equal(a: Any, b: Any) -> bool:
+    """JSON equality for `test`: numbers by value, but a boolean is not a number."""
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if isinstance(x, dict) and isinstance(y, dict):
+            if x.keys() != y.keys():
+                return False
+            stack.extend((x[k], y[k]) for k in x)
+        elif isinstance(x, list | tuple) and isinstance(y, list | tuple):
+            if len(x) != len(y):
+                return False
+            stack.extend(zip(x, y, strict=True))
+        elif isinstance(x, dict | list | tuple) or isinstance(y, dict | list | tuple):
+            return False
+        elif isinstance(x, bool) or isinstance(y, bool):
+            if type(x) is not type(y) or x != y:
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of a JSON-like value (tuples become lists)."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_copy(v) for v in value]
+    return value
