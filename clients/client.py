@@ -1,0 +1,206 @@
+"""A Python client of the wire contract, shared by the CLI, bots, load tests and network tests.
+
+Owns: one WebSocket connection, request ids and waiting for their answers (`re`), applying snapshots and
+patches to a per-room view (checking `base` against the version held, re-syncing on a gap), and keeping
+the raw frames received (tests check them for leaks).
+Must not: know any game's rules; moves come from the view's `prompt`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from protocol.patch import apply_patch
+
+
+class ServerError(Exception):
+    """The server answered a request with an `error` message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class RoomView:
+    """The latest view of one room, kept current from snapshot + patches."""
+
+    room: str
+    v: int = -1
+    state: dict[str, Any] = field(default_factory=dict)
+    patches: int = 0
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class Client:
+    """Connect, `hello`, then `request(...)`; views update in the background."""
+
+    def __init__(self, url: str, *, keep_frames: bool = False) -> None:
+        self.url = url
+        self.ws: ClientConnection | None = None
+        self.player: str | None = None
+        self.token: str | None = None
+        self.views: dict[str, RoomView] = {}
+        self.lobby: list[dict[str, Any]] = []
+        self.lobby_changed = asyncio.Event()
+        self.frames: list[bytes] | None = [] if keep_frames else None
+        self.pushes: list[dict[str, Any]] = []
+        self.on_update: Callable[[str], None] | None = None
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._reader: asyncio.Task[None] | None = None
+        self.closed = asyncio.Event()
+        self.close_code: int | None = None
+
+    async def connect(self) -> None:
+        self.ws = await connect(self.url, max_size=2**22, compression=None)
+        self._reader = asyncio.create_task(self._read())
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self._reader is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+
+    async def __aenter__(self) -> Client:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # ---- requests ---------------------------------------------------------------------------
+
+    async def send_raw(self, data: bytes | str) -> None:
+        assert self.ws is not None
+        await self.ws.send(data)
+
+    async def request(self, t: str, timeout: float = 10.0, **fields: Any) -> dict[str, Any]:
+        """Send `{t, id, **fields}` and return the answer carrying `re` (raises ServerError)."""
+        assert self.ws is not None
+        rid = next(self._ids)
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[rid] = fut
+        await self.ws.send(msgpack.packb({"t": t, "id": rid, **fields}, use_bin_type=True))
+        try:
+            answer = await asyncio.wait_for(fut, timeout)
+        finally:
+            self._waiting.pop(rid, None)
+        if answer["t"] == "error":
+            raise ServerError(answer["code"], answer["message"])
+        return answer
+
+    async def hello(self, name: str, token: str | None = None) -> dict[str, Any]:
+        fields: dict[str, Any] = {"name": name}
+        if token:
+            fields["token"] = token
+        answer = await self.request("hello", **fields)
+        self.player, self.token = answer["player"], answer["token"]
+        return answer
+
+    async def create(self, game: str, seats: int, options: dict[str, Any] | None = None, public: bool = True) -> str:
+        fields: dict[str, Any] = {"game": game, "seats": seats, "public": public}
+        if options:
+            fields["options"] = options
+        return str((await self.request("create", **fields))["room"])
+
+    async def join(self, room: str, seat: int | None = None, spectate: bool = False) -> int | None:
+        fields: dict[str, Any] = {"room": room}
+        if seat is not None:
+            fields["seat"] = seat
+        if spectate:
+            fields["spectate"] = True
+        self.views.setdefault(room, RoomView(room))
+        answer = await self.request("join", **fields)
+        seat_out: int | None = answer["seat"]
+        await self.wait_for(room, lambda s: True)
+        return seat_out
+
+    async def move(self, room: str, move: dict[str, Any]) -> int:
+        return int((await self.request("move", room=room, move=move))["v"])
+
+    async def sync(self, room: str) -> dict[str, Any]:
+        return await self.request("sync", room=room)
+
+    # ---- views ------------------------------------------------------------------------------
+
+    def view(self, room: str) -> dict[str, Any]:
+        return self.views[room].state
+
+    async def wait_for(self, room: str, cond: Callable[[dict[str, Any]], bool], timeout: float = 10.0) -> None:
+        """Wait until the room's view exists and satisfies `cond`."""
+        rv = self.views.setdefault(room, RoomView(room))
+
+        async def waiter() -> None:
+            while True:
+                if rv.v >= 0 and cond(rv.state):
+                    return
+                rv.changed.clear()
+                await rv.changed.wait()
+
+        await asyncio.wait_for(waiter(), timeout)
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        try:
+            async for frame in self.ws:
+                assert isinstance(frame, bytes)
+                if self.frames is not None:
+                    self.frames.append(frame)
+                msg = msgpack.unpackb(frame, raw=False)
+                await self._handle(msg)
+        except ConnectionClosed as exc:
+            self.close_code = exc.rcvd.code if exc.rcvd else None
+        finally:
+            if self.ws is not None and self.close_code is None and self.ws.close_code is not None:
+                self.close_code = self.ws.close_code
+            self.closed.set()
+            for fut in self._waiting.values():
+                if not fut.done():
+                    fut.set_exception(ConnectionError("connection closed"))
+
+    async def _handle(self, msg: dict[str, Any]) -> None:
+        t = msg.get("t")
+        if t == "snapshot":
+            rv = self.views.setdefault(msg["room"], RoomView(msg["room"]))
+            rv.v, rv.state = msg["v"], msg["state"]
+            self._updated(rv)
+        elif t == "patch":
+            rv = self.views.setdefault(msg["room"], RoomView(msg["room"]))
+            if rv.v != msg["base"]:
+                # a gap: ask for a fresh snapshot (the answer resets the version)
+                assert self.ws is not None
+                await self.ws.send(msgpack.packb({"t": "sync", "room": msg["room"]}, use_bin_type=True))
+            else:
+                rv.state = apply_patch(rv.state, msg["ops"])
+                rv.v = msg["v"]
+                rv.patches += 1
+                self._updated(rv)
+        elif t == "lobby":
+            self.lobby = msg["rooms"]
+            self.lobby_changed.set()
+        elif t == "rooms":
+            self.lobby = msg["rooms"]
+        re = msg.get("re")
+        if re is not None and re in self._waiting:
+            fut = self._waiting[re]
+            if not fut.done():
+                fut.set_result(msg)
+        elif t not in ("snapshot", "patch"):
+            self.pushes.append(msg)
+
+    def _updated(self, rv: RoomView) -> None:
+        rv.changed.set()
+        if self.on_update is not None:
+            self.on_update(rv.room)

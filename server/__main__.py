@@ -1,0 +1,61 @@
+"""`python -m server`: run one game-server node."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import sys
+
+from server.config import Settings
+
+
+def parse(argv: list[str] | None = None) -> Settings:
+    ap = argparse.ArgumentParser(prog="marcopolo-server", description="Marco Polo game server node")
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=8765)
+    ap.add_argument("--store", default="memory", help="memory (default) or redis://host:port/db")
+    ap.add_argument("--prefix", default="mp:", help="key prefix in Redis")
+    ap.add_argument("--node-id", default=f"node-{os.getpid()}")
+    ap.add_argument("--max-frame", type=int, default=64 * 1024, help="bytes per client frame")
+    ap.add_argument("--rate", type=float, default=40.0, help="frames per second per connection")
+    ap.add_argument("--burst", type=int, default=80)
+    ap.add_argument("--finished-ttl", type=int, default=7 * 24 * 3600, help="seconds finished rooms stay readable")
+    ap.add_argument("--web-root", default=None, help="folder of the browser client (default clients/web/dist)")
+    ap.add_argument(
+        "--allow-client-seed",
+        action="store_true",
+        help="TESTS ONLY: honour a client-chosen `seed` room option (a known seed reveals every deck)",
+    )
+    ap.add_argument("--log-level", default="INFO")
+    a = ap.parse_args(argv)
+    return Settings(
+        host=a.host,
+        port=a.port,
+        store=a.store,
+        prefix=a.prefix,
+        node_id=a.node_id,
+        max_frame=a.max_frame,
+        hard_frame_limit=max(4 * a.max_frame, a.max_frame + 1024),
+        rate=a.rate,
+        burst=a.burst,
+        finished_ttl=a.finished_ttl,
+        allow_client_seed=a.allow_client_seed,
+        web_root=a.web_root,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    settings = parse(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from server.app import run
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run(settings))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,35 @@
+"""Server settings: one frozen dataclass filled from the command line (see `server.__main__`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from protocol import MAX_DEPTH, MAX_FRAME
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    store: str = "memory"
+    prefix: str = "mp:"
+    node_id: str = "node-1"
+    #: frames over this size are answered with `too_large`; over `hard_frame_limit` the socket closes (1009)
+    max_frame: int = MAX_FRAME
+    hard_frame_limit: int = 4 * MAX_FRAME
+    max_depth: int = MAX_DEPTH
+    #: token bucket per connection: `rate` frames per second, bursts up to `burst`
+    rate: float = 40.0
+    burst: int = 80
+    #: a connection that keeps flooding after this many refused frames is closed (1008)
+    flood_close_after: int = 200
+    #: frames queued for a slow reader before its connection is closed (1013)
+    out_queue: int = 2000
+    #: honour a client-chosen `seed` room option (tests only: a known seed reveals every deck)
+    allow_client_seed: bool = False
+    finished_ttl: int = 7 * 24 * 3600
+    session_ttl: int = 30 * 24 * 3600
+    #: a snapshot is written every this many versions (and at the end); recovery replays the rest
+    snapshot_every: int = 32
+    #: folder of the browser client, served at /
+    web_root: str | None = None

@@ -1,0 +1,297 @@
+"""The node's switchboard: sessions, the rooms it runs, the lobby, and request dispatch.
+
+Owns: `hello` (tokens, players, resuming a player on a new connection), room creation and loading
+(every unfinished room is loaded from the store at start), the lobby and its watchers, routing room
+requests to room actors, turning every failure into an `error` answer with a wire code.
+Must not: touch sockets (connections are `Conn` objects) or decide any game rule.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import secrets
+import time
+from typing import Any
+
+from pydantic import ValidationError
+
+from protocol import ProtocolError, decode_client
+from protocol import messages as m
+from server.config import Settings
+from server.conn import Conn
+from server.games import all_games
+from server.metrics import Metrics
+from server.room import Room, RoomError, restore
+from server.store import Store, StoreUnavailable
+
+log = logging.getLogger("marcopolo.hub")
+
+LOBBY_DELAY = 0.05  # seconds: lobby pushes are coalesced over this window
+
+
+def token_key(token: str) -> str:
+    """Sessions are stored under a hash of the token, never the token itself."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Hub:
+    def __init__(self, settings: Settings, store: Store, metrics: Metrics | None = None) -> None:
+        self.settings = settings
+        self.store = store
+        self.metrics = metrics or Metrics()
+        self.rooms: dict[str, Room] = {}
+        self.players: dict[str, Conn] = {}  # player id -> its current connection
+        self.conns: set[Conn] = set()
+        self.watchers: set[Conn] = set()
+        self._lobby_task: asyncio.Task[None] | None = None
+        self._room_locks: dict[str, asyncio.Lock] = {}
+
+    # ---- start and stop ---------------------------------------------------------------------
+
+    async def load_rooms(self) -> int:
+        """Load every unfinished room from the store (crash recovery); returns how many."""
+        count = 0
+        for room_id in await self.store.room_ids(unfinished_only=True):
+            if await self._load_room(room_id) is not None:
+                count += 1
+        self._count_rooms()
+        return count
+
+    async def _load_room(self, room_id: str) -> Room | None:
+        lock = self._room_locks.setdefault(room_id, asyncio.Lock())
+        async with lock:
+            if room_id in self.rooms:
+                return self.rooms[room_id]
+            loaded = await self.store.load(room_id)
+            if loaded is None:
+                return None
+            meta, state, snap_v = restore(loaded.meta, loaded.snap_v, loaded.snapshot, loaded.log)
+            meta["snap_v"] = snap_v
+            room = self._new_room(meta, state)
+            return room
+
+    def _new_room(self, meta: dict[str, Any], state: dict[str, Any] | None) -> Room:
+        room = Room(
+            self,
+            meta,
+            state,
+            snapshot_every=self.settings.snapshot_every,
+            finished_ttl=self.settings.finished_ttl,
+        )
+        self.rooms[room.id] = room
+        room.start()
+        return room
+
+    async def close(self) -> None:
+        for room in list(self.rooms.values()):
+            await room.stop()
+        if self._lobby_task is not None:
+            self._lobby_task.cancel()
+
+    # ---- the Hub protocol rooms call back ---------------------------------------------------
+
+    def room_changed(self, room: Room) -> None:
+        self._count_rooms()
+        self._lobby_changed()
+
+    def room_idle(self, room: Room) -> None:
+        """A finished room nobody watches is dropped from memory (it stays readable in the store)."""
+        if room.status == "finished" and not room.viewers:
+            self.rooms.pop(room.id, None)
+            asyncio.get_running_loop().create_task(room.stop())
+            self._count_rooms()
+
+    # ---- connections ------------------------------------------------------------------------
+
+    def connected(self, conn: Conn) -> None:
+        self.conns.add(conn)
+        self.metrics.connections.set(len(self.conns))
+
+    async def disconnected(self, conn: Conn) -> None:
+        self.conns.discard(conn)
+        self.watchers.discard(conn)
+        self.metrics.connections.set(len(self.conns))
+        if conn.player is not None and self.players.get(conn.player) is conn:
+            del self.players[conn.player]
+        for room in list(self.rooms.values()):
+            if conn.id in room.viewers:
+                try:
+                    await room.submit("detach", conn)
+                except RoomError:
+                    pass
+
+    async def handle_frame(self, conn: Conn, data: bytes) -> None:
+        """Decode one binary frame and answer it; every failure becomes an `error` message."""
+        re: int | None = None
+        try:
+            if not conn.allow():
+                self.metrics.messages_in.labels("rate_limited").inc()
+                raise RoomError("rate_limited", "too many frames; slow down")
+            if len(data) > self.settings.max_frame:
+                raise ProtocolError("too_large", f"frame over {self.settings.max_frame} bytes")
+            msg = decode_client(data, max_size=self.settings.max_frame, max_depth=self.settings.max_depth)
+            re = msg.id
+            self.metrics.messages_in.labels(msg.t).inc()
+            await self.dispatch(conn, msg)
+        except ProtocolError as err:
+            self.error(conn, err.code, err.message, err.re)
+        except RoomError as err:
+            self.error(conn, err.code, err.message, re)
+        except StoreUnavailable:
+            self.error(conn, "unavailable", "the store is unavailable; retry", re)
+        except Exception:
+            log.exception("fault handling a frame from connection %s", conn.id)
+            self.error(conn, "internal", "server fault", re)
+
+    def error(self, conn: Conn, code: str, message: str, re: int | None) -> None:
+        self.metrics.errors.labels(code).inc()
+        conn.push({"t": "error", "re": re, "code": code, "message": message})
+
+    # ---- dispatch ---------------------------------------------------------------------------
+
+    async def dispatch(self, conn: Conn, msg: Any) -> None:
+        if isinstance(msg, m.Hello):
+            await self._hello(conn, msg)
+            return
+        if isinstance(msg, m.Ping):
+            conn.push({"t": "pong", "re": msg.id})
+            return
+        if conn.player is None:
+            raise RoomError("forbidden", "say hello first")
+        if isinstance(msg, m.ListRooms):
+            conn.push({"t": "rooms", "re": msg.id, "rooms": self.lobby(msg.game)})
+        elif isinstance(msg, m.WatchLobby):
+            self.watchers.add(conn)
+            conn.push({"t": "rooms", "re": msg.id, "rooms": self.lobby()})
+        elif isinstance(msg, m.UnwatchLobby):
+            self.watchers.discard(conn)
+            conn.push({"t": "rooms", "re": msg.id, "rooms": self.lobby()})
+        elif isinstance(msg, m.Create):
+            room_id = await self._create(msg)
+            conn.push({"t": "created", "re": msg.id, "room": room_id})
+        elif isinstance(msg, m.Join):
+            room = await self._room(msg.room)
+            await room.submit("join", conn, msg.id, seat=msg.seat, spectate=msg.spectate)
+        elif isinstance(msg, m.Move):
+            t0 = time.perf_counter()
+            room = await self._room(msg.room)
+            await room.submit("move", conn, msg.id, move=msg.move)
+            self.metrics.move_latency.observe(time.perf_counter() - t0)
+        elif isinstance(msg, m.Sync):
+            room = await self._room(msg.room)
+            await room.submit("sync", conn, msg.id)
+        elif isinstance(msg, m.Leave):
+            room = await self._room(msg.room)
+            await room.submit("leave", conn, msg.id)
+        else:  # pragma: no cover - decode_client admits only the types above
+            raise RoomError("unknown_type", f"no handler for {msg.t}")
+
+    async def _room(self, room_id: str) -> Room:
+        room = self.rooms.get(room_id) or await self._load_room(room_id)
+        if room is None:
+            raise RoomError("not_found", f"no room {room_id!r}")
+        return room
+
+    # ---- hello ------------------------------------------------------------------------------
+
+    async def _hello(self, conn: Conn, msg: m.Hello) -> None:
+        if conn.player is not None:
+            raise RoomError("forbidden", "this connection already said hello")
+        session = None
+        token = msg.token
+        if token is not None:
+            session = await self.store.load_session(token_key(token))
+        if session is None:
+            token = secrets.token_hex(16)  # 128 random bits
+            player = "p" + secrets.token_hex(8)
+        else:
+            assert token is not None
+            player = str(session["player"])
+        await self.store.save_session(token_key(token), {"player": player, "name": msg.name}, self.settings.session_ttl)
+        old = self.players.get(player)
+        if old is not None and old is not conn:
+            old.abort(4001, "replaced by a newer connection of the same player")
+            await self.disconnected(old)
+        conn.player = player
+        conn.name = msg.name
+        self.players[player] = conn
+        held = [
+            {"room": r.id, "game": r.meta["game"], "seat": seat}
+            for r in self.rooms.values()
+            if r.status != "finished" and (seat := r.seat_of(player)) is not None
+        ]
+        conn.push({"t": "welcome", "re": msg.id, "player": player, "token": token, "rooms": held})
+
+    # ---- rooms and lobby --------------------------------------------------------------------
+
+    async def _create(self, msg: m.Create) -> str:
+        games = all_games()
+        game = games.get(msg.game)
+        if game is None:
+            raise RoomError("not_found", f"no game {msg.game!r}; known: {', '.join(sorted(games))}")
+        if not game.min_seats <= msg.seats <= game.max_seats:
+            raise RoomError("bad_message", f"{game.id} takes {game.min_seats} to {game.max_seats} seats")
+        options = dict(msg.options or {})
+        seed = options.pop("seed", None)
+        if seed is not None:
+            if not self.settings.allow_client_seed:
+                raise RoomError("forbidden", "the seed option is for test servers only")
+            if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+                raise RoomError("bad_message", "seed must be an integer in [0, 2**63)")
+        else:
+            seed = secrets.randbits(63)
+        try:
+            parsed = game.parse_options(options)
+        except ValidationError as err:
+            raise RoomError("bad_message", f"bad options: {err.errors()[0]['msg']}") from None
+        room_id = "r" + secrets.token_hex(5)
+        meta: dict[str, Any] = {
+            "room": room_id,
+            "game": game.id,
+            "seats": msg.seats,
+            "options": parsed.model_dump(),
+            "seed": seed,
+            "public": msg.public,
+            "status": "waiting",
+            "players": [None] * msg.seats,
+            "names": [None] * msg.seats,
+            "created": time.time(),
+            "v": 0,
+            "node": self.settings.node_id,
+        }
+        await self.store.create_room(meta)
+        self._new_room(meta, None)
+        self._count_rooms()
+        self._lobby_changed()
+        return room_id
+
+    def lobby(self, game: str | None = None) -> list[dict[str, Any]]:
+        """Public rooms that are waiting or playing, oldest first."""
+        rooms = [
+            r
+            for r in self.rooms.values()
+            if r.meta["public"] and r.status in ("waiting", "playing") and (game is None or r.meta["game"] == game)
+        ]
+        rooms.sort(key=lambda r: (r.meta.get("created", 0), r.id))
+        return [r.info() for r in rooms]
+
+    def _lobby_changed(self) -> None:
+        if self.watchers and (self._lobby_task is None or self._lobby_task.done()):
+            self._lobby_task = asyncio.get_running_loop().create_task(self._push_lobby())
+
+    async def _push_lobby(self) -> None:
+        await asyncio.sleep(LOBBY_DELAY)
+        rooms = self.lobby()
+        for conn in list(self.watchers):
+            conn.push({"t": "lobby", "rooms": rooms})
+
+    def _count_rooms(self) -> None:
+        self.metrics.rooms.clear()
+        counts: dict[tuple[str, str], int] = {}
+        for r in self.rooms.values():
+            key = (r.meta["game"], r.status)
+            counts[key] = counts.get(key, 0) + 1
+        for (game, status), n in counts.items():
+            self.metrics.rooms.labels(game, status).set(n)

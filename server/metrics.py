@@ -1,0 +1,35 @@
+"""Prometheus metrics of one server node, in a registry of their own (served at /metrics)."""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+
+class Metrics:
+    """All the node's metrics; a fresh instance per server so tests do not share counters."""
+
+    def __init__(self) -> None:
+        r = self.registry = CollectorRegistry()
+        self.connections = Gauge("mp_connections", "Open WebSocket connections", registry=r)
+        self.rooms = Gauge("mp_rooms", "Rooms held by this node", ["game", "status"], registry=r)
+        self.messages_in = Counter("mp_messages_in", "Frames received, by message type", ["type"], registry=r)
+        self.messages_out = Counter("mp_messages_out", "Frames sent, by message type", ["type"], registry=r)
+        self.bytes_out = Counter("mp_bytes_out", "Bytes sent to clients", registry=r)
+        self.errors = Counter("mp_errors", "Error answers, by code", ["code"], registry=r)
+        self.move_latency = Histogram(
+            "mp_move_latency_seconds",
+            "From a move frame's arrival to its ok (stored, patches queued)",
+            buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
+            registry=r,
+        )
+        self.store_latency = Histogram(
+            "mp_store_latency_seconds",
+            "Store operation latency, by operation",
+            ["op"],
+            buckets=(0.0002, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 2),
+            registry=r,
+        )
+
+    def render(self) -> bytes:
+        """The text exposition format."""
+        return generate_latest(self.registry)

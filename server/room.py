@@ -1,0 +1,445 @@
+"""A room: one actor (one task, one inbox) running one game over the pure rule engine.
+
+Owns: the room's metadata (seats, players, status, version), the engine state, who is watching, each
+viewer's last view, persistence of every version (log entry + meta, then snapshots) and recovery
+(snapshot + replay), patches per viewer.
+Must not: parse frames or touch sockets (it pushes plain messages to `Conn` outboxes), or decide rules
+(it calls `engine.apply` and nothing else changes a game).
+
+Every change raises the room's version `v` by one: a seat taken or freed before the start, the start,
+each move, a seated player connecting or disconnecting. A change is stored before anybody hears of it;
+a move's `ok` goes out after the move is stored and after the mover's own patch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from protocol.patch import make_patch
+from server.conn import Conn
+from server.games import Game, IllegalMove, get_game
+from server.games.base import pack, unpack
+from server.metrics import Metrics
+from server.store import Store, StoreUnavailable
+
+log = logging.getLogger("marcopolo.room")
+
+
+class RoomError(Exception):
+    """A request the room refuses; `code` is a wire error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Hub(Protocol):
+    """What a room needs from the server around it."""
+
+    store: Store
+    metrics: Metrics
+
+    def room_changed(self, room: Room) -> None: ...
+
+    def room_idle(self, room: Room) -> None: ...
+
+
+@dataclass
+class Viewer:
+    conn: Conn
+    seat: int | None
+    v: int = 0
+    last: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Command:
+    kind: str
+    conn: Conn | None
+    args: dict[str, Any]
+    re: int | None
+    done: asyncio.Future[Any]
+
+
+class Room:
+    """The actor. Use `submit`; never call the `_do_*` handlers from outside the actor task."""
+
+    def __init__(
+        self, hub: Hub, meta: dict[str, Any], state: dict[str, Any] | None, *, snapshot_every: int, finished_ttl: int
+    ) -> None:
+        self.hub = hub
+        self.meta = meta
+        self.state = state
+        self.game: Game = get_game(meta["game"])
+        self.viewers: dict[int, Viewer] = {}
+        self.snapshot_every = snapshot_every
+        self.finished_ttl = finished_ttl
+        self.snap_v = meta.get("snap_v", 0)
+        self.needs_reload = False
+        self._inbox: asyncio.Queue[Command | None] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+
+    # ---- identity ---------------------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return str(self.meta["room"])
+
+    @property
+    def v(self) -> int:
+        return int(self.meta["v"])
+
+    @property
+    def status(self) -> str:
+        return str(self.meta["status"])
+
+    def info(self) -> dict[str, Any]:
+        """The room as the lobby lists it."""
+        m = self.meta
+        return {
+            "room": m["room"],
+            "game": m["game"],
+            "seats": m["seats"],
+            "players": list(m["names"]),
+            "status": m["status"],
+            "public": m["public"],
+        }
+
+    def seat_of(self, player: str | None) -> int | None:
+        """The seat `player` holds here, if any."""
+        if player is None:
+            return None
+        for i, p in enumerate(self.meta["players"]):
+            if p == player:
+                return i
+        return None
+
+    # ---- lifecycle --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name=f"room-{self.id}")
+
+    async def stop(self) -> None:
+        await self._inbox.put(None)
+        if self._task is not None:
+            await self._task
+
+    async def submit(self, kind: str, conn: Conn | None, re: int | None = None, **args: Any) -> Any:
+        """Queue a command for the actor and wait for its outcome (raises RoomError)."""
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self._inbox.put(Command(kind, conn, args, re, fut))
+        return await fut
+
+    async def _run(self) -> None:
+        while True:
+            cmd = await self._inbox.get()
+            if cmd is None:
+                return
+            try:
+                if self.needs_reload:
+                    await self._reload()
+                handler: Callable[[Command], Awaitable[Any]] = getattr(self, f"_do_{cmd.kind}")
+                result = await handler(cmd)
+                if not cmd.done.done():
+                    cmd.done.set_result(result)
+            except RoomError as err:
+                if not cmd.done.done():
+                    cmd.done.set_exception(err)
+            except StoreUnavailable as err:
+                log.warning("room %s: store unavailable: %s", self.id, err)
+                self.needs_reload = True
+                if not cmd.done.done():
+                    cmd.done.set_exception(RoomError("unavailable", "the store is unavailable; retry"))
+            except Exception as err:  # a server fault: log it, answer `internal`, keep the actor alive
+                log.exception("room %s: fault in %s", self.id, cmd.kind)
+                if not cmd.done.done():
+                    cmd.done.set_exception(RoomError("internal", f"server fault ({type(err).__name__})"))
+
+    # ---- views ------------------------------------------------------------------------------
+
+    def seats_view(self) -> list[dict[str, Any]]:
+        connected = {v.seat for v in self.viewers.values() if v.seat is not None}
+        return [
+            {"name": self.meta["names"][i], "taken": self.meta["players"][i] is not None, "connected": i in connected}
+            for i in range(self.meta["seats"])
+        ]
+
+    def build_view(self, seat: int | None) -> dict[str, Any]:
+        """The whole document one viewer sees (DESIGN.md section 3)."""
+        seats = self.seats_view()
+        base = {"game": self.meta["game"], "room": self.id, "you": seat, "status": self.status, "seats": seats}
+        if self.state is None:
+            return {
+                **base,
+                "public": {"status": "waiting", "seats": seats},
+                "private": None,
+                "prompt": None,
+                "result": None,
+            }
+        view = self.game.view(self.state, seat)
+        return {
+            **base,
+            "public": view["public"],
+            "private": view["private"],
+            "prompt": self.game.prompt(self.state, seat),
+            "result": self.game.result(self.state),
+        }
+
+    def _snapshot_to(self, viewer: Viewer, re: int | None) -> None:
+        view = self.build_view(viewer.seat)
+        viewer.last = view
+        viewer.v = self.v
+        viewer.conn.push({"t": "snapshot", "re": re, "room": self.id, "v": self.v, "state": view})
+
+    def _broadcast(self, first: Conn | None = None, skip: Conn | None = None) -> None:
+        """Send every viewer the patch from its last view to the current version (mover first)."""
+        views: dict[int | None, dict[str, Any]] = {}
+        patches: dict[tuple[int | None, int], list[Any]] = {}
+        order = sorted(self.viewers.values(), key=lambda vw: vw.conn is not first)
+        for viewer in order:
+            if viewer.conn is skip:
+                continue
+            key = viewer.seat
+            if key not in views:
+                views[key] = self.build_view(key)
+            new = views[key]
+            pkey = (key, viewer.v)
+            if pkey not in patches:
+                patches[pkey] = make_patch(viewer.last, new)
+            viewer.conn.push({"t": "patch", "room": self.id, "base": viewer.v, "v": self.v, "ops": patches[pkey]})
+            viewer.last = new
+            viewer.v = self.v
+
+    # ---- persistence ------------------------------------------------------------------------
+
+    async def _timed(self, op: str, coro: Awaitable[Any]) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return await coro
+        finally:
+            self.hub.metrics.store_latency.labels(op).observe(time.perf_counter() - t0)
+
+    async def _commit(self, entry: dict[str, Any], meta: dict[str, Any]) -> None:
+        """Store a change (log entry + new meta in one atomic write); raises StoreUnavailable."""
+        await self._timed("append", self.hub.store.append(self.id, entry, meta))
+
+    async def _after_commit(self) -> None:
+        """Snapshots and the end of the game; a failure here loses nothing (the log has the change)."""
+        try:
+            if self.status == "finished":
+                await self._timed("snapshot", self.hub.store.save_snapshot(self.id, self.v, self._packed()))
+                self.snap_v = self.v
+                await self._timed("finish", self.hub.store.finish(self.id, self.meta, self.finished_ttl))
+            elif self.state is not None and self.v - self.snap_v >= self.snapshot_every:
+                await self._timed("snapshot", self.hub.store.save_snapshot(self.id, self.v, self._packed()))
+                self.snap_v = self.v
+        except StoreUnavailable as err:
+            log.warning("room %s: snapshot deferred: %s", self.id, err)
+
+    def _packed(self) -> bytes:
+        return b"" if self.state is None else pack(self.state)
+
+    async def _reload(self) -> None:
+        """After a store failure of unknown outcome, take the stored room as the truth."""
+        loaded = await self.hub.store.load(self.id)
+        if loaded is None:
+            raise StoreUnavailable("room vanished from the store")
+        meta, state, snap_v = restore(loaded.meta, loaded.snap_v, loaded.snapshot, loaded.log)
+        self.meta, self.state, self.snap_v = meta, state, snap_v
+        self.needs_reload = False
+        for viewer in self.viewers.values():
+            self._snapshot_to(viewer, None)
+
+    def _next_meta(self, **changes: Any) -> dict[str, Any]:
+        meta = {**self.meta, "players": list(self.meta["players"]), "names": list(self.meta["names"])}
+        meta.update(changes)
+        meta["v"] = changes.get("v", self.v + 1)
+        return meta
+
+    # ---- commands ---------------------------------------------------------------------------
+
+    async def _do_join(self, cmd: Command) -> int | None:
+        conn = cmd.conn
+        assert conn is not None
+        want: int | None = cmd.args.get("seat")
+        held = self.seat_of(conn.player)
+        if held is not None:  # re-attach (also when asking to spectate: the seat stays yours)
+            if want is not None and want != held:
+                raise RoomError("seat_taken", f"you hold seat {held} in this room")
+            await self._attach_seated(conn, held, cmd.re)
+            return held
+        if cmd.args.get("spectate", False):
+            self.viewers[conn.id] = viewer = Viewer(conn, None)
+            self._welcome(viewer, cmd.re)
+            return None
+        if self.status != "waiting":
+            raise RoomError("room_full", "the game has started; you may watch it")
+        free = [i for i, p in enumerate(self.meta["players"]) if p is None]
+        if want is not None:
+            if want >= self.meta["seats"]:
+                raise RoomError("not_found", f"no seat {want} in this room")
+            if want not in free:
+                raise RoomError("seat_taken", f"seat {want} is taken")
+            seat = want
+        elif free:
+            seat = free[0]
+        else:
+            raise RoomError("room_full", "every seat is taken")
+        meta = self._next_meta()
+        meta["players"][seat] = conn.player
+        meta["names"][seat] = conn.name
+        starts = all(p is not None for p in meta["players"])
+        entry: dict[str, Any] = {"v": meta["v"], "k": "join", "seat": seat, "player": conn.player, "name": conn.name}
+        state = None
+        if starts:
+            state = self.game.setup(meta["seats"], meta["options"], meta["seed"])
+            meta["v"] += 1
+            meta["status"] = "playing"
+            entry["start"] = True
+            entry["v"] = meta["v"]
+        await self._commit(entry, meta)
+        self.viewers[conn.id] = viewer = Viewer(conn, seat)
+        # the join is one version and the start the next: the others get a patch for each
+        self.meta = {**meta, "v": meta["v"] - 1, "status": "waiting"} if starts else meta
+        self._broadcast(skip=conn)
+        if starts:
+            self.meta, self.state = meta, state
+            self._broadcast(skip=conn)
+        self._welcome(viewer, cmd.re)
+        self.hub.room_changed(self)
+        await self._after_commit()
+        return seat
+
+    async def _attach_seated(self, conn: Conn, seat: int, re: int | None) -> None:
+        """Put a player's connection on its seat; another connection on that seat is dropped."""
+        others = [cid for cid, vw in self.viewers.items() if vw.seat == seat and cid != conn.id]
+        already = conn.id in self.viewers and self.viewers[conn.id].seat == seat
+        for cid in others:
+            del self.viewers[cid]
+        self.viewers[conn.id] = viewer = Viewer(conn, seat)
+        if not (others or already):  # the seat was disconnected: that is a change everyone sees
+            try:
+                await self._presence_change()
+            except StoreUnavailable:
+                del self.viewers[conn.id]
+                raise
+            self._broadcast(skip=conn)
+        self._welcome(viewer, re)
+
+    def _welcome(self, viewer: Viewer, re: int | None) -> None:
+        viewer.conn.push({"t": "joined", "re": re, "room": self.id, "seat": viewer.seat})
+        self._snapshot_to(viewer, None)
+
+    async def _presence_change(self) -> None:
+        meta = self._next_meta()
+        await self._timed("meta", self.hub.store.save_meta(self.id, meta))
+        self.meta = meta
+
+    async def _do_leave(self, cmd: Command) -> None:
+        conn = cmd.conn
+        assert conn is not None
+        viewer = self.viewers.pop(conn.id, None)
+        held = self.seat_of(conn.player)
+        if held is not None and self.status == "waiting":
+            meta = self._next_meta()
+            meta["players"][held] = None
+            meta["names"][held] = None
+            try:
+                await self._commit({"v": meta["v"], "k": "free", "seat": held}, meta)
+            except StoreUnavailable:
+                if viewer is not None:
+                    self.viewers[conn.id] = viewer
+                raise
+            self.meta = meta
+            self._broadcast()
+            self.hub.room_changed(self)
+        elif viewer is not None and viewer.seat is not None:
+            await self._presence_off(viewer.seat)
+        conn.push({"t": "left", "re": cmd.re, "room": self.id})
+        self._maybe_idle()
+
+    async def _do_detach(self, cmd: Command) -> None:
+        """The connection closed: stop sending to it; its seat shows as disconnected."""
+        conn = cmd.conn
+        assert conn is not None
+        viewer = self.viewers.pop(conn.id, None)
+        if viewer is not None and viewer.seat is not None:
+            await self._presence_off(viewer.seat)
+        self._maybe_idle()
+
+    async def _presence_off(self, seat: int) -> None:
+        if any(v.seat == seat for v in self.viewers.values()):
+            return
+        try:
+            await self._presence_change()
+        except StoreUnavailable:
+            # presence is not worth losing the room over: show it, store it with the next change
+            self.meta = self._next_meta()
+        self._broadcast()
+
+    def _maybe_idle(self) -> None:
+        if not self.viewers:
+            self.hub.room_idle(self)
+
+    async def _do_sync(self, cmd: Command) -> None:
+        conn = cmd.conn
+        assert conn is not None
+        viewer = self.viewers.get(conn.id)
+        if viewer is None:
+            raise RoomError("forbidden", "join the room first")
+        self._snapshot_to(viewer, cmd.re)
+
+    async def _do_move(self, cmd: Command) -> int:
+        conn = cmd.conn
+        assert conn is not None
+        viewer = self.viewers.get(conn.id)
+        if viewer is None:
+            raise RoomError("forbidden", "join the room first")
+        if viewer.seat is None:
+            raise RoomError("forbidden", "spectators do not move")
+        if self.state is None or self.status == "waiting":
+            raise RoomError("illegal_move", "the game has not started")
+        move = cmd.args["move"]
+        try:
+            state = self.game.apply(self.state, viewer.seat, move)
+        except IllegalMove as err:
+            code = "not_your_turn" if err.code == "not_your_turn" else "illegal_move"
+            raise RoomError(code, err.message) from None
+        over = self.game.result(state) is not None
+        meta = self._next_meta(status="finished" if over else self.status)
+        await self._commit({"v": meta["v"], "k": "move", "seat": viewer.seat, "move": move}, meta)
+        self.meta, self.state = meta, state
+        self._broadcast(first=conn)
+        conn.push({"t": "ok", "re": cmd.re, "v": self.v})
+        if over:
+            self.hub.room_changed(self)
+        await self._after_commit()
+        return self.v
+
+
+def restore(
+    meta: dict[str, Any], snap_v: int, snapshot: bytes | None, entries: list[dict[str, Any]]
+) -> tuple[dict[str, Any], dict[str, Any] | None, int]:
+    """Rebuild a room's engine state from its snapshot and the log entries after it (pure)."""
+    game = get_game(meta["game"])
+    state = unpack(snapshot) if snapshot else None
+    for entry in entries:
+        if entry["k"] == "join" and entry.get("start"):
+            state = game.setup(meta["seats"], meta["options"], meta["seed"])
+        elif entry["k"] == "move":
+            assert state is not None, "a move before the start in the log"
+            state = game.apply(state, entry["seat"], entry["move"])
+    meta = dict(meta)
+    last = max([meta.get("v", 0), *(e["v"] for e in entries)])
+    meta["v"] = last
+    if state is not None and game.result(state) is not None:
+        meta["status"] = "finished"
+    elif state is not None:
+        meta["status"] = "playing"
+    return meta, state, snap_v
