@@ -263,7 +263,7 @@ class Welcome(_Answer):
 
 
 class Rooms(_Answer):
-    """Answer to `list_rooms` and `watch_lobby`."""
+    """Answer to `list_rooms`, `watch_lobby` and `unwatch_lobby`."""
 
     t: Literal["rooms"] = "rooms"
     rooms: list[RoomInfo]
@@ -317,11 +317,10 @@ class Patch(_Message):
 
 
 class Ok(_Answer):
-    """Answer to `move` (after the mover's patch; `v` is the room's version after the move),
-    and to `unwatch_lobby` (without `v`)."""
+    """Answer to `move`, sent after the mover's patch; `v` is the room's version after the move."""
 
     t: Literal["ok"] = "ok"
-    v: Version | None = None
+    v: Version
 
 
 class Left(_Answer):

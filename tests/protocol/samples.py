@@ -74,7 +74,7 @@ SERVER_SAMPLES: list[BaseModel] = [
         ],
     ),
     m.Ok(re=8, v=13),
-    m.Ok(re=4),
+    m.Ok(v=0),
     m.Left(re=10, room="r1"),
     m.Error(re=8, code="not_your_turn", message="seat 1 may not move now"),
     m.Error(code="bad_message", message="the frame is not one msgpack value"),

@@ -16,6 +16,7 @@ from protocol import (
     SERVER_TYPES,
     Error,
     Hello,
+    Join,
     Joined,
     Move,
     Ok,
@@ -89,7 +90,8 @@ def test_re_and_id_are_left_out_when_none() -> None:
 
 
 def test_optional_fields_are_left_out_when_none() -> None:
-    assert unpack(encode(Ok(re=4))) == {"t": "ok", "re": 4}
+    assert unpack(encode(Hello(id=4, name="ann", token=None))) == {"t": "hello", "id": 4, "name": "ann"}
+    assert unpack(encode(Join(room="r1"))) == {"t": "join", "room": "r1", "spectate": False}
 
 
 def test_joined_carries_a_null_seat_for_a_spectator() -> None:
