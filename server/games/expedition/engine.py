@@ -93,6 +93,7 @@ class Expedition(Game):
             "idle": 0,  # turns in a row with no movement and no card drawn (stalemate check)
             "seq": 0,
             "log": [],
+            "seen": sorted(c for c in display if c is not None),  # cards that were ever face up
             "stats": {},
             "result": None,
         }
@@ -113,7 +114,7 @@ class Expedition(Game):
     @staticmethod
     def next_free(state: State, fig: int) -> int:
         """The next space a figure would enter: occupied spaces are skipped (Kantshou holds many once scored)."""
-        pos = state["figs"][fig]["pos"]
+        pos: int = state["figs"][fig]["pos"]
         taken = {f["pos"] for i, f in enumerate(state["figs"]) if i != fig}
         scored = state["kantshou"] == "scored"
         q = pos + 1
@@ -228,13 +229,15 @@ class Expedition(Game):
         for c in cards:
             hand.remove(c)
         state["discard"].extend(cards)
+        self._mark_seen(state, cards)
 
     def _pay_chest(self, state: State, seat: int) -> None:
         g = state["gold"][seat]
         if g[0]:
             g[0] -= 1
-        elif g[1]:  # change a 2 into 1 + 1 and pay one of them
+        elif g[1]:  # change a 2 into 1 + 1, pay one of them and keep the other
             g[1] -= 1
+            g[0] += 1
             self._bump(state, "change")
         else:  # change a 3 into 2 + 1 and pay the 1
             g[2] -= 1
@@ -275,7 +278,19 @@ class Expedition(Game):
             state["phase"] = "draw"  # the trigger's whole turn ends after the draw
             self._maybe_skip_draw(state)
 
+    def _fill_display(self, state: State) -> None:
+        """Top the face-up display up to five cards (6.3) where a slot stayed empty for want of cards."""
+        for slot, card in enumerate(state["display"]):
+            if card is None:
+                refill = self._take_top(state)
+                if refill is None:
+                    return
+                state["display"][slot] = refill
+                self._mark_seen(state, [refill])
+
     def _maybe_skip_draw(self, state: State) -> None:
+        if state["phase"] == "draw":
+            self._fill_display(state)
         if state["phase"] == "draw" and not any(c is not None for c in state["display"]):
             if not state["deck"] and not state["discard"]:
                 self._bump(state, "no_card_to_draw")
@@ -306,7 +321,9 @@ class Expedition(Game):
         if move["from"] == "display":
             slot = move["slot"]
             card = state["display"][slot]
-            state["display"][slot] = self._take_top(state)
+            state["display"][slot] = refill = self._take_top(state)
+            if refill is not None:
+                self._mark_seen(state, [refill])
             self._log(state, {"ev": "draw", "seat": seat, "slot": slot, "card": card})
             self._bump(state, "draw_display")
         else:
@@ -379,6 +396,10 @@ class Expedition(Game):
     # ---- bookkeeping --------------------------------------------------------------------
 
     @staticmethod
+    def _mark_seen(state: State, cards: list[str]) -> None:
+        state["seen"] = sorted(set(state["seen"]).union(cards))
+
+    @staticmethod
     def _bump(state: State, rule: str) -> None:
         state["stats"][rule] = state["stats"].get(rule, 0) + 1
 
@@ -444,10 +465,14 @@ class Expedition(Game):
         return priv
 
     def secret_tokens(self, state: State, seat: int) -> list[str]:
-        return list(state["hands"][seat])
+        # cards that were never face up (display or discard pile): their ids alone give them away
+        seen = set(state["seen"])
+        return [c for c in state["hands"][seat] if c not in seen]
 
     def hidden_tokens(self, state: State) -> list[str]:
-        return list(state["deck"])
+        # after a reshuffle the deck holds the old, public discard pile: only its order (never sent) is secret
+        seen = set(state["seen"])
+        return [c for c in state["deck"] if c not in seen]
 
 
 GAME = Expedition()

@@ -56,7 +56,10 @@ def _by_type(hand: list[str]) -> dict[tuple[str, str], list[str]]:
     return out
 
 
-def _multisets(types: list[tuple[str, str]], caps: dict[tuple[str, str], int], n: int) -> Iterator[list[tuple[str, str]]]:
+CardType = tuple[str, str]
+
+
+def _multisets(types: list[CardType], caps: dict[CardType, int], n: int) -> Iterator[list[CardType]]:
     """Multisets of size n over `types` (in order) with per-type caps."""
     if n == 0:
         yield []

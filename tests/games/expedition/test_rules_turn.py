@@ -1,0 +1,213 @@
+"""Seed 000, 6.2-6.3 and the house rules: passing, drawing, the reshuffle, illegal moves, the stalemate."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from server.games.base import IllegalMove, State, pack
+from server.games.expedition.data import ALL_CARDS
+from server.games.expedition.engine import GAME
+
+from .helpers import DRAW_DECK, PASS, STOP, build, draw_slot, mv, play
+
+
+def test_seat_0_starts_and_turns_go_round_the_table() -> None:
+    state = build(4)
+    assert GAME.active_seats(state) == [0]
+    for seat in (0, 1, 2, 3):
+        assert GAME.active_seats(state) == [seat]
+        state = play(state, seat, PASS, DRAW_DECK)
+    assert GAME.active_seats(state) == [0]
+
+
+def test_a_player_may_pass_and_then_draws_a_card() -> None:
+    state = build(3, figs=[3, 0, 1], hands=[["blue-oil-1"], [], []])
+    assert PASS in GAME.legal_moves(state, 0) and STOP not in GAME.legal_moves(state, 0)
+    state = play(state, 0, PASS)
+    assert state["phase"] == "draw" and state["figs"][0]["pos"] == 3
+    assert all(m["a"] == "draw" for m in GAME.legal_moves(state, 0))
+    state = play(state, 0, DRAW_DECK)
+    assert len(state["hands"][0]) == 2 and state["turn"] == 1
+
+
+def test_after_moving_the_player_stops_and_then_draws_a_card() -> None:
+    state = build(3, figs=[3, 0, 1], hands=[["blue-oil-1", "blue-oil-2"], [], []])
+    state = play(state, 0, mv(0, "blue-oil-1"))
+    assert STOP in GAME.legal_moves(state, 0) and PASS not in GAME.legal_moves(state, 0)
+    state = play(state, 0, STOP, draw_slot(0))
+    assert len(state["hands"][0]) == 2 and state["turn"] == 1
+
+
+def test_drawing_a_face_up_card_refills_its_slot_from_the_deck() -> None:
+    display = ["red-oil-1", "red-oil-2", "red-spice-1", "red-spice-2", "red-silk-1"]
+    deck = ["green-oil-1", "green-oil-2", "green-spice-1"]
+    state = build(3, hands=[[], [], []], display=display, deck=deck, phase="draw")
+    state = play(state, 0, draw_slot(2))
+    assert state["hands"][0] == ["red-spice-1"]
+    assert state["display"] == ["red-oil-1", "red-oil-2", "green-oil-1", "red-spice-2", "red-silk-1"]
+    assert state["deck"] == ["green-oil-2", "green-spice-1"]
+
+
+def test_drawing_from_the_deck_takes_its_top_card() -> None:
+    display = ["red-oil-1", "red-oil-2", "red-spice-1", "red-spice-2", "red-silk-1"]
+    deck = ["green-oil-1", "green-oil-2", "green-spice-1"]
+    state = build(3, hands=[[], [], []], display=display, deck=deck, phase="draw")
+    state = play(state, 0, DRAW_DECK)
+    assert state["hands"][0] == ["green-oil-1"]
+    assert state["display"] == display and state["deck"] == ["green-oil-2", "green-spice-1"]
+
+
+def test_the_discard_pile_is_shuffled_into_a_new_deck_when_the_deck_runs_out() -> None:
+    display = ["red-oil-1", "red-oil-2", "red-spice-1", "red-spice-2", "red-silk-1"]
+    discard = ["green-oil-1", "green-oil-2", "green-spice-1", "blue-leader-1"]
+    state = build(3, hands=[[], [], []], display=display, deck=[], discard=discard, phase="draw")
+    assert DRAW_DECK in GAME.legal_moves(state, 0)
+    after = play(state, 0, DRAW_DECK)
+    assert after["discard"] == []
+    assert len(after["hands"][0]) == 1 and after["hands"][0][0] in discard
+    assert sorted(after["deck"] + after["hands"][0]) == sorted(discard)
+    # a face-up card taken with the deck empty is refilled from the reshuffled pile too
+    after = play(state, 0, draw_slot(4))
+    assert after["hands"][0] == ["red-silk-1"] and after["display"][4] in discard
+    assert after["discard"] == [] and len(after["deck"]) == 3
+
+
+def test_the_display_is_topped_up_to_five_cards_once_cards_are_available_again() -> None:
+    # every card was in hands or face up when two face-up cards were taken: their slots stayed empty
+    display: list[str | None] = ["red-oil-1", None, "red-spice-1", None, "red-silk-1"]
+    mine = ["blue-oil-1", "blue-spice-1"]
+    rest = [c for c in ALL_CARDS if c not in mine and c not in display]
+    state = build(3, figs=[2, 0, 1], hands=[mine, rest[:25], rest[25:]], display=display, deck=[], discard=[])
+    state = play(state, 0, mv(0, "blue-oil-1", "blue-spice-1"), STOP)
+    # the two paid cards form the new deck and fill the two empty slots before seat 0 chooses its card
+    assert state["phase"] == "draw"
+    assert None not in state["display"]
+    assert sorted(c for c in state["display"] if c.startswith("blue-")) == ["blue-oil-1", "blue-spice-1"]
+    assert state["deck"] == [] and state["discard"] == []
+
+
+def test_there_is_no_hand_limit() -> None:
+    big = list(ALL_CARDS[:30])
+    state = build(3, hands=[big, [], []], phase="draw")
+    state = play(state, 0, DRAW_DECK)
+    assert len(state["hands"][0]) == 31
+
+
+# ---- illegal moves ------------------------------------------------------------------------------------
+
+
+def test_a_wrong_payment_is_refused_and_leaves_the_state_unchanged() -> None:
+    # space 3 wants two cards of one colour
+    state = build(3, figs=[2, 0, 1], hands=[["blue-oil-1", "red-oil-1", "red-spice-1"], [], []])
+    before = pack(state)
+    with pytest.raises(IllegalMove) as err:
+        GAME.apply(state, 0, mv(0, "blue-oil-1", "red-oil-1"))
+    assert err.value.code == "illegal_move"
+    assert pack(state) == before
+
+
+def test_paying_with_a_card_not_in_hand_is_refused() -> None:
+    state = build(3, figs=[2, 0, 1], hands=[["red-oil-1"], ["red-spice-1"], []])
+    before = pack(state)
+    with pytest.raises(IllegalMove):
+        GAME.apply(state, 0, mv(0, "red-oil-1", "red-spice-1"))
+    assert pack(state) == before
+
+
+def test_moving_out_of_turn_is_refused() -> None:
+    state = build(3, figs=[2, 0, 5], hands=[[], [], ["green-oil-1"]])
+    before = pack(state)
+    with pytest.raises(IllegalMove) as err:
+        GAME.apply(state, 2, mv(2, "green-oil-1"))
+    assert err.value.code == "not_your_turn"
+    with pytest.raises(IllegalMove):
+        GAME.apply(state, 1, PASS)
+    assert GAME.legal_moves(state, 1) == [] and GAME.prompt(state, 1) is None
+    assert pack(state) == before
+
+
+def test_moving_in_the_draw_phase_is_refused() -> None:
+    state = build(3, figs=[2, 0, 1], hands=[["red-oil-1", "red-spice-1"], [], []])
+    state = play(state, 0, PASS)
+    before = pack(state)
+    for bad in (mv(0, "red-oil-1", "red-spice-1"), PASS, STOP, {"a": "lighten", "fig": 0}):
+        with pytest.raises(IllegalMove):
+            GAME.apply(state, 0, bad)
+    assert pack(state) == before
+
+
+def test_drawing_in_the_move_phase_is_refused() -> None:
+    state = build(3)
+    before = pack(state)
+    with pytest.raises(IllegalMove):
+        GAME.apply(state, 0, DRAW_DECK)
+    assert pack(state) == before
+
+
+def test_moving_another_players_figure_is_refused() -> None:
+    state = build(3, figs=[0, 2, 1], hands=[["blue-oil-1", "blue-oil-2"], [], []])
+    with pytest.raises(IllegalMove):
+        GAME.apply(state, 0, mv(1, "blue-oil-1", "blue-oil-2"))
+
+
+# ---- stalemate (house rule) ---------------------------------------------------------------------------
+
+
+def stuck(**fields: Any) -> State:
+    """No card anywhere to draw, and hands that pay nothing; seat 1 sits on a section-2 scoring space."""
+    return build(
+        3,
+        figs=[20, 24, 16],
+        hands=[["blue-oil-1"], ["red-leader-1"], []],
+        display=[None] * 5,
+        deck=[],
+        discard=[],
+        chests=dict.fromkeys(range(17, 29), 0),
+        kantshou="scored",
+        **fields,
+    )
+
+
+def test_with_no_card_anywhere_to_draw_the_turn_ends_without_a_draw() -> None:
+    state = play(stuck(), 0, PASS)
+    assert state["turn"] == 1 and state["phase"] == "move"
+    assert state["hands"][0] == ["blue-oil-1"]
+
+
+def test_a_whole_round_without_movement_and_without_cards_to_draw_ends_the_game() -> None:
+    state = stuck()
+    state = play(state, 0, PASS)
+    state = play(state, 1, PASS)
+    assert GAME.result(state) is None
+    state = play(state, 2, PASS)
+    result = GAME.result(state)
+    assert result is not None
+    # section-2 scoring: seat 1's figure on 24 (the second scoring space) scores 2
+    assert result["scores"] == [3, 5, 3]
+    assert result["winners"] == [1]
+    assert GAME.active_seats(state) == [] and GAME.prompt(state, 0) is None
+
+
+def test_a_movement_during_the_round_prevents_the_stalemate_end() -> None:
+    state = stuck()
+    state["hands"][2] = ["blue-oil-2", "red-oil-2"]  # seat 2 can pay space 17 (two goods of one type)
+    state = play(state, 0, PASS)
+    state = play(state, 1, PASS)
+    state = play(state, 2, mv(2, "blue-oil-2", "red-oil-2"), STOP)
+    assert GAME.result(state) is None
+    # the paid cards went face up into the empty display, so seat 2 may draw again
+    assert state["phase"] == "draw" and state["turn"] == 2
+    assert sorted(c for c in state["display"] if c) == ["blue-oil-2", "red-oil-2"]
+    state = play(state, 2, draw_slot(0))
+    assert GAME.result(state) is None and state["turn"] == 0
+
+
+def test_no_move_is_accepted_once_the_game_is_over() -> None:
+    state = stuck()
+    for seat in (0, 1, 2):
+        state = play(state, seat, PASS)
+    with pytest.raises(IllegalMove) as err:
+        GAME.apply(state, 0, PASS)
+    assert err.value.code == "game_over"
