@@ -126,14 +126,14 @@ class App:
         self.hub.connected(conn)
         try:
             async for frame in ws:
+                if conn.closed:
+                    continue  # closing: drain what is in flight so the close handshake can complete
                 if isinstance(frame, str):
                     self.hub.error(conn, "bad_message", "frames are binary msgpack, not text", None)
                     continue
                 await self.hub.handle_frame(conn, frame)
                 if conn.refused > s.flood_close_after:
                     conn.abort(1008, "flooding: too many frames over the rate limit")
-                if conn.closed:
-                    break
         except ConnectionClosed:
             pass
         finally:

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from protocol import ProtocolError, decode_client
+from protocol import ProtocolError, decode_any, decode_client
 from protocol import messages as m
 from server.config import Settings
 from server.conn import Conn
@@ -34,6 +34,16 @@ LOBBY_DELAY = 0.05  # seconds: lobby pushes are coalesced over this window
 def token_key(token: str) -> str:
     """Sessions are stored under a hash of the token, never the token itself."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _peek_id(data: bytes) -> int | None:
+    """The request id of an oversized (but still bounded) frame, so its error can carry `re`."""
+    try:
+        obj = decode_any(data, max_size=len(data), max_depth=64)
+    except ProtocolError:
+        return None
+    rid = obj.get("id")
+    return rid if isinstance(rid, int) and not isinstance(rid, bool) else None
 
 
 class Hub:
@@ -130,7 +140,7 @@ class Hub:
                 self.metrics.messages_in.labels("rate_limited").inc()
                 raise RoomError("rate_limited", "too many frames; slow down")
             if len(data) > self.settings.max_frame:
-                raise ProtocolError("too_large", f"frame over {self.settings.max_frame} bytes")
+                raise ProtocolError("too_large", f"frame over {self.settings.max_frame} bytes", _peek_id(data))
             msg = decode_client(data, max_size=self.settings.max_frame, max_depth=self.settings.max_depth)
             re = msg.id
             self.metrics.messages_in.labels(msg.t).inc()

@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from protocol.patch import make_patch
+from protocol.patch import make_patch_builtin as make_patch
 from server.conn import Conn
 from server.games import Game, IllegalMove, get_game
 from server.games.base import pack, unpack
