@@ -12,7 +12,7 @@ import sys
 from server.config import Settings
 
 
-def parse(argv: list[str] | None = None) -> Settings:
+def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
     ap = argparse.ArgumentParser(prog="marcopolo-server", description="Marco Polo game server node")
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=8765)
@@ -31,7 +31,7 @@ def parse(argv: list[str] | None = None) -> Settings:
     )
     ap.add_argument("--log-level", default="INFO")
     a = ap.parse_args(argv)
-    return Settings(
+    settings = Settings(
         host=a.host,
         port=a.port,
         store=a.store,
@@ -45,11 +45,12 @@ def parse(argv: list[str] | None = None) -> Settings:
         allow_client_seed=a.allow_client_seed,
         web_root=a.web_root,
     )
+    return settings, a.log_level.upper()
 
 
 def main(argv: list[str] | None = None) -> int:
-    settings = parse(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings, level = parse(argv)
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from server.app import run
 
     with contextlib.suppress(KeyboardInterrupt):
