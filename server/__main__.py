@@ -51,6 +51,8 @@ def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
 def main(argv: list[str] | None = None) -> int:
     settings, level = parse(argv)
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if level != "DEBUG":  # one line per HTTP request and socket is noise below DEBUG
+        logging.getLogger("websockets").setLevel(logging.WARNING)
     from server.app import run
 
     with contextlib.suppress(KeyboardInterrupt):

@@ -28,9 +28,15 @@ def all_games() -> dict[str, Game]:
 
 
 def _load() -> None:
+    """Import every game package below this one; each registers itself on import."""
     if _REGISTRY:
         return
-    from server.games import expedition  # noqa: F401
+    import importlib
+    import pkgutil
+
+    for info in pkgutil.iter_modules(__path__):
+        if info.ispkg:
+            importlib.import_module(f"{__name__}.{info.name}")
 
 
 __all__ = ["Game", "IllegalMove", "Rng", "all_games", "get_game", "register"]
