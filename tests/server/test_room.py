@@ -1,0 +1,123 @@
+"""Room actors without sockets: recording connections, a memory store, versions and recovery."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+import pytest
+
+from protocol.patch import apply_patch
+from server.config import Settings
+from server.conn import Conn
+from server.hub import Hub
+from server.metrics import Metrics
+from server.room import RoomError, restore
+from server.store import MemoryStore
+
+
+class Recorder:
+    """A connection whose frames land in a list."""
+
+    def __init__(self, hub: Hub, player: str, name: str) -> None:
+        self.frames: list[dict[str, Any]] = []
+        self.conn = Conn(self._send, self._close, hub.metrics)
+        self.conn.player, self.conn.name = player, name
+        self.conn.start()
+
+    async def _send(self, data: bytes) -> None:
+        self.frames.append(msgpack.unpackb(data))
+
+    async def _close(self, code: int, reason: str) -> None:
+        pass
+
+    def of(self, t: str) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f["t"] == t]
+
+
+async def _flush() -> None:
+    import asyncio
+
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+@pytest.fixture
+async def hub() -> Hub:
+    return Hub(Settings(allow_client_seed=True), MemoryStore(), Metrics())
+
+
+async def _room(hub: Hub, seats: int = 2) -> str:
+    from protocol import messages as m
+
+    return await hub._create(m.Create(game="expedition", seats=seats, options={"seed": 8}))
+
+
+async def test_the_last_join_and_the_start_are_two_versions_seen_by_everyone(hub: Hub) -> None:
+    room_id = await _room(hub)
+    room = hub.rooms[room_id]
+    a, b = Recorder(hub, "pa", "A"), Recorder(hub, "pb", "B")
+    assert await room.submit("join", a.conn) == 0
+    assert room.v == 1
+    assert await room.submit("join", b.conn) == 1
+    assert room.v == 3 and room.status == "playing"
+    await _flush()
+    # A saw the join of B (v2) and the start (v3) as two patches
+    assert [(p["base"], p["v"]) for p in a.of("patch")] == [(1, 2), (2, 3)]
+    view = a.of("snapshot")[0]["state"]
+    for p in a.of("patch"):
+        view = apply_patch(view, p["ops"])
+    assert view == room.build_view(0)
+    # B joined last: its snapshot is at the start version
+    assert b.of("snapshot")[0]["v"] == 3 and b.of("joined")[0]["seat"] == 1
+
+
+async def test_a_refused_move_changes_nothing_and_an_accepted_one_is_stored_first(hub: Hub) -> None:
+    room_id = await _room(hub)
+    room = hub.rooms[room_id]
+    a, b = Recorder(hub, "pa", "A"), Recorder(hub, "pb", "B")
+    await room.submit("join", a.conn)
+    await room.submit("join", b.conn)
+    v = room.v
+    with pytest.raises(RoomError) as err:
+        await room.submit("move", b.conn, move={"a": "pass"})
+    assert err.value.code == "not_your_turn" and room.v == v
+    move = room.game.prompt(room.state, 0)["options"][0]  # type: ignore[arg-type,index]
+    assert await room.submit("move", a.conn, re=9, move=move) == v + 1
+    await _flush()
+    loaded = await hub.store.load(room_id)
+    assert loaded is not None and loaded.log[-1] == {"v": v + 1, "k": "move", "seat": 0, "move": move}
+    # the mover's patch comes before its ok
+    kinds = [f["t"] for f in a.frames]
+    assert kinds.index("ok") > max(i for i, k in enumerate(kinds) if k == "patch" and a.frames[i]["v"] == v + 1)
+
+
+async def test_restore_replays_the_log_into_the_same_state(hub: Hub) -> None:
+    room_id = await _room(hub)
+    room = hub.rooms[room_id]
+    a, b = Recorder(hub, "pa", "A"), Recorder(hub, "pb", "B")
+    await room.submit("join", a.conn)
+    await room.submit("join", b.conn)
+    for _ in range(10):
+        seat = room.game.active_seats(room.state)[0]  # type: ignore[arg-type]
+        move = room.game.prompt(room.state, seat)["options"][0]  # type: ignore[arg-type,index]
+        await room.submit("move", (a, b)[seat].conn, move=move)
+    loaded = await hub.store.load(room_id)
+    assert loaded is not None
+    meta, state, _ = restore(loaded.meta, loaded.snap_v, loaded.snapshot, loaded.log)
+    assert state == room.state and meta["v"] == room.v
+
+
+async def test_a_disconnected_seat_shows_and_costs_a_version(hub: Hub) -> None:
+    room_id = await _room(hub)
+    room = hub.rooms[room_id]
+    a, b = Recorder(hub, "pa", "A"), Recorder(hub, "pb", "B")
+    await room.submit("join", a.conn)
+    await room.submit("join", b.conn)
+    v = room.v
+    await room.submit("detach", b.conn)
+    assert room.v == v + 1
+    assert room.build_view(None)["seats"][1]["connected"] is False
+    again = Recorder(hub, "pb", "B")
+    assert await room.submit("join", again.conn) == 1
+    assert room.v == v + 2 and room.build_view(None)["seats"][1]["connected"] is True
