@@ -1285,6 +1285,7 @@ class Voyages(Game):
     def _private_view(self, state: State, seat: int) -> dict[str, Any] | None:
         p = state["players"][seat]
         return {
+            "seat": seat,
             "goals": [dict(D.GOALS[g]) for g in p["goals"]],
             "goal_offer": [dict(D.GOALS[g]) for g in p["goal_offer"]],
             "goals_discarded": [dict(D.GOALS[g]) for g in p["goals_discarded"]],

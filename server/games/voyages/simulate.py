@@ -1,0 +1,145 @@
+"""Simulation: plays many seeded Voyages games with bots and prints figures for docs/games/voyages.md.
+
+Usage: python -m server.games.voyages.simulate [--games 300] [--seats 2 3 4] [--expert]
+Prints per seat count: (1) all-greedy games with random characters: rounds and moves per game, mean final
+score by seat and by character, win rates by seat and by character, rule firings; (2) one greedy seat against
+random bots (the greedy seat rotates): the greedy bot's win rate and both mean scores; (3) all-random games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+from typing import Any
+
+from server.games.base import Rng
+from server.games.bots import RandomBot
+from server.games.voyages.bots import GreedyBot
+from server.games.voyages.data import CHARACTERS
+from server.games.voyages.engine import GAME
+
+
+def play(seats: int, seed: int, kinds: list[str], options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One seeded game with the given bot kind per seat; returns its figures."""
+    state = GAME.setup(seats, options, seed)
+    bots: list[Any] = [
+        GreedyBot(seed * 31 + s) if kind == "greedy" else RandomBot(seed * 31 + s) for s, kind in enumerate(kinds)
+    ]
+    moves = 0
+    while GAME.result(state) is None:
+        seat = GAME.active_seats(state)[0]
+        prompt = GAME.prompt(state, seat)
+        assert prompt is not None
+        bot = bots[seat]
+        move = bot.choose(prompt, GAME.view(state, seat)) if isinstance(bot, GreedyBot) else bot.choose(prompt)
+        state = GAME.apply(state, seat, move)
+        moves += 1
+    result = GAME.result(state)
+    assert result is not None
+    return {
+        "moves": moves,
+        "rounds": state["round"],
+        "result": result,
+        "stats": state["stats"],
+        "characters": [p["character"] for p in state["players"]],
+    }
+
+
+def random_characters(seats: int, seed: int) -> list[str]:
+    pool = sorted(CHARACTERS)
+    Rng(seed ^ 0xC0FFEE).shuffle(pool)
+    return pool[:seats]
+
+
+def run_greedy(seats: int, games: int, expert: bool) -> list[str]:
+    t0 = time.perf_counter()
+    moves, rounds = [], []
+    by_seat: list[list[int]] = [[] for _ in range(seats)]
+    by_char: dict[str, list[int]] = defaultdict(list)
+    wins_seat = Counter[int]()
+    wins_char = Counter[str]()
+    games_char = Counter[str]()
+    fired = Counter[str]()
+    for seed in range(games):
+        opts: dict[str, Any] = {"characters": random_characters(seats, seed), "expert": expert}
+        g = play(seats, seed, ["greedy"] * seats, opts)
+        moves.append(g["moves"])
+        rounds.append(g["rounds"])
+        fired.update(g["stats"])
+        for s, c in enumerate(g["characters"]):
+            score = g["result"]["scores"][s]
+            by_seat[s].append(score)
+            by_char[c].append(score)
+            games_char[c] += 1
+        for w in g["result"]["winners"]:
+            wins_seat[w] += 1
+            wins_char[g["characters"][w]] += 1
+    secs = time.perf_counter() - t0
+    return [
+        f"## {seats} seats, {games} games, all greedy, random characters{' (expert)' if expert else ''} ({secs:.1f} s)",
+        f"- rounds per game: {statistics.mean(rounds):.1f}; moves per game: mean {statistics.mean(moves):.0f}, "
+        f"max {max(moves)}",
+        "- mean final score by seat: "
+        + ", ".join(f"seat {s}: {statistics.mean(by_seat[s]):.1f}" for s in range(seats)),
+        "- win rate by seat (ties count for each winner): "
+        + ", ".join(f"seat {s}: {100 * wins_seat[s] / games:.1f}%" for s in range(seats)),
+        "- by character (games, mean score, win rate): "
+        + ", ".join(
+            f"{c} {games_char[c]} / {statistics.mean(by_char[c]):.1f} / {100 * wins_char[c] / games_char[c]:.0f}%"
+            for c in sorted(by_char)
+        ),
+        "- rule firings per game: " + ", ".join(f"{k} {v / games:.2f}" for k, v in sorted(fired.items())),
+    ]
+
+
+def run_versus(seats: int, games: int) -> list[str]:
+    wins = 0
+    greedy_scores, random_scores = [], []
+    for seed in range(games):
+        me = seed % seats
+        kinds = ["random"] * seats
+        kinds[me] = "greedy"
+        g = play(seats, 10_000 + seed, kinds)
+        scores = g["result"]["scores"]
+        greedy_scores.append(scores[me])
+        random_scores.extend(scores[s] for s in range(seats) if s != me)
+        wins += me in g["result"]["winners"]
+    return [
+        f"- greedy vs {seats - 1} random (beginner set-up, greedy seat rotating, {games} games): greedy wins "
+        f"{100 * wins / games:.1f}%, mean score greedy {statistics.mean(greedy_scores):.1f}, "
+        f"random {statistics.mean(random_scores):.1f}"
+    ]
+
+
+def run_random(seats: int, games: int) -> list[str]:
+    scores, moves = [], []
+    for seed in range(games):
+        g = play(seats, 20_000 + seed, ["random"] * seats)
+        scores.extend(g["result"]["scores"])
+        moves.append(g["moves"])
+    return [
+        f"- all random ({games} games): mean score {statistics.mean(scores):.1f}, moves per game mean "
+        f"{statistics.mean(moves):.0f}, max {max(moves)}"
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    ap.add_argument("--games", type=int, default=300)
+    ap.add_argument("--seats", type=int, nargs="+", default=[2, 3, 4])
+    ap.add_argument("--expert", action="store_true", help="expert set-up for the all-greedy games")
+    args = ap.parse_args(argv)
+    for seats in args.seats:
+        lines = run_greedy(seats, args.games, args.expert)
+        lines += run_versus(seats, args.games)
+        lines += run_random(seats, args.games)
+        print("\n".join(lines), flush=True)
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
