@@ -107,8 +107,8 @@ class _Context:
             space = self.pending["space"] if self.pending else ""
             bonus = 0.5 if o["kind"] != "own" else 0
             if space in ("coins", "khan"):
-                return -o["value"] + bonus
-            return o["value"] + bonus
+                return float(-o["value"] + bonus)
+            return float(o["value"] + bonus)
         if a == "cancel":
             return -100
         if a in ("column", "times"):
@@ -118,7 +118,7 @@ class _Context:
             if c is None:
                 return 1
             missing = sum(max(0, n - me.get(k, 0)) for k, n in c["cost"].items())
-            return (
+            return float(
                 20
                 + c["reward"].get("vp", 0)
                 - missing
@@ -143,9 +143,10 @@ class _Context:
         if a == "decline":
             return 1
         if a == "relocate":
-            return -self.targets.get(o["from"], 0)
+            return float(-self.targets.get(o["from"], 0))
         if a == "comp":
-            return -abs(o["coins"] - 0.6 * (o["coins"] + 1))
+            amount = self.pending["amount"] if self.pending else 0
+            return -abs(o["coins"] - 0.6 * amount)
         if a == "trade":
             return 3 if "get" in o else -1
         if a == "city":
@@ -179,4 +180,4 @@ class _Context:
     def goal_pair_score(self, keep: list[str]) -> float:
         goals = [g for g in self.priv["goal_offer"] if g["id"] in keep]
         cities = {c for g in goals for c in g["cities"]}
-        return sum(g["vp"] for g in goals) + 10 - 2 * len(cities)
+        return float(sum(g["vp"] for g in goals) + 10 - 2 * len(cities))

@@ -97,7 +97,8 @@ def run_greedy(seats: int, games: int, expert: bool) -> list[str]:
 
 def run_versus(seats: int, games: int) -> list[str]:
     wins = 0
-    greedy_scores, random_scores = [], []
+    greedy_scores: list[int] = []
+    random_scores: list[int] = []
     for seed in range(games):
         me = seed % seats
         kinds = ["random"] * seats
