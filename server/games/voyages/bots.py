@@ -146,7 +146,7 @@ class _Context:
             return float(-self.targets.get(o["from"], 0))
         if a == "comp":
             amount = self.pending["amount"] if self.pending else 0
-            return -abs(o["coins"] - 0.6 * amount)
+            return -abs(float(o["coins"]) - 0.6 * amount)
         if a == "trade":
             return 3 if "get" in o else -1
         if a == "city":
