@@ -1,0 +1,131 @@
+"""The terminal client's `--bot random` mode: play one room from its prompts until the game has a result.
+
+Owns: choosing a random option of the current prompt (its own seeded `random.Random`, never the
+game's), sending it, and coping with the network: a `not_your_turn` / `illegal_move` answer to a stale
+prompt waits for the next version (or re-syncs after a pause) and tries again; `rate_limited` and
+`unavailable` back off; a dropped connection reconnects through the session (token, then re-join).
+Must not: know any game's rules; every move comes from the view's prompt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from typing import Any
+
+from clients.cli.render import option_label
+from clients.cli.session import CONNECTION_ERRORS, Session
+from clients.client import ServerError
+
+#: answers that mean "your prompt was out of date": wait for the next update and try again
+STALE = ("not_your_turn", "illegal_move")
+#: answers worth retrying after a pause
+RETRY = ("rate_limited", "unavailable")
+
+
+class BotGaveUp(Exception):
+    """The bot met more refused moves in a row than it is willing to retry."""
+
+
+class RandomBot:
+    """Plays `room` for this session with uniformly random prompt options."""
+
+    def __init__(
+        self,
+        session: Session,
+        room: str,
+        *,
+        seed: int | None = None,
+        delay: float = 0.0,
+        stale_wait: float = 2.0,
+        max_refused: int = 50,
+        say: Callable[[str], None] | None = None,
+    ) -> None:
+        self.session = session
+        self.room = room
+        self.rng = random.Random(seed)
+        self.delay = delay
+        self.stale_wait = stale_wait
+        self.max_refused = max_refused
+        self.say = say or (lambda _msg: None)
+        self.moves = 0
+        self.refused = 0
+        self.reconnects = 0
+
+    async def play(self) -> dict[str, Any]:
+        """Move whenever the view has a prompt; return the final view once it has a result."""
+        refused_in_a_row = 0
+        while True:
+            view = self.session.view(self.room)
+            if view is None:
+                await self._rejoin()
+                continue
+            if view.get("result"):
+                return view
+            v0 = self.session.version(self.room)
+            options = (view.get("prompt") or {}).get("options") or []
+            if not options:
+                await self._wait_change(v0, timeout=None)
+                continue
+            if self.delay:
+                await asyncio.sleep(self.delay)
+                if self.session.version(self.room) != v0:
+                    continue  # the view moved on while we paused: look again
+            move = self.rng.choice(options)
+            try:
+                await self.session.c.move(self.room, move)
+            except ServerError as err:
+                refused_in_a_row += 1
+                self.refused += 1
+                if refused_in_a_row > self.max_refused:
+                    raise BotGaveUp(f"{refused_in_a_row} moves refused in a row; last: {err}") from err
+                if err.code in STALE:
+                    await self._wait_change(v0, timeout=self.stale_wait)
+                elif err.code in RETRY:
+                    await asyncio.sleep(min(2.0, 0.1 * refused_in_a_row))
+                else:
+                    raise
+                continue
+            except CONNECTION_ERRORS:
+                await self._reconnect()
+                continue
+            refused_in_a_row = 0
+            self.moves += 1
+            self.say(option_label(view, move))
+
+    async def _wait_change(self, v0: int, timeout: float | None) -> None:
+        """Wait for a version other than `v0`; on timeout ask for a snapshot; reconnect if the socket closed."""
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
+        while self.session.version(self.room) == v0:
+            client = self.session.client
+            if client is None or client.closed.is_set():
+                await self._reconnect()
+                return
+            remaining = None if deadline is None else deadline - loop.time()
+            if remaining is not None and remaining <= 0:
+                try:
+                    await self.session.c.sync(self.room)
+                except CONNECTION_ERRORS:
+                    await self._reconnect()
+                return
+            try:
+                kind, _ = await asyncio.wait_for(self.session.events.get(), remaining)
+            except TimeoutError:
+                continue
+            if kind == "closed":
+                await self._reconnect()
+                return
+
+    async def _reconnect(self) -> None:
+        self.reconnects += 1
+        await self.session.reconnect()
+        if self.session.view(self.room) is None:
+            await self._rejoin()
+
+    async def _rejoin(self) -> None:
+        try:
+            await self.session.join(self.room, spectate=self.session.rooms.get(self.room, False))
+        except CONNECTION_ERRORS:
+            await self._reconnect()

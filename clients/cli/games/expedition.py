@@ -1,0 +1,389 @@
+"""Terminal renderer for Marco Polo Expedition (game id `expedition`).
+
+Owns: drawing the track (requirements in words, scoring values, chests, figures in their colours),
+the viewer's hand grouped by colour and kind, the face-up cards, deck and discard pile, every player's
+cards, chests and gold where public, whose turn and which phase, the recent log in words, the result,
+and prompt options in words.
+Must not: decide rules. It reads the view only; the one piece of rule knowledge, which space a figure
+enters next (occupied spaces are skipped), is there to put a number in an option label and nothing
+checks it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from clients.cli.render import GameRenderer, Move, View, compact, register, result_table, seat_name
+
+#: card colours in the order the game lists them, and how to draw them
+CARD_STYLES: dict[str, str] = {
+    "blue": "bold blue",
+    "yellow": "bold yellow",
+    "red": "bold red",
+    "green": "bold green",
+    "purple": "bold magenta",
+}
+KIND_ORDER = ("oil", "spice", "silk", "fruit", "leader")
+#: figure colours as rich styles (rich has no plain "orange")
+FIGURE_STYLES: dict[str, str] = {
+    "red": "bold red",
+    "blue": "bold blue",
+    "green": "bold green",
+    "orange": "bold dark_orange",
+    "white": "bold white",
+}
+LOG_SHOWN = 8
+
+
+def requirement_words(req: dict[str, Any] | None) -> str:
+    """A space's requirement in words, e.g. `2 same goods`, `1 leader`, `3 of one colour`, `5 colours`."""
+    if req is None:
+        return "—"
+    kind = req.get("kind")
+    n = req.get("n")
+    if kind == "goods":
+        return "1 goods card" if n == 1 else f"{n} same goods"
+    if kind == "leaders":
+        return "1 leader" if n == 1 else f"{n} leaders"
+    if kind == "colour":
+        return f"{n} of one colour"
+    if kind == "five_colours":
+        return "5 colours"
+    if kind == "four_goods":
+        return "4 goods types"
+    return compact(req)
+
+
+def card_parts(card: str) -> tuple[str, str]:
+    """Colour and kind of a card id such as `blue-oil-1`."""
+    parts = card.split("-")
+    if len(parts) >= 3:
+        return parts[0], "-".join(parts[1:-1])
+    if len(parts) == 2:
+        return parts[0], parts[1]
+    return card, "?"
+
+
+def card_text(card: str | None) -> Text:
+    """A card id drawn in its colour (`empty` for a missing card)."""
+    if card is None:
+        return Text("empty", style="dim")
+    return Text(card, style=CARD_STYLES.get(card_parts(card)[0], ""))
+
+
+def hand_groups(hand: list[str]) -> list[tuple[str, list[tuple[str, int]]]]:
+    """The hand grouped by colour (game order), then kind (goods, then leaders) with counts."""
+    counts: dict[str, dict[str, int]] = {}
+    for card in hand:
+        colour, kind = card_parts(card)
+        counts.setdefault(colour, {})
+        counts[colour][kind] = counts[colour].get(kind, 0) + 1
+    colours = [c for c in CARD_STYLES if c in counts] + sorted(c for c in counts if c not in CARD_STYLES)
+    out = []
+    for colour in colours:
+        known = [k for k in KIND_ORDER if k in counts[colour]]
+        kinds = known + sorted(k for k in counts[colour] if k not in KIND_ORDER)
+        out.append((colour, [(k, counts[colour][k]) for k in kinds]))
+    return out
+
+
+def _figures(public: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    return {int(f["fig"]): f for f in public.get("figures") or []}
+
+
+def figure_colour(public: dict[str, Any], fig: int | None) -> str:
+    """The colour of figure `fig` (`figure N` when the view does not say)."""
+    f = _figures(public).get(fig) if fig is not None else None
+    return str(f["colour"]) if f and f.get("colour") else f"figure {fig}"
+
+
+def next_space(public: dict[str, Any], fig: int) -> int | None:
+    """The space figure `fig` would enter next: occupied spaces are skipped, except Kantshou once scored."""
+    figs = _figures(public)
+    track = public.get("track") or []
+    if fig not in figs or not track:
+        return None
+    last = len(track) - 1
+    kantshou = next((s["pos"] for s in track if s.get("name") == "Kantshou"), None)
+    scored = public.get("kantshou") == "scored"
+    taken = {f["pos"] for i, f in figs.items() if i != fig}
+    q = int(figs[fig]["pos"]) + 1
+    while q < last and q in taken and not (scored and q == kantshou):
+        q += 1
+    return q
+
+
+def _space_name(public: dict[str, Any], pos: int | None) -> str:
+    if pos is None:
+        return "the next space"
+    track = public.get("track") or []
+    name = track[pos].get("name") if 0 <= pos < len(track) else None
+    return f"space {pos} ({name})" if name else f"space {pos}"
+
+
+class ExpeditionRenderer(GameRenderer):
+    """Marco Polo Expedition: track, hand, display, players, turn, log and result."""
+
+    game = "expedition"
+
+    # ---- option labels --------------------------------------------------------------------
+
+    def label(self, view: View, option: Move) -> str:
+        """A prompt option in words, e.g. `move red figure to space 7 paying blue-oil-1 + red-oil-2`."""
+        public = view.get("public") or {}
+        a = option.get("a")
+        if a == "move":
+            fig = option["fig"]
+            pay = " + ".join(option.get("pay") or [])
+            where = _space_name(public, next_space(public, fig))
+            return f"move {figure_colour(public, fig)} figure to {where} paying {pay}"
+        if a == "lighten":
+            fig = option["fig"]
+            where = _space_name(public, next_space(public, fig))
+            return f"lighten the load with the {figure_colour(public, fig)} figure (pay 1 gold, to {where})"
+        if a == "choose":
+            fig = option["fig"]
+            where = _space_name(public, next_space(public, fig))
+            return f"choose the cards one by one to move the {figure_colour(public, fig)} figure to {where}"
+        if a == "pick":
+            return f"pay with {option['card']}"
+        if a == "cancel":
+            return "cancel picking cards"
+        if a == "draw" and option.get("from") == "display":
+            slot = int(option["slot"])
+            display = public.get("display") or []
+            card = display[slot] if 0 <= slot < len(display) else None
+            return f"draw face-up card {slot + 1} ({card or 'empty'})"
+        if a == "draw" and option.get("from") == "deck":
+            return "draw from the deck"
+        if a == "pass" and len(option) == 1:
+            return "pass"
+        if a == "stop" and len(option) == 1:
+            return "stop moving"
+        return compact(option)
+
+    # ---- the board ------------------------------------------------------------------------
+
+    def body(self, view: View) -> RenderableType:
+        """Turn line, track, players, cards on the table, the viewer's hand and the log."""
+        public = view.get("public") or {}
+        if "track" not in public:
+            return super().body(view)
+        parts: list[RenderableType] = [
+            self.turn_line(view),
+            self.track(view),
+            self.players(view),
+            self.table_cards(view),
+        ]
+        if view.get("private") is not None:
+            parts.append(self.hand(view))
+        parts.append(self.log(view))
+        return Group(*parts)
+
+    def turn_line(self, view: View) -> Text:
+        """Whose turn, which phase, Kantshou's state and what moved this turn."""
+        public = view["public"]
+        if public.get("status") == "over" or view.get("result"):
+            return Text(f"Game over after {public.get('turns', '?')} turns.", style="bold")
+        turn = public.get("turn")
+        phase = public.get("phase")
+        phase_words = {"move": "moving figures", "draw": "drawing a card"}.get(str(phase), str(phase))
+        text = Text.assemble(
+            f"Turn {int(public.get('turns', 0)) + 1}: ",
+            (seat_name(view, turn), "bold reverse" if turn == view.get("you") else "bold"),
+            f" to play, {phase_words}.",
+            f"  Kantshou: {public.get('kantshou', '?')}.",
+        )
+        moved = [figure_colour(public, f) for f in public.get("moved") or []]
+        if moved:
+            text.append(f"  Moved this turn: {', '.join(moved)}.")
+        if public.get("lightened"):
+            text.append("  Load lightened this turn.")
+        return text
+
+    def track(self, view: View) -> RenderableType:
+        """The track in two halves: position, name, requirement, scoring value, chest and figures."""
+        public = view["public"]
+        spaces = public.get("track") or []
+        chests = public.get("chests") or []
+        on: dict[int, list[dict[str, Any]]] = {}
+        for f in public.get("figures") or []:
+            on.setdefault(int(f["pos"]), []).append(f)
+        half = (len(spaces) + 1) // 2
+        tables = []
+        for chunk in (spaces[:half], spaces[half:]):
+            t = Table(show_edge=False, pad_edge=False, box=None, collapse_padding=True, header_style="bold underline")
+            t.add_column("space")
+            t.add_column("needs")
+            t.add_column("score", justify="right")
+            t.add_column("chest", justify="right")
+            t.add_column("figures")
+            for s in chunk:
+                pos = int(s["pos"])
+                chest = chests[pos] if pos < len(chests) else 0
+                figs = Text()
+                for f in on.get(pos, []):
+                    if figs:
+                        figs.append(" ")
+                    figs.append(str(f.get("colour")), style=FIGURE_STYLES.get(str(f.get("colour")), "bold"))
+                    if f.get("seat") == view.get("you"):
+                        figs.append("*", style="bold")
+                t.add_row(
+                    f"{pos:>2} {s.get('name') or ''}",
+                    requirement_words(s.get("req")),
+                    str(s["score"]) if s.get("score") is not None else "",
+                    f"{chest} gold" if chest else "",
+                    figs,
+                )
+            tables.append(t)
+        title = Text("Track", style="bold")
+        title.append("  (* marks your figures)" if view.get("you") is not None else "", style="dim")
+        return Group(title, Columns(tables, padding=(0, 3)))
+
+    def players(self, view: View) -> Table:
+        """Each player's cards in hand, chests, gold where public, figures and connection."""
+        public = view["public"]
+        private = view.get("private") or {}
+        seats = view.get("seats") or []
+        t = Table(title="Players", title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
+        for col, just in (
+            ("", "left"),
+            ("seat", "right"),
+            ("player", "left"),
+            ("cards", "right"),
+            ("chests", "right"),
+            ("gold", "right"),
+            ("figures", "left"),
+            ("online", "left"),
+        ):
+            t.add_column(col, justify=just)  # type: ignore[arg-type]
+        figs_of: dict[int, list[dict[str, Any]]] = {}
+        for f in public.get("figures") or []:
+            figs_of.setdefault(int(f["seat"]), []).append(f)
+        for p in public.get("players") or []:
+            s = int(p["seat"])
+            if "gold" in p:
+                gold = str(p["gold"])
+            elif s == view.get("you") and "gold" in private:
+                gold = f"{private['gold']} (secret)"
+            else:
+                gold = "?"
+            figs = Text()
+            for f in figs_of.get(s, []):
+                if figs:
+                    figs.append(", ")
+                figs.append(str(f.get("colour")), style=FIGURE_STYLES.get(str(f.get("colour")), "bold"))
+                figs.append(f" on {f['pos']}")
+            connected = seats[s].get("connected") if s < len(seats) else None
+            t.add_row(
+                "▶" if s == public.get("turn") and not view.get("result") else "",
+                str(s),
+                seat_name(view, s),
+                str(p.get("hand", "?")),
+                str(p.get("chests", "?")),
+                gold,
+                figs,
+                "yes" if connected else "no",
+            )
+        return t
+
+    def table_cards(self, view: View) -> Text:
+        """The five face-up cards (numbered as in the draw options), the deck and the discard pile."""
+        public = view["public"]
+        text = Text("Face-up cards: ", style="bold")
+        for i, card in enumerate(public.get("display") or [], 1):
+            text.append(f" {i}:")
+            text.append_text(card_text(card))
+        discard = public.get("discard") or []
+        size = len(discard) if isinstance(discard, list) else int(discard)
+        text.append(f"\nDeck: {public.get('deck', '?')} cards.  Discard pile: {size} cards")
+        if isinstance(discard, list) and discard:
+            text.append(" (top ")
+            text.append_text(card_text(discard[-1]))
+            text.append(")")
+        text.append(".")
+        return text
+
+    def hand(self, view: View) -> Text:
+        """The viewer's hand grouped by colour and kind, their gold, and cards picked so far."""
+        private = view.get("private") or {}
+        hand: list[str] = list(private.get("hand") or [])
+        text = Text(f"Your hand ({len(hand)} cards)", style="bold")
+        if "gold" in private:
+            values = private.get("chest_values") or {}
+            worth = [v for v, n in sorted(values.items()) for _ in range(int(n))]
+            chests = f" (chests worth {', '.join(worth)})" if worth else ""
+            text.append(f"   your gold: {private['gold']}{chests}")
+        for colour, kinds in hand_groups(hand):
+            text.append("\n  ")
+            text.append(f"{colour:<7}", style=CARD_STYLES.get(colour, ""))
+            text.append(" " + ", ".join(k if n == 1 else f"{k} ×{n}" for k, n in kinds))
+        if not hand:
+            text.append("\n  (no cards)", style="dim")
+        picking = private.get("picking")
+        if picking:
+            public = view.get("public") or {}
+            cards = ", ".join(picking.get("cards") or []) or "none yet"
+            text.append(f"\n  Paying for the {figure_colour(public, picking.get('fig'))} figure, picked: {cards}")
+        return text
+
+    def log(self, view: View) -> Text:
+        """The last few log events in words."""
+        events = (view.get("public") or {}).get("log") or []
+        text = Text("Recent events", style="bold")
+        if not events:
+            text.append("\n  (nothing yet)", style="dim")
+        for ev in events[-LOG_SHOWN:]:
+            text.append("\n  " + event_words(view, ev))
+        return text
+
+    def result(self, view: View) -> RenderableType:
+        """Scores (gold) and winners; the tie-break is the furthest space reached."""
+        return result_table(view, tiebreak_label="furthest space")
+
+
+def event_words(view: View, ev: dict[str, Any]) -> str:
+    """One log event of the game in words (compact JSON for an event this client does not know)."""
+    public = view.get("public") or {}
+    kind = ev.get("ev")
+    who = seat_name(view, ev.get("seat")) if "seat" in ev else ""
+    try:
+        if kind in ("move", "lighten"):
+            colour = figure_colour(public, ev.get("fig"))
+            how = f"paying {' + '.join(ev.get('paid') or [])}" if kind == "move" else "lightening the load (1 gold)"
+            words = f"{who} moved the {colour} figure from {ev['from']} to {ev['to']} {how}"
+            if ev.get("chest"):
+                words += f" and took a chest worth {ev['chest']} gold"
+            if ev.get("caught_up"):
+                words += ", catching up to Kantshou"
+            return words
+        if kind == "pass":
+            return f"{who} passed"
+        if kind == "stop":
+            return f"{who} stopped moving"
+        if kind == "draw":
+            if ev.get("slot") is None:
+                return f"{who} drew from the deck"
+            return f"{who} drew face-up card {int(ev['slot']) + 1} ({ev.get('card')})"
+        if kind == "reshuffle":
+            return f"the discard pile was shuffled into a new deck of {ev.get('cards')} cards"
+        if kind in ("kantshou_scoring", "final_scoring"):
+            title = "Kantshou scoring" if kind == "kantshou_scoring" else "final scoring"
+            paid = [
+                f"{figure_colour(public, p.get('fig'))} figure of {seat_name(view, p.get('seat'))}: +{p['gold']} gold"
+                for p in ev.get("paid") or []
+            ]
+            return f"{title}: " + ("; ".join(paid) if paid else "nobody scored")
+        if kind == "stalemate":
+            return "nobody could move or draw for a whole round: the game ends"
+    except (KeyError, TypeError, ValueError):
+        pass
+    return compact({k: v for k, v in ev.items() if k != "n"})
+
+
+RENDERER = register(ExpeditionRenderer())

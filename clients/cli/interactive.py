@@ -1,0 +1,270 @@
+"""The terminal client's interactive mode: a lobby menu and a room screen, redrawn on every update.
+
+Owns: one event loop over a single queue (lines typed, room updates, lobby pushes, a dropped
+connection), the lobby screen (rooms numbered; create, join, spectate, refresh, quit), the room
+screen (the view drawn by `render`, the prompt's options numbered so a move is one number + Enter;
+`s` sync, `l` leave, `q` quit), and reading stdin on a daemon thread so the event loop never blocks
+(a thread that never returns cannot hold up the exit, unlike one in the default executor).
+Must not: know any game's rules or draw a view itself; all drawing is in `render`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+import threading
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from clients.cli.render import (
+    known_games,
+    option_label,
+    render_lobby,
+    render_prompt,
+    render_view,
+)
+from clients.cli.session import CONNECTION_ERRORS, Session, SessionLost
+from clients.client import ServerError
+
+LOBBY_MENU = "1) create a room   2) join a room   3) spectate a room   4) refresh   5) quit"
+ROOM_HELP = "number: make that move   s: sync   l: leave (to the lobby)   q: quit"
+
+
+def stdin_lines() -> asyncio.Queue[str | None]:
+    """Lines typed on stdin, read by a daemon thread; None at end of input."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[str | None] = asyncio.Queue()
+
+    def reader() -> None:
+        while True:
+            line = sys.stdin.readline()
+            try:
+                loop.call_soon_threadsafe(queue.put_nowait, line if line else None)
+            except RuntimeError:  # the loop is closed: the program is exiting
+                return
+            if not line:
+                return
+
+    threading.Thread(target=reader, name="cli-stdin", daemon=True).start()
+    return queue
+
+
+class Interactive:
+    """The menu-driven client; `run()` returns the exit status."""
+
+    def __init__(self, session: Session, console: Console, lines: asyncio.Queue[str | None]) -> None:
+        self.session = session
+        self.console = console
+        self.lines = lines
+        self.room: str | None = None
+        #: the lobby as numbered on screen (numbers must not shift under the user's fingers)
+        self.listed: list[dict[str, Any]] = []
+        #: a follow-up question waiting for its answer: (what, data)
+        self.pending: tuple[str, Any] | None = None
+        self.notice: str = ""
+
+    # ---- main loop ------------------------------------------------------------------------
+
+    async def run(
+        self,
+        *,
+        create: tuple[str, int, dict[str, Any]] | None = None,
+        join: str | None = None,
+        spectate: str | None = None,
+    ) -> int:
+        """Show the lobby (or the room asked for, or a re-joined seat) and follow the user's commands."""
+        forward = asyncio.create_task(self._forward_lines())
+        try:
+            await self.session.watch_lobby()
+            if self.session.rooms:
+                self.room = next(iter(self.session.rooms))
+            if create is not None:
+                game, seats, options = create
+                await self._create_and_join(game, seats, options)
+            elif join:
+                await self._enter(join, spectate=False)
+            elif spectate:
+                await self._enter(spectate, spectate=True)
+            self.show()
+            dirty = False
+            while True:
+                kind, arg = await self.session.events.get()
+                if kind == "line":
+                    if arg is None or not await self.on_line(str(arg).strip()):
+                        return 0
+                    dirty = True
+                elif kind == "update":
+                    dirty = dirty or arg == self.room
+                elif kind == "lobby":
+                    dirty = dirty or self.room is None
+                elif kind == "closed":
+                    await self.session.reconnect()
+                    dirty = True
+                if dirty and self.session.events.empty():  # coalesce a burst of updates into one redraw
+                    self.show()
+                    dirty = False
+        finally:
+            forward.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await forward
+
+    async def _forward_lines(self) -> None:
+        while True:
+            line = await self.lines.get()
+            self.session.events.put_nowait(("line", line))
+            if line is None:
+                return
+
+    # ---- drawing --------------------------------------------------------------------------
+
+    def show(self) -> None:
+        """Redraw the current screen: the room's view and options, or the lobby and its menu."""
+        self.console.clear()
+        view = self.session.view(self.room) if self.room else None
+        if self.room and view is not None:
+            self.console.print(render_view(view))
+            self.console.print(render_prompt(view))
+            self.console.print(Text(ROOM_HELP, style="dim"))
+        else:
+            self.room = None
+            client = self.session.client
+            self.listed = list(client.lobby) if client is not None else []
+            held = [r for r, watching in self.session.rooms.items() if not watching]
+            self.console.print(render_lobby(self.listed, held))
+            self.console.print(Text(LOBBY_MENU, style="bold"))
+        if self.pending is not None:
+            self.console.print(Text(self._question(), style="bold yellow"))
+        if self.notice:
+            self.console.print(Text(self.notice, style="yellow"))
+            self.notice = ""
+
+    def _question(self) -> str:
+        assert self.pending is not None
+        what, data = self.pending
+        if what == "game":
+            games = ", ".join(known_games()) or "expedition"
+            return f"Which game? ({games}) [expedition]:"
+        if what == "seats":
+            return f"How many seats for {data}? [3]:"
+        return f"Number of the room to {what} (Enter to cancel):"
+
+    # ---- commands -------------------------------------------------------------------------
+
+    async def on_line(self, line: str) -> bool:
+        """Handle one typed line; False means quit."""
+        try:
+            if self.pending is not None:
+                await self._answer(line)
+                return True
+            if self.room is not None:
+                return await self._room_command(line)
+            return await self._lobby_command(line)
+        except ServerError as err:
+            self.notice = f"The server said no: {err.message} ({err.code})"
+        except SessionLost:
+            raise
+        except CONNECTION_ERRORS:
+            await self.session.reconnect()
+            self.notice = "Reconnected; please try again."
+        return True
+
+    async def _lobby_command(self, line: str) -> bool:
+        word, _, rest = line.partition(" ")
+        word = word.lower()
+        if word in ("1", "c", "create"):
+            self.pending = ("game", None)
+        elif word in ("2", "j", "join"):
+            self.pending = ("join", None)
+            if rest.strip():
+                await self._answer(rest.strip())
+        elif word in ("3", "w", "watch", "spectate"):
+            self.pending = ("spectate", None)
+            if rest.strip():
+                await self._answer(rest.strip())
+        elif word in ("4", "r", "refresh", ""):
+            await self.session.c.request("list_rooms")
+        elif word in ("5", "q", "quit", "exit"):
+            return False
+        else:
+            self.notice = f"Unknown command {line!r}. {LOBBY_MENU}"
+        return True
+
+    async def _answer(self, line: str) -> None:
+        assert self.pending is not None
+        what, data = self.pending
+        self.pending = None
+        if what == "game":
+            self.pending = ("seats", line or "expedition")
+            return
+        if what == "seats":
+            try:
+                seats = int(line) if line else 3
+            except ValueError:
+                self.notice = f"{line!r} is not a number of seats."
+                return
+            await self._create_and_join(str(data), seats, {})
+            return
+        if not line:
+            return
+        try:
+            index = int(line) - 1
+            if index < 0:
+                raise IndexError(index)
+            room = self.listed[index]["room"]
+        except (ValueError, IndexError):
+            self.notice = f"There is no room {line!r} in the list."
+            return
+        await self._enter(str(room), spectate=what == "spectate")
+
+    async def _create_and_join(self, game: str, seats: int, options: dict[str, Any]) -> None:
+        room = await self.session.create(game, seats, options)
+        self.notice = f"Created room {room}."
+        await self._enter(room, spectate=False)
+
+    async def _enter(self, room: str, *, spectate: bool) -> None:
+        seat = await self.session.join(room, spectate=spectate)
+        self.room = room
+        self.notice = (self.notice + " " if self.notice else "") + (
+            f"Watching room {room}." if seat is None else f"Seated at seat {seat} in room {room}."
+        )
+
+    async def _room_command(self, line: str) -> bool:
+        assert self.room is not None
+        word = line.lower()
+        if word in ("q", "quit", "exit"):
+            return False
+        if word in ("s", "sync"):
+            await self.session.c.sync(self.room)
+            return True
+        if word in ("l", "leave"):
+            room, self.room = self.room, None
+            await self.session.leave(room)
+            await self.session.c.request("list_rooms")
+            self.notice = f"Left room {room}."
+            return True
+        view = self.session.view(self.room) or {}
+        options = (view.get("prompt") or {}).get("options") or []
+        try:
+            n = int(word)
+        except ValueError:
+            self.notice = f"Unknown command {line!r}. {ROOM_HELP}"
+            return True
+        if not options:
+            self.notice = "There is nothing for you to do right now."
+        elif not 1 <= n <= len(options):
+            self.notice = f"Choose an option from 1 to {len(options)}."
+        else:
+            move = options[n - 1]
+            try:
+                await self.session.c.move(self.room, move)
+            except ServerError as err:
+                if err.code in ("not_your_turn", "illegal_move"):
+                    self.notice = f"That option is out of date ({err.message}); here is the current view."
+                else:
+                    raise
+            else:
+                self.notice = f"You chose: {option_label(view, move)}"
+        return True

@@ -1,0 +1,284 @@
+"""Rendering views for the terminal: pure functions from view dicts to `rich` renderables and plain text.
+
+Owns: the renderer registry by game id (one `GameRenderer` per game, discovered from the modules of
+`clients.cli.games`), the generic fallback for any game (seats, status, result, a compact dump of
+`public`, moves shown as compact JSON), the lobby table, the numbered option list, and `to_text` for
+tests and logs.
+Must not: do I/O, talk to the server or decide rules. A renderer reads the view it is given and nothing
+else, so a new game adds one module under `clients/cli/games/` and nothing else changes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import json
+import pkgutil
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+View = dict[str, Any]
+Move = dict[str, Any]
+
+#: characters of one `public` entry shown by the generic renderer before it is cut
+DUMP_LIMIT = 160
+
+
+def compact(value: Any, limit: int | None = None) -> str:
+    """Compact JSON of a value (keys in the order given), cut to `limit` characters with an ellipsis."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
+    if limit is not None and len(text) > limit:
+        return text[: max(0, limit - 1)] + "…"
+    return text
+
+
+def seat_name(view: View, seat: int | None, *, you: bool = True) -> str:
+    """A seat's player name (or `seat N`), marked `(you)` for the viewer's own seat."""
+    if seat is None:
+        return "nobody"
+    seats = view.get("seats") or []
+    name = seats[seat].get("name") if 0 <= seat < len(seats) else None
+    label = name or f"seat {seat}"
+    if you and view.get("you") == seat:
+        label += " (you)"
+    return label
+
+
+class GameRenderer:
+    """The generic renderer; game renderers subclass it and override `body` and `label`."""
+
+    #: the game id this renderer draws; None for the generic fallback
+    game: str | None = None
+
+    def render(self, view: View) -> RenderableType:
+        """The whole view: a header, the game's body and the result once there is one."""
+        parts: list[RenderableType] = [self.header(view)]
+        if view.get("status") == "waiting" or (view.get("public") or {}).get("status") == "waiting":
+            parts.append(seats_table(view))
+        else:
+            parts.append(self.body(view))
+        if view.get("result"):
+            parts.append(self.result(view))
+        return Group(*parts)
+
+    def header(self, view: View) -> RenderableType:
+        """One line: game, room, status and who is looking."""
+        you = view.get("you")
+        who = "spectator" if you is None else f"seat {you} ({seat_name(view, you, you=False)})"
+        line = Text.assemble(
+            (str(view.get("game", "?")), "bold"),
+            "  room ",
+            (str(view.get("room", "?")), "cyan"),
+            "  ",
+            (str(view.get("status", "?")), "bold magenta"),
+            f"  you: {who}",
+        )
+        return line
+
+    def body(self, view: View) -> RenderableType:
+        """The game itself; the generic one shows seats and a compact dump of `public`."""
+        return Group(seats_table(view), public_dump(view.get("public")), private_dump(view.get("private")))
+
+    def result(self, view: View) -> RenderableType:
+        """The final scores and winners."""
+        return result_table(view)
+
+    def label(self, view: View, option: Move) -> str:
+        """One option of the prompt in words; the generic one is the move as compact JSON."""
+        return compact(option)
+
+
+_REGISTRY: dict[str, GameRenderer] = {}
+_GENERIC = GameRenderer()
+_loaded = False
+
+
+def register(renderer: GameRenderer) -> GameRenderer:
+    """Add a game's renderer to the registry (called once by each module in `clients.cli.games`)."""
+    if renderer.game is None:
+        raise ValueError("a registered renderer needs a game id")
+    _REGISTRY[renderer.game] = renderer
+    return renderer
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    from clients.cli import games
+
+    for info in pkgutil.iter_modules(games.__path__):
+        importlib.import_module(f"{games.__name__}.{info.name}")
+
+
+def renderer_for(game: str | None) -> GameRenderer:
+    """The renderer registered for `game`, or the generic fallback."""
+    _load()
+    return _REGISTRY.get(game or "", _GENERIC)
+
+
+def known_games() -> list[str]:
+    """Game ids that have a dedicated renderer."""
+    _load()
+    return sorted(_REGISTRY)
+
+
+def render_view(view: View) -> RenderableType:
+    """The view drawn by its game's renderer (or the generic one)."""
+    return renderer_for(view.get("game")).render(view)
+
+
+def option_label(view: View, option: Move) -> str:
+    """One prompt option in words (compact JSON when the renderer does not know its shape)."""
+    try:
+        return renderer_for(view.get("game")).label(view, option)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        return compact(option)
+
+
+def option_labels(view: View) -> list[str]:
+    """Every option of the view's prompt in words, in order (empty without a prompt)."""
+    prompt = view.get("prompt") or {}
+    return [option_label(view, o) for o in prompt.get("options") or []]
+
+
+def render_prompt(view: View) -> RenderableType:
+    """The prompt's text and its options numbered from 1, or what the viewer is waiting for."""
+    prompt = view.get("prompt")
+    if view.get("result"):
+        return Text("The game is over.", style="bold")
+    if not prompt:
+        if view.get("you") is None:
+            return Text("You are watching.", style="dim")
+        if view.get("status") == "waiting":
+            return Text("Waiting for the seats to fill…", style="dim")
+        return Text("Waiting for the other players…", style="dim")
+    lines = Text(str(prompt.get("text", "Your move.")), style="bold")
+    for i, label in enumerate(option_labels(view), 1):
+        lines.append(f"\n  {i:>3}) ", style="cyan")
+        lines.append(label)
+    return lines
+
+
+# ---- generic pieces shared by renderers -------------------------------------------------------
+
+
+def seats_table(view: View) -> Table:
+    """Seats with their player names, whether taken and whether connected."""
+    table = Table(title="Seats", title_justify="left", show_edge=False, pad_edge=False)
+    table.add_column("seat", justify="right")
+    table.add_column("player")
+    table.add_column("connected")
+    for i, s in enumerate(view.get("seats") or []):
+        name = s.get("name") or ("—" if not s.get("taken") else "?")
+        if view.get("you") == i:
+            name += " (you)"
+        table.add_row(str(i), name, "yes" if s.get("connected") else ("no" if s.get("taken") else ""))
+    return table
+
+
+def public_dump(public: Any) -> RenderableType:
+    """A compact dump of the public part, one line per top-level key."""
+    if not isinstance(public, dict):
+        return Text(f"public: {compact(public, DUMP_LIMIT)}")
+    text = Text("Public\n", style="bold")
+    for key, value in public.items():
+        if key == "seats":
+            continue
+        text.append(f"  {key}: ", style="cyan")
+        text.append(compact(value, DUMP_LIMIT) + "\n")
+    return text
+
+
+def private_dump(private: Any) -> RenderableType:
+    """A compact dump of the viewer's private part (nothing for spectators)."""
+    if not private:
+        return Text("")
+    text = Text("Yours\n", style="bold")
+    items = private.items() if isinstance(private, dict) else [("private", private)]
+    for key, value in items:
+        text.append(f"  {key}: ", style="green")
+        text.append(compact(value, DUMP_LIMIT) + "\n")
+    return text
+
+
+def result_lines(view: View) -> list[str]:
+    """The result in words: one line per seat in ranking order, then the winners."""
+    res = view.get("result") or {}
+    scores: list[Any] = list(res.get("scores") or [])
+    ranking: list[int] = list(res.get("ranking") or sorted(range(len(scores)), key=lambda s: -_num(scores[s])))
+    winners: list[int] = list(res.get("winners") or [])
+    lines = [f"{place}. {seat_name(view, s)}: {scores[s]}" for place, s in enumerate(ranking, 1) if s < len(scores)]
+    names = ", ".join(seat_name(view, w) for w in winners) or "nobody"
+    lines.append(("Winners: " if len(winners) > 1 else "Winner: ") + names)
+    return lines
+
+
+def _num(x: Any) -> float:
+    return float(x) if isinstance(x, int | float) else 0.0
+
+
+def result_table(view: View, tiebreak_label: str = "tie-break") -> RenderableType:
+    """The final result as a table: rank, player, score, tie-break value, winner mark."""
+    res = view.get("result") or {}
+    scores: list[Any] = list(res.get("scores") or [])
+    ranking: list[int] = list(res.get("ranking") or sorted(range(len(scores)), key=lambda s: -_num(scores[s])))
+    winners = set(res.get("winners") or [])
+    tiebreak = res.get("tiebreak")
+    table = Table(title="Final result", title_justify="left", title_style="bold", show_edge=False)
+    table.add_column("rank", justify="right")
+    table.add_column("player")
+    table.add_column("score", justify="right")
+    if isinstance(tiebreak, list):
+        table.add_column(tiebreak_label, justify="right")
+    table.add_column("")
+    for place, s in enumerate(ranking, 1):
+        if s >= len(scores):
+            continue
+        row = [str(place), seat_name(view, s), str(scores[s])]
+        if isinstance(tiebreak, list):
+            row.append(str(tiebreak[s]) if s < len(tiebreak) else "")
+        row.append("winner" if s in winners else "")
+        table.add_row(*row, style="bold green" if s in winners else None)
+    names = ", ".join(seat_name(view, w) for w in sorted(winners)) or "nobody"
+    return Group(table, Text(("Winners: " if len(winners) > 1 else "Winner: ") + names, style="bold green"))
+
+
+def render_lobby(rooms: Sequence[dict[str, Any]], held: Sequence[str] = ()) -> RenderableType:
+    """The lobby: public rooms numbered from 1 with game, seats taken, players and status."""
+    if not rooms:
+        return Panel(Text("No open rooms yet. Create one!", style="dim"), title="Lobby", title_align="left")
+    table = Table(show_edge=False, pad_edge=False)
+    table.add_column("#", justify="right", style="cyan")
+    table.add_column("room")
+    table.add_column("game")
+    table.add_column("seats", justify="right")
+    table.add_column("players")
+    table.add_column("status")
+    for i, r in enumerate(rooms, 1):
+        players = r.get("players") or []
+        taken = sum(1 for p in players if p)
+        names = ", ".join(p if p else "·" for p in players)
+        mark = " (your seat)" if r.get("room") in held else ""
+        seats = f"{taken}/{r.get('seats')}"
+        table.add_row(str(i), str(r.get("room")) + mark, str(r.get("game")), seats, names, str(r.get("status")))
+    return Panel(table, title="Lobby", title_align="left")
+
+
+def to_text(renderable: RenderableType, width: int = 100) -> str:
+    """Plain text of a renderable (no colours or control codes), for tests and logs."""
+    buf = io.StringIO()
+    console = Console(file=buf, width=width, color_system=None, force_terminal=False, legacy_windows=False)
+    console.print(renderable)
+    return buf.getvalue()
+
+
+def view_text(view: View, width: int = 100) -> str:
+    """The whole view and its prompt as plain text."""
+    return to_text(Group(render_view(view), render_prompt(view)), width)

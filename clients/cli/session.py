@@ -1,0 +1,244 @@
+"""One player's session for the terminal client: a `clients.client.Client` plus what outlives a socket.
+
+Owns: the token file (read before `hello`, written after `welcome`, so a restarted client resumes the
+same player), re-joining the rooms listed in `welcome.rooms` and the rooms this session joined itself,
+reconnecting with backoff when the connection drops, and one event queue fed by the client
+(`("update", room)`, `("lobby", None)`, `("closed", client)`) that the interactive loop and the bot read.
+Must not: render or decide moves; game rules stay on the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from clients.client import Client, ServerError
+
+Event = tuple[str, Any]
+
+#: close code the server uses when the same player connects again elsewhere
+REPLACED = 4001
+
+#: errors that mean "the connection is gone or never came up": worth a reconnect
+CONNECTION_ERRORS: tuple[type[BaseException], ...] = (OSError, ConnectionClosed, InvalidHandshake, TimeoutError)
+
+
+class SessionLost(Exception):
+    """Every attempt to (re)connect failed; not an OSError, so retry loops do not catch it."""
+
+
+def default_token_file(name: str) -> Path:
+    """`~/.marcopolo/token-<name>`, the name made safe for a file name."""
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", name) or "player"
+    return Path.home() / ".marcopolo" / f"token-{safe}"
+
+
+def read_token(path: Path) -> str | None:
+    """The token saved in `path`, or None when there is none yet."""
+    try:
+        token = path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        return None
+    return token or None
+
+
+def write_token(path: Path, token: str) -> None:
+    """Save the token, readable by the owner only."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(token + "\n")
+
+
+class Session:
+    """Connect, say hello with the saved token, re-join held rooms; `reconnect()` does it all again."""
+
+    def __init__(
+        self,
+        url: str,
+        name: str,
+        token_file: Path,
+        *,
+        attempts: int = 5,
+        backoff: float = 0.25,
+        say: Callable[[str], None] | None = None,
+    ) -> None:
+        self.url = url
+        self.name = name
+        self.token_file = token_file
+        self.attempts = attempts
+        self.backoff = backoff
+        self.say = say or (lambda _msg: None)
+        self.client: Client | None = None
+        self.player: str | None = None
+        self.welcome: dict[str, Any] = {}
+        #: rooms this session is in: room id -> True when only watching
+        self.rooms: dict[str, bool] = {}
+        #: seat held per room, from `welcome` and `joined`
+        self.seats: dict[str, int | None] = {}
+        self.watching_lobby = False
+        self.events: asyncio.Queue[Event] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._closing = False
+
+    # ---- lifecycle ------------------------------------------------------------------------
+
+    @property
+    def c(self) -> Client:
+        """The current client (raises if the session is not open)."""
+        if self.client is None:
+            raise ConnectionError("not connected")
+        return self.client
+
+    async def open(self) -> dict[str, Any]:
+        """Connect (retrying with backoff), hello, save the token and re-join rooms; returns `welcome`."""
+        return await self._with_retries(first=True)
+
+    async def reconnect(self) -> dict[str, Any]:
+        """Drop the current connection and open a new one as the same player.
+
+        A connection the server closed because the same player connected elsewhere (code 4001) is not
+        taken back: two clients sharing a token would otherwise push each other out forever.
+        """
+        replaced = self.client is not None and self.client.close_code == REPLACED
+        await self._drop()
+        if replaced:
+            raise SessionLost("this player connected from somewhere else; leaving the seat to that connection")
+        self.say("connection lost; reconnecting…")
+        return await self._with_retries(first=False)
+
+    async def close(self) -> None:
+        """Close the connection and stop the helper tasks."""
+        self._closing = True
+        await self._drop()
+
+    async def __aenter__(self) -> Session:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def _with_retries(self, first: bool) -> dict[str, Any]:
+        last: BaseException | None = None
+        for attempt in range(self.attempts):
+            if attempt:
+                await asyncio.sleep(self.backoff * 2 ** (attempt - 1))
+                self.say(f"reconnecting (attempt {attempt + 1} of {self.attempts})…")
+            try:
+                return await self._open_once()
+            except InvalidURI:
+                raise
+            except ServerError as err:
+                if err.code not in ("unavailable", "rate_limited"):
+                    await self._drop()
+                    raise
+                last = err
+            except CONNECTION_ERRORS as err:
+                last = err
+            await self._drop()
+        verb = "connect to" if first else "reconnect to"
+        raise SessionLost(f"could not {verb} {self.url}: {last}") from last
+
+    async def _open_once(self) -> dict[str, Any]:
+        client = Client(self.url)
+        self.client = client
+        await client.connect()
+        welcome = await client.hello(self.name, read_token(self.token_file))
+        self.welcome = welcome
+        self.player = welcome["player"]
+        write_token(self.token_file, welcome["token"])
+        client.on_update = lambda room: self.events.put_nowait(("update", room))
+        self._tasks = [
+            asyncio.create_task(self._watch_closed(client)),
+            asyncio.create_task(self._watch_lobby(client)),
+        ]
+        for held in welcome.get("rooms") or []:
+            self.rooms.setdefault(held["room"], False)
+            self.seats[held["room"]] = held.get("seat")
+        for room, spectate in list(self.rooms.items()):
+            try:
+                seat = await client.join(room, spectate=spectate)
+            except ServerError as err:
+                if err.code in ("unavailable", "rate_limited"):
+                    raise
+                self.say(f"could not re-join room {room}: {err}")
+                self.rooms.pop(room, None)
+                continue
+            self.seats[room] = seat
+            self.say(f"re-joined room {room} " + ("as a spectator" if seat is None else f"at seat {seat}"))
+        if self.watching_lobby:
+            await client.request("watch_lobby")
+            self.events.put_nowait(("lobby", None))
+        return welcome
+
+    async def _drop(self) -> None:
+        tasks, self._tasks = self._tasks, []
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        client, self.client = self.client, None
+        if client is not None:
+            client.on_update = None
+            with contextlib.suppress(*CONNECTION_ERRORS):
+                await client.close()
+
+    async def _watch_closed(self, client: Client) -> None:
+        await client.closed.wait()
+        if not self._closing and client is self.client:
+            self.events.put_nowait(("closed", client))
+
+    async def _watch_lobby(self, client: Client) -> None:
+        while True:
+            await client.lobby_changed.wait()
+            client.lobby_changed.clear()
+            self.events.put_nowait(("lobby", None))
+
+    # ---- requests that the session remembers ----------------------------------------------
+
+    async def join(self, room: str, *, spectate: bool = False) -> int | None:
+        """Join (or watch) a room; it is re-joined after every reconnect."""
+        seat = await self.c.join(room, spectate=spectate)
+        self.rooms[room] = spectate and seat is None
+        self.seats[room] = seat
+        return seat
+
+    async def leave(self, room: str) -> None:
+        """Leave a room (after the start the seat stays yours and shows as disconnected)."""
+        self.rooms.pop(room, None)
+        self.seats.pop(room, None)
+        await self.c.request("leave", room=room)
+        self.c.views.pop(room, None)
+
+    async def create(self, game: str, seats: int, options: dict[str, Any] | None = None) -> str:
+        """Create a room (the creator still has to join it)."""
+        return await self.c.create(game, seats, options)
+
+    async def watch_lobby(self) -> list[dict[str, Any]]:
+        """Ask for the room list and live `lobby` pushes (again after every reconnect)."""
+        self.watching_lobby = True
+        answer = await self.c.request("watch_lobby")
+        rooms: list[dict[str, Any]] = answer["rooms"]
+        return rooms
+
+    def view(self, room: str) -> dict[str, Any] | None:
+        """The current view of a room, if this connection holds one."""
+        if self.client is None:
+            return None
+        rv = self.client.views.get(room)
+        return rv.state if rv is not None and rv.v >= 0 else None
+
+    def version(self, room: str) -> int:
+        """The version of the room's view held (-1 when none)."""
+        if self.client is None:
+            return -1
+        rv = self.client.views.get(room)
+        return rv.v if rv is not None else -1
