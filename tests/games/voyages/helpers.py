@@ -115,6 +115,7 @@ def res(state: State, seat: int) -> dict[str, int]:
 def finish(state: State) -> State:
     """Make round 5 end now: seat 0 has done its main action and ends its turn, and nobody has a die left."""
     state["round"] = 5
+    state["phase"] = "play"
     state["turn"] = 0
     state["turn_info"] = {"main": True, "black": False}
     state["pending"] = []
