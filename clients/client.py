@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import logging
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +21,7 @@ import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from protocol.patch import apply_patch
+from protocol.patch import PatchError, apply_patch_builtin
 
 
 class ServerError(Exception):
@@ -54,7 +56,7 @@ class Client:
         self.lobby: list[dict[str, Any]] = []
         self.lobby_changed = asyncio.Event()
         self.frames: list[bytes] | None = [] if keep_frames else None
-        self.pushes: list[dict[str, Any]] = []
+        self.pushes: deque[dict[str, Any]] = deque(maxlen=1000)  # recent pushes without `re`
         self.on_update: Callable[[str], None] | None = None
         self._ids = itertools.count(1)
         self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
@@ -121,7 +123,8 @@ class Client:
             fields["seat"] = seat
         if spectate:
             fields["spectate"] = True
-        self.views.setdefault(room, RoomView(room))
+        rv = self.views.setdefault(room, RoomView(room))
+        rv.v = -1  # wait for the snapshot that follows `joined`, not an older view
         answer = await self.request("join", **fields)
         seat_out: int | None = answer["seat"]
         await self.wait_for(room, lambda s: True)
@@ -159,7 +162,12 @@ class Client:
                 if self.frames is not None:
                     self.frames.append(frame)
                 msg = msgpack.unpackb(frame, raw=False)
-                await self._handle(msg)
+                try:
+                    await self._handle(msg)
+                except ConnectionClosed:
+                    raise
+                except Exception:  # a frame we cannot use must not kill the reader
+                    logging.getLogger("marcopolo.client").exception("bad frame from the server")
         except ConnectionClosed as exc:
             self.close_code = exc.rcvd.code if exc.rcvd else None
         finally:
@@ -178,12 +186,16 @@ class Client:
             self._updated(rv)
         elif t == "patch":
             rv = self.views.setdefault(msg["room"], RoomView(msg["room"]))
-            if rv.v != msg["base"]:
-                # a gap: ask for a fresh snapshot (the answer resets the version)
-                assert self.ws is not None
-                await self.ws.send(msgpack.packb({"t": "sync", "room": msg["room"]}, use_bin_type=True))
+            if rv.v == -2:
+                pass  # a sync is on its way; its snapshot resets the version
+            elif rv.v != msg["base"]:
+                await self._resync(rv)
             else:
-                rv.state = apply_patch(rv.state, msg["ops"])
+                try:
+                    rv.state = apply_patch_builtin(rv.state, msg["ops"])
+                except PatchError:
+                    await self._resync(rv)
+                    return
                 rv.v = msg["v"]
                 rv.patches += 1
                 self._updated(rv)
@@ -192,6 +204,7 @@ class Client:
             self.lobby_changed.set()
         elif t == "rooms":
             self.lobby = msg["rooms"]
+            self.lobby_changed.set()
         re = msg.get("re")
         if re is not None and re in self._waiting:
             fut = self._waiting[re]
@@ -199,6 +212,12 @@ class Client:
                 fut.set_result(msg)
         elif t not in ("snapshot", "patch"):
             self.pushes.append(msg)
+
+    async def _resync(self, rv: RoomView) -> None:
+        """A gap or a patch that does not apply: ask once for a fresh snapshot."""
+        rv.v = -2
+        assert self.ws is not None
+        await self.ws.send(msgpack.packb({"t": "sync", "room": rv.room}, use_bin_type=True))
 
     def _updated(self, rv: RoomView) -> None:
         rv.changed.set()

@@ -98,6 +98,13 @@ def make_patch_builtin(old: Any, new: Any) -> list[Op]:
                 else:
                     ops.append({"op": "add", "path": _join(path, key), "value": _copy(value)})
         elif isinstance(a, list | tuple) and isinstance(b, list | tuple):
+            shift = _head_shift(a, b)
+            if shift:
+                # a list that dropped items at its head (a rolling log): remove them, add the new tail
+                ops.extend({"op": "remove", "path": f"{path}/0"} for _ in range(shift))
+                kept = len(a) - shift
+                ops.extend({"op": "add", "path": f"{path}/{i}", "value": _copy(b[i])} for i in range(kept, len(b)))
+                continue
             common = min(len(a), len(b))
             for i in range(len(a) - 1, common - 1, -1):
                 ops.append({"op": "remove", "path": f"{path}/{i}"})
@@ -238,6 +245,29 @@ def _replace(doc: Any, path: list[str], value: Any) -> Any:
     else:
         parent[_index(token, len(parent), end=False)] = value
     return doc
+
+
+_MAX_SHIFT = 32
+
+
+def _head_shift(a: list[Any] | tuple[Any, ...], b: list[Any] | tuple[Any, ...]) -> int:
+    """k > 0 when `b` is `a` without its first k items plus new items at the end (k <= 32), else 0."""
+    if not a or not b or _deep_same(a[0], b[0]):
+        return 0
+    for k in range(1, min(len(a), _MAX_SHIFT) + 1):
+        kept = len(a) - k
+        if kept <= len(b) and all(_deep_same(a[k + i], b[i]) for i in range(kept)):
+            return k
+    return 0
+
+
+def _deep_same(a: Any, b: Any) -> bool:
+    """Deep equality that tells `1` and `True` apart (the diff must not lose such a change)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_deep_same(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(_deep_same(x, y) for x, y in zip(a, b, strict=True))
+    return _same(a, b)
 
 
 def _same(a: Any, b: Any) -> bool:

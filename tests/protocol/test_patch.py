@@ -301,3 +301,19 @@ def test_without_jsonpatch_the_builtin_backend_is_used(monkeypatch: pytest.Monke
     assert canon(module.apply_patch(a, ops)) == canon(b)
     with pytest.raises(ImportError):
         module.make_patch_jsonpatch(a, b)
+
+
+def test_a_rolling_log_that_drops_its_head_is_patched_with_a_few_operations() -> None:
+    old = {"log": [{"n": i, "ev": "move"} for i in range(1, 25)]}
+    new = {"log": [{"n": i, "ev": "move"} for i in range(3, 27)]}
+    ops = make_patch_builtin(old, new)
+    assert len(ops) == 4
+    assert [o["op"] for o in ops] == ["remove", "remove", "add", "add"]
+    assert apply_patch_builtin(old, ops) == new
+
+
+def test_a_head_shift_never_confuses_one_with_true() -> None:
+    old = [1, 2, 3]
+    new = [True, 2, 3]
+    assert apply_patch_builtin(old, make_patch_builtin(old, new)) == new
+    assert apply_patch_builtin(old, make_patch_builtin(old, new))[0] is True

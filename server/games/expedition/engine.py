@@ -437,7 +437,14 @@ class Expedition(Game):
             "track": TRACK_VIEW,
             "chests": list(state["chests"]),
             "figures": [
-                {"fig": i, "seat": f["seat"], "pos": f["pos"], "colour": FIGURE_COLOURS[i]}
+                {
+                    "fig": i,
+                    "seat": f["seat"],
+                    "pos": f["pos"],
+                    "colour": FIGURE_COLOURS[i],
+                    # the space this figure would enter next (occupied spaces skipped), for clients
+                    "next": self.next_free(state, i) if f["pos"] < DAIDU else None,
+                }
                 for i, f in enumerate(state["figs"])
             ],
             "players": players,
