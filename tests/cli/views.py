@@ -43,9 +43,9 @@ def expedition_view(you: int | None = 0) -> dict[str, Any]:
         "track": track(),
         "chests": [0, 0, 0, 0, 2, 0, 0, 0, 0, 0],
         "figures": [
-            {"fig": 0, "seat": 0, "pos": 1, "colour": "red"},
-            {"fig": 1, "seat": 1, "pos": 2, "colour": "blue"},
-            {"fig": 2, "seat": 2, "pos": 3, "colour": "green"},
+            {"fig": 0, "seat": 0, "pos": 1, "colour": "red", "next": 4},
+            {"fig": 1, "seat": 1, "pos": 2, "colour": "blue", "next": 4},
+            {"fig": 2, "seat": 2, "pos": 3, "colour": "green", "next": 4},
         ],
         "players": [
             {"seat": 0, "hand": 4, "chests": 1},

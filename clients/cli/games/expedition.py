@@ -103,19 +103,10 @@ def figure_colour(public: dict[str, Any], fig: int | None) -> str:
 
 
 def next_space(public: dict[str, Any], fig: int) -> int | None:
-    """The space figure `fig` would enter next: occupied spaces are skipped, except Kantshou once scored."""
-    figs = _figures(public)
-    track = public.get("track") or []
-    if fig not in figs or not track:
-        return None
-    last = len(track) - 1
-    kantshou = next((s["pos"] for s in track if s.get("name") == "Kantshou"), None)
-    scored = public.get("kantshou") == "scored"
-    taken = {f["pos"] for i, f in figs.items() if i != fig}
-    q = int(figs[fig]["pos"]) + 1
-    while q < last and q in taken and not (scored and q == kantshou):
-        q += 1
-    return q
+    """The space figure `fig` would enter next, as the server states it in the view."""
+    figure = _figures(public).get(fig)
+    nxt = figure.get("next") if figure else None
+    return int(nxt) if isinstance(nxt, int) else None
 
 
 def _space_name(public: dict[str, Any], pos: int | None) -> str:
