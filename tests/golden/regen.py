@@ -24,6 +24,12 @@ CASES: list[tuple[str, int, int, dict[str, Any]]] = [
     ("expedition", 3, 2, {}),
     ("expedition", 5, 3, {"open_gold": True}),
     ("expedition", 2, 4, {"move_both": True}),
+    ("voyages", 2, 1, {}),
+    ("voyages", 3, 2, {"expert": True}),
+    ("voyages", 4, 3, {}),
+    ("classic", 2, 1, {"max_rounds": 10}),
+    ("classic", 3, 2, {"max_rounds": 10}),
+    ("classic", 4, 3, {"max_rounds": 10}),
 ]
 CONSTANT_KEYS = ("track",)
 
