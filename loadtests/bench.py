@@ -186,6 +186,8 @@ class Report:
             lines.append(line)
         if srv.get("redis_keys") is not None:
             lines.append(f"redis keys         {srv['redis_keys']} under the prefix at the end (deleted)")
+        if srv.get("stop_problem"):
+            lines.append(f"server stop        {srv['stop_problem']}")
         if srv.get("log_problems"):
             lines.append(f"server log         {srv['log_problems']} warning/error lines in {srv['log']}, e.g.:")
             lines.extend(f"  {line}" for line in srv.get("log_sample", []))
@@ -601,6 +603,10 @@ def _metric_mean(text: str, name: str, labels: str = "") -> float | None:
     return total / count * 1000.0
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class ServerProcess:
     """`python -m server` on a free port, started and stopped around a run."""
 
@@ -609,6 +615,7 @@ class ServerProcess:
         self.prefix = prefix
         self.port = free_port()
         self.proc: asyncio.subprocess.Process | None = None
+        self.stop_problem: str | None = None
         self.log = tempfile.NamedTemporaryFile(prefix="mpbench-server-", suffix=".log", delete=False)  # noqa: SIM115
 
     @property
@@ -619,7 +626,16 @@ class ServerProcess:
         args = ["--port", str(self.port), "--store", self.store, "--prefix", self.prefix]
         args += ["--allow-client-seed", "--rate", "1000", "--burst", "2000", "--log-level", "WARNING"]
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "server", *args, cwd=ROOT, stdout=self.log, stderr=asyncio.subprocess.STDOUT
+            sys.executable,
+            "-m",
+            "server",
+            *args,
+            cwd=ROOT,
+            stdout=self.log,
+            stderr=asyncio.subprocess.STDOUT,
+            # a shell without job control starts background jobs with SIGINT ignored, and Python keeps it
+            # so: restore it, or `stop` could not ask the server to shut down cleanly
+            preexec_fn=_default_sigint,
         )
         deadline = time.monotonic() + timeout
         while True:
@@ -649,6 +665,7 @@ class ServerProcess:
             try:
                 await asyncio.wait_for(self.proc.wait(), 10)
             except TimeoutError:
+                self.stop_problem = "did not stop within 10 s of SIGINT: killed"
                 self.proc.kill()
                 await self.proc.wait()
         self.log.close()
@@ -712,6 +729,8 @@ async def bench_store(store: str, *, rooms: int, seats: int, seconds: float, see
     if append_mean is not None:
         srv["append_mean_ms"] = round(append_mean, 3)
     srv["redis_keys"] = keys
+    if server.stop_problem:
+        srv["stop_problem"] = server.stop_problem
     count, sample = server.log_problems()
     if count:
         srv["log_problems"], srv["log_sample"] = count, sample
