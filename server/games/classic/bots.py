@@ -1,0 +1,245 @@
+"""A greedy bot for the classic Marco Polo game, used by the simulation and as a table filler.
+
+Owns: a move choice from the prompt plus the bot's own view (the public board and players, its private hand
+and mission). Must not: look at hidden state (other hands, stack order, other missions).
+
+Plan: buy cards at trading posts on the way east until it holds three 80-cards, bring them to Khanbaliq,
+go straight to its mission city, then trade until it holds the winning total with 1-2 cards each of
+turquoise, yellow and green, and go home to Venice. Moves end as close to the current goal as possible
+(distances count steps; route types change only at Venice and ports).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from functools import lru_cache
+from typing import Any
+
+from server.games.base import Move, Rng
+from server.games.classic.data import (
+    ADJ,
+    BUY_PRICE,
+    KHANBALIQ,
+    NODES,
+    POST,
+    RANSOM_MONEY,
+    ROUTES,
+    SWITCH_TYPES,
+    VENICE,
+    WIN_COLOURS,
+    card_type,
+    colour_of,
+    reachable,
+    value_of,
+)
+
+FAR = 10_000
+#: trading posts a pawn can reach before it has been to Khanbaliq
+WEST = frozenset(reachable(VENICE, frozenset({KHANBALIQ})))
+POSTS = frozenset(n for n, node in NODES.items() if node.type == POST)
+#: how many steps of detour a trading post is worth while the bot is collecting
+POST_BONUS = 4
+
+
+@lru_cache(maxsize=64)
+def distances(targets: frozenset[str]) -> dict[tuple[str, str], int]:
+    """Steps from (node, route type) to the nearest target, changing route type only at Venice and ports."""
+    dist: dict[tuple[str, str], int] = {}
+    todo: deque[tuple[str, str, int]] = deque((t, r, 0) for t in sorted(targets) for r in ROUTES)
+    while todo:
+        node, route, d = todo.popleft()
+        if (node, route) in dist:
+            continue
+        dist[(node, route)] = d
+        if NODES[node].type in SWITCH_TYPES:
+            todo.appendleft((node, ROUTES[1 - ROUTES.index(route)], d))
+        for nb in ADJ[route][node]:
+            if (nb, route) not in dist:
+                todo.append((nb, route, d + 1))
+    return dist
+
+
+def dist(targets: frozenset[str], node: str, route: str | None) -> int:
+    table = distances(targets)
+    if route is None or NODES[node].type in SWITCH_TYPES:
+        return min(table.get((node, r), FAR) for r in ROUTES)
+    return table.get((node, route), FAR)
+
+
+class GreedyBot:
+    """Plays the plan above; falls back to a random option when it has no view."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = Rng(seed)
+
+    # ---- what the bot knows ---------------------------------------------------------------
+
+    @staticmethod
+    def _me(view: dict[str, Any]) -> tuple[int, dict[str, Any], dict[str, Any]]:
+        public = view["public"]
+        seat: int = public["turn"]
+        return seat, public["players"][seat], view["private"]
+
+    @staticmethod
+    def _stage(me: dict[str, Any]) -> int:
+        return 2 if me["secret"] else 1 if me["table"] else 0
+
+    def _goal(self, view: dict[str, Any]) -> tuple[frozenset[str], int]:
+        """Where the bot heads now, and how many steps a trading post on the way is worth."""
+        public = view["public"]
+        _, me, private = self._me(view)
+        hand: list[str] = private["hand"]
+        stage = self._stage(me)
+        can_buy = me["money"] >= BUY_PRICE or bool(hand)
+        if stage == 0:
+            if sum(1 for c in hand if value_of(c) == 80) >= 3:
+                return frozenset({KHANBALIQ}), 0
+            return frozenset({KHANBALIQ}), POST_BONUS if can_buy else 0
+        if stage == 1:
+            return frozenset({private["mission"]}), 0
+        if self._ready(private["total"], public["target"], hand):
+            return frozenset({VENICE}), 0
+        missing = [c for c in WIN_COLOURS if sum(1 for h in hand if colour_of(h) == c) == 0]
+        if missing:
+            return frozenset(p for p in POSTS if NODES[p].colour in missing), 0
+        return frozenset({VENICE}), POST_BONUS if can_buy else 0
+
+    @staticmethod
+    def _ready(total: int, target: int, hand: list[str]) -> bool:
+        counts = {c: sum(1 for h in hand if colour_of(h) == c) for c in WIN_COLOURS}
+        return total >= target and all(1 <= n <= 2 for n in counts.values())
+
+    @staticmethod
+    def _keep(stage: int, hand: list[str]) -> set[str]:
+        """Cards the bot does not want to give away: the gifts before Khanbaliq, one of each winning colour."""
+        keep: set[str] = set()
+        if stage == 0:
+            keep |= {c for c in hand if value_of(c) == 80}
+        for colour in WIN_COLOURS:
+            mine = sorted((c for c in hand if colour_of(c) == colour), key=value_of, reverse=True)
+            keep |= set(mine[:1])
+        return keep
+
+    # ---- choosing -----------------------------------------------------------------------------
+
+    def choose(self, prompt: dict[str, Any], view: dict[str, Any] | None = None) -> Move:
+        """One of the prompt's options."""
+        options: list[Move] = prompt["options"]
+        if view is None or view.get("private") is None:
+            return options[self.rng.below(len(options))]
+        phase = view["public"]["phase"]
+        if phase == "spin":
+            return self._spin(options, view)
+        if phase == "move":
+            return self._move(options, view)
+        if phase == "fight":
+            return {"a": "fight"}
+        if phase == "ransom":
+            return self._ransom(options, view)
+        if phase == "gift":
+            return self._gift(options, view)
+        if phase == "sell":
+            return self._sell(options, view)
+        if phase == "buy":
+            return self._buy(options, view)
+        if phase == "discard":
+            return self._discard(options, view)
+        return options[self.rng.below(len(options))]
+
+    def _spin(self, options: list[Move], view: dict[str, Any]) -> Move:
+        if len(options) == 1:
+            return options[0]
+        _, me, _ = self._me(view)
+        goal, _ = self._goal(view)
+        here = me["pawn"]
+
+        def cost(route: str) -> int:
+            return min((1 + dist(goal, nb, route) for nb in ADJ[route][here]), default=FAR)
+
+        return min(options, key=lambda o: (cost(o["route"]), o["route"]))
+
+    def _move(self, options: list[Move], view: dict[str, Any]) -> Move:
+        _, me, _ = self._me(view)
+        goal, bonus = self._goal(view)
+        route = me["route"]
+
+        def score(o: Move) -> tuple[int, str]:
+            to: str = o["to"]
+            d = dist(goal, to, route)
+            if bonus and NODES[to].type == POST and (to in WEST or me["table"]):
+                d -= bonus
+            return (d, to)
+
+        return min(options, key=score)
+
+    def _ransom(self, options: list[Move], view: dict[str, Any]) -> Move:
+        _, me, private = self._me(view)
+        keep = self._keep(self._stage(me), private["hand"])
+
+        def cost(o: Move) -> int:
+            if "card" not in o:
+                return RANSOM_MONEY
+            card: str = o["card"]
+            return value_of(card) + (1000 if card in keep else 0)
+
+        return min(options, key=cost)
+
+    def _gift(self, options: list[Move], view: dict[str, Any]) -> Move:
+        _, _, private = self._me(view)
+        hand: list[str] = private["hand"]
+
+        def spare(o: Move) -> tuple[int, str]:
+            colour = colour_of(o["card"])
+            if colour not in WIN_COLOURS:
+                return (-100, o["card"])
+            return (-sum(1 for h in hand if colour_of(h) == colour), o["card"])
+
+        return min(options, key=spare)
+
+    def _sell(self, options: list[Move], view: dict[str, Any]) -> Move:
+        public = view["public"]
+        _, me, private = self._me(view)
+        hand: list[str] = private["hand"]
+        stage = self._stage(me)
+        sells = [o for o in options if o["a"] == "sell"]
+        done: Move = {"a": "done"}
+        if stage != 1 and me["money"] < 3 * BUY_PRICE:
+            keep = self._keep(stage, hand)
+            spare = [o for o in sells if o["card"] not in keep]
+            if spare:
+                return min(spare, key=lambda o: value_of(o["card"]))
+        if stage == 2 and not self._ready(private["total"], public["target"], hand):
+            for colour in WIN_COLOURS:
+                mine = [c for c in hand if colour_of(c) == colour]
+                if len(mine) > 2:
+                    cheapest = min(mine, key=lambda c: (value_of(c), c))
+                    for o in sells:
+                        if card_type(o["card"]) == card_type(cheapest):
+                            return o
+        return done
+
+    def _buy(self, options: list[Move], view: dict[str, Any]) -> Move:
+        public = view["public"]
+        _, me, private = self._me(view)
+        hand: list[str] = private["hand"]
+        stage = self._stage(me)
+        done: Move = {"a": "done"}
+        buy: Move = {"a": "buy"}
+        if buy not in options:
+            return done
+        if stage == 1:
+            return done
+        colour = public["trade"]["colour"]
+        if stage == 2:
+            if self._ready(private["total"], public["target"], hand):
+                return done
+            if colour in WIN_COLOURS and sum(1 for c in hand if colour_of(c) == colour) >= 2:
+                return done
+        return buy
+
+    def _discard(self, options: list[Move], view: dict[str, Any]) -> Move:
+        _, me, private = self._me(view)
+        keep = self._keep(self._stage(me), private["hand"])
+        return min(options, key=lambda o: (o["card"] in keep, value_of(o["card"]), o["card"]))

@@ -1,0 +1,724 @@
+"""Marco Polo, the classic roll-and-move trading game: seed 001 with the decisions of decisions.md B.
+
+Owns: set-up, the turn (declare the route and spin, move, fight pirates or robbers, trade at a trading post,
+bring the gifts to Khanbaliq, complete the mission), the win in Venice, the round limit, views and prompts.
+Must not: do I/O. The board, wheels and cards come from `data`; where a move may end from `movement`.
+
+A turn is split into small moves so that every prompt stays far below the option bound:
+  phase "spin":    {"a":"spin","route":"land"|"sea"} (both only at Venice or a port; the wheel is spun now)
+  phase "move":    {"a":"move","to":node} (only when more than one end point is possible)
+  phase "fight":   {"a":"fight"} / {"a":"decline"} (Golden Table protection; unprotected fights are automatic)
+  phase "ransom":  {"a":"ransom","pay":"money"} / {"a":"ransom","card":id} after a lost fight
+  phase "gift":    {"a":"gift","card":id} at Khanbaliq, when the player holds more than three 80-cards
+  phase "sell":    {"a":"sell","card":id} one card at a time, then {"a":"done"}
+  phase "buy":     {"a":"buy"} (one card from the stock) / {"a":"force","seat":s} (blind card from s) / {"a":"done"}
+  phase "discard": {"a":"discard","card":id} (a hazard card took one goods card)
+Copies of one card type are offered once (the lowest id stands for its copies).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from server.games.base import Game, Move, Rng, State
+from server.games.classic import movement
+from server.games.classic.data import (
+    ADJ,
+    BOARD_VIEW,
+    BUY_PRICE,
+    CITY,
+    COLOURS,
+    EMPTY_LOOT,
+    FORCED_SALE_PRICE,
+    HAZARDS,
+    KHANBALIQ,
+    MAX_BUYS,
+    MISSION,
+    NODES,
+    PORT,
+    POST,
+    RANSOM_MONEY,
+    RANSOM_OF_ROUTE,
+    ROUTES,
+    SECRET_VALUE,
+    STACK_CARDS,
+    START_MONEY,
+    SWITCH_TYPES,
+    TABLE_VALUE,
+    TABLES,
+    TARGETS,
+    VENICE,
+    WHEELS,
+    WIN_COLOURS,
+    card_type,
+    city_of_table,
+    colour_of,
+    value_of,
+)
+
+LOG_KEEP = 24
+GIFTS = 3  # seed 001: three 80-value goods cards open Khanbaliq
+GIFT_VALUE = 80
+
+
+class ClassicOptions(BaseModel):
+    """Room options: `max_rounds` is the house round limit (the game ends after that many rounds)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    max_rounds: int = Field(default=200, ge=10, le=1000)
+
+
+def hand_total(hand: list[str]) -> int:
+    """Face value of a hand of goods cards."""
+    return sum(value_of(c) for c in hand)
+
+
+def colour_counts(hand: list[str]) -> dict[str, int]:
+    """Goods cards per colour."""
+    counts = dict.fromkeys(COLOURS, 0)
+    for c in hand:
+        counts[colour_of(c)] += 1
+    return counts
+
+
+def colours_ok(hand: list[str]) -> bool:
+    """Seed 001: at least one and at most two cards each of turquoise, yellow and green."""
+    counts = colour_counts(hand)
+    return all(1 <= counts[c] <= 2 for c in WIN_COLOURS)
+
+
+def one_per_type(cards: list[str]) -> list[str]:
+    """The lowest id of each card type among `cards`, sorted."""
+    out: dict[str, str] = {}
+    for c in sorted(cards):
+        out.setdefault(card_type(c), c)
+    return sorted(out.values())
+
+
+class Classic(Game):
+    id = "classic"
+    title = "Marco Polo (the classic trading game)"
+    min_seats = 2
+    max_seats = 4
+    Options = ClassicOptions
+
+    # ---- set-up -------------------------------------------------------------------------
+
+    def _setup(self, seats: int, options: Any, rng: Rng) -> State:
+        assert isinstance(options, ClassicOptions)
+        stacks: dict[str, list[str]] = {}
+        for colour in COLOURS:
+            stack = list(STACK_CARDS[colour])
+            rng.shuffle(stack)
+            stacks[colour] = stack
+        tables = list(TABLES)
+        rng.shuffle(tables)
+        return {
+            "game": self.id,
+            "seats": seats,
+            "options": options.model_dump(),
+            "rng": rng.seed,
+            "pawns": [VENICE] * seats,
+            "routes": [None] * seats,
+            "money": [START_MONEY] * seats,
+            "hands": [[] for _ in range(seats)],
+            "stacks": stacks,
+            "tables": tables,
+            "secrets": len(TABLES),
+            "table": [None] * seats,
+            "secret": [False] * seats,
+            "ransom": {space: {"money": 0, "cards": []} for space in sorted(RANSOM_OF_ROUTE.values())},
+            "turn": 0,
+            "phase": "spin",
+            "round": 1,
+            "turns": 0,
+            "spin": None,
+            "fight": None,
+            "trade": None,
+            "gifts": [],
+            "skip": [0] * seats,
+            "extra": False,
+            "seen": [],
+            "notices": [[] for _ in range(seats)],
+            "seq": 0,
+            "log": [],
+            "stats": {},
+            "result": None,
+        }
+
+    # ---- queries ------------------------------------------------------------------------
+
+    def active_seats(self, state: State) -> list[int]:
+        if state["result"] is not None:
+            return []
+        return [state["turn"]]
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        res: dict[str, Any] | None = state["result"]
+        return res
+
+    @staticmethod
+    def total(state: State, seat: int) -> int:
+        """Money, goods cards at face value, and 240 each for the Golden Table and the Secret of the East."""
+        return int(
+            state["money"][seat]
+            + hand_total(state["hands"][seat])
+            + (TABLE_VALUE if state["table"][seat] is not None else 0)
+            + (SECRET_VALUE if state["secret"][seat] else 0)
+        )
+
+    @staticmethod
+    def mission_city(state: State, seat: int) -> str | None:
+        """The city of the seat's Golden Table while the mission is not yet done."""
+        table = state["table"][seat]
+        if table is None or state["secret"][seat]:
+            return None
+        return city_of_table(table)
+
+    @staticmethod
+    def protected(state: State, seat: int) -> bool:
+        """decisions.md B: the Golden Table protects from receiving it until reaching the mission city."""
+        return state["table"][seat] is not None and not state["secret"][seat]
+
+    @staticmethod
+    def eighties(state: State, seat: int) -> list[str]:
+        return [c for c in state["hands"][seat] if value_of(c) == GIFT_VALUE]
+
+    def route_choices(self, state: State, seat: int) -> list[str]:
+        """Route types the seat may declare now: any with a route from here at Venice or a port."""
+        node = state["pawns"][seat]
+        if NODES[node].type in SWITCH_TYPES:
+            return [r for r in ROUTES if ADJ[r][node]]
+        route: str = state["routes"][seat]
+        return [route]
+
+    def destinations(self, state: State, seat: int, steps: int) -> tuple[list[str], bool]:
+        """End points of a move of `steps` along the seat's route type, and whether they are fall-backs."""
+        route: str = state["routes"][seat]
+        occupied = {p for s, p in enumerate(state["pawns"]) if s != seat and NODES[p].type == CITY}
+        has_table = state["table"][seat] is not None
+        bearer = not has_table and len(self.eighties(state, seat)) >= GIFTS
+        mission = self.mission_city(state, seat)
+
+        def may_enter(node: str) -> bool:
+            return node != KHANBALIQ or has_table or bearer
+
+        def must_stop(node: str) -> bool:
+            kind = NODES[node].type
+            return kind in (VENICE, PORT) or (node == KHANBALIQ and not has_table) or node == mission
+
+        def may_stay(node: str) -> bool:
+            return node not in occupied
+
+        return movement.destinations(
+            state["pawns"][seat], steps, route, may_enter=may_enter, must_stop=must_stop, may_stay=may_stay
+        )
+
+    def buy_moves(self, state: State, seat: int) -> list[Move]:
+        trade = state["trade"]
+        post = trade["post"]
+        money = state["money"][seat]
+        moves: list[Move] = []
+        if trade["bought"] < MAX_BUYS and money >= BUY_PRICE and state["stacks"][trade["colour"]]:
+            moves.append({"a": "buy"})
+        if trade["bought"] == 0 and money >= FORCED_SALE_PRICE:
+            for s in range(state["seats"]):
+                if s != seat and state["pawns"][s] == post and state["hands"][s]:
+                    moves.append({"a": "force", "seat": s})
+        moves.append({"a": "done"})
+        return moves
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        if seat not in self.active_seats(state):
+            return []
+        phase = state["phase"]
+        hand: list[str] = state["hands"][seat]
+        if phase == "spin":
+            return [{"a": "spin", "route": r} for r in self.route_choices(state, seat)]
+        if phase == "move":
+            dests, _ = self.destinations(state, seat, state["spin"]["value"])
+            return [{"a": "move", "to": d} for d in dests]
+        if phase == "fight":
+            return [{"a": "fight"}, {"a": "decline"}]
+        if phase == "ransom":
+            moves: list[Move] = []
+            if state["money"][seat] >= RANSOM_MONEY:
+                moves.append({"a": "ransom", "pay": "money"})
+            moves.extend({"a": "ransom", "card": c} for c in one_per_type(hand))
+            return moves
+        if phase == "gift":
+            return [{"a": "gift", "card": c} for c in one_per_type(self.eighties(state, seat))]
+        if phase == "sell":
+            return [*({"a": "sell", "card": c} for c in one_per_type(hand)), {"a": "done"}]
+        if phase == "buy":
+            return self.buy_moves(state, seat)
+        if phase == "discard":
+            return [{"a": "discard", "card": c} for c in one_per_type(hand)]
+        return []
+
+    # ---- applying moves -----------------------------------------------------------------
+
+    def _apply(self, state: State, seat: int, move: Move) -> None:
+        a = move["a"]
+        if a == "spin":
+            self._spin(state, seat, move["route"])
+        elif a == "move":
+            _, fallback = self.destinations(state, seat, state["spin"]["value"])
+            self._move_to(state, seat, move["to"], fallback)
+        elif a == "fight":
+            self._fight(state, seat)
+        elif a == "decline":
+            self._bump(state, "fight_declined")
+            self._log(state, {"ev": "decline", "seat": seat})
+            self._end_turn(state)
+        elif a == "ransom":
+            self._pay_ransom(state, seat, move)
+            self._end_turn(state)
+        elif a == "gift":
+            self._give_gift(state, seat, move["card"])
+        elif a == "sell":
+            self._sell(state, seat, move["card"])
+            self._settle(state)
+        elif a == "done":
+            if state["phase"] == "sell":
+                state["phase"] = "buy"
+                self._settle(state)
+            else:
+                self._end_turn(state)
+        elif a == "buy":
+            state["money"][seat] -= BUY_PRICE
+            state["trade"]["bought"] += 1
+            self._bump(state, "buy")
+            self._draw(state, seat, paid=True)
+            self._settle(state)
+        elif a == "force":
+            self._forced_sale(state, seat, move["seat"])
+            self._end_turn(state)
+        elif a == "discard":
+            card = move["card"]
+            self._return_card(state, seat, card)
+            self._log(state, {"ev": "discard", "seat": seat, "card": card})
+            state["phase"] = "buy"
+            self._settle(state)
+        else:  # pragma: no cover - legal_moves lists only the kinds above
+            raise AssertionError(a)
+
+    def _spin(self, state: State, seat: int, route: str) -> None:
+        old = state["routes"][seat]
+        if old is not None and old != route:
+            self._bump(state, "route_change")
+        state["routes"][seat] = route
+        rng = Rng(state["rng"])
+        sector = rng.below(len(WHEELS[route]))
+        state["rng"] = rng.seed
+        value = WHEELS[route][sector]
+        state["spin"] = {"route": route, "sector": sector, "value": value}
+        self._bump(state, f"spin_{route}")
+        self._log(state, {"ev": "spin", "seat": seat, "route": route, "value": value})
+        if isinstance(value, str):
+            self._bump(state, f"hazard_sector_{value}")
+            if self.protected(state, seat):
+                state["phase"] = "fight"
+            else:
+                self._fight(state, seat)
+            return
+        dests, fallback = self.destinations(state, seat, value)
+        if not dests:
+            self._bump(state, "no_move")
+            self._log(state, {"ev": "no_move", "seat": seat})
+            self._end_turn(state)
+        elif len(dests) == 1:
+            self._move_to(state, seat, dests[0], fallback)
+        else:
+            state["phase"] = "move"
+
+    def _move_to(self, state: State, seat: int, node: str, fallback: bool) -> None:
+        start = state["pawns"][seat]
+        state["pawns"][seat] = node
+        if fallback:
+            self._bump(state, "short_move")
+        self._log(state, {"ev": "move", "seat": seat, "from": start, "to": node, "short": fallback})
+        self._arrive(state, seat, node)
+
+    def _arrive(self, state: State, seat: int, node: str) -> None:
+        kind = NODES[node].type
+        if node == KHANBALIQ and state["table"][seat] is None:
+            state["gifts"] = []
+            eighties = self.eighties(state, seat)
+            if len(eighties) == GIFTS:
+                for card in eighties:
+                    self._give_gift(state, seat, card)
+            else:
+                state["phase"] = "gift"
+        elif kind == MISSION and node == self.mission_city(state, seat):
+            self._complete_mission(state, seat)
+        elif node == VENICE:
+            self._reach_venice(state, seat)
+        elif kind == POST:
+            state["trade"] = {"post": node, "colour": NODES[node].colour, "bought": 0}
+            state["phase"] = "sell"
+            self._bump(state, "trade_visit")
+            self._settle(state)
+        else:
+            self._end_turn(state)
+
+    # ---- fights -------------------------------------------------------------------------
+
+    def _fight(self, state: State, seat: int) -> None:
+        """The player's (big) die against the raiders' (small) die; the raiders win only when strictly higher."""
+        rng = Rng(state["rng"])
+        mine = 1 + rng.below(6)
+        theirs = 1 + rng.below(6)
+        state["rng"] = rng.seed
+        space = RANSOM_OF_ROUTE[state["spin"]["route"]]
+        won = mine >= theirs
+        protected = self.protected(state, seat)
+        state["fight"] = {"space": space, "player": mine, "raiders": theirs, "won": won}
+        ev: dict[str, Any] = {"ev": "fight", "seat": seat, "space": space, "player": mine, "raiders": theirs}
+        self._bump(state, "fight_protected" if protected else "fight")
+        if won:
+            loot = state["ransom"][space]
+            if loot["money"] or loot["cards"]:
+                ev["loot"] = {"money": loot["money"], "cards": list(loot["cards"])}
+                state["money"][seat] += loot["money"]
+                state["hands"][seat] = sorted(state["hands"][seat] + loot["cards"])
+                state["ransom"][space] = {"money": 0, "cards": []}
+                self._bump(state, "fight_won_loot")
+            else:
+                ev["loot"] = {"money": EMPTY_LOOT, "cards": [], "bank": True}
+                state["money"][seat] += EMPTY_LOOT
+                self._bump(state, "fight_won_bank")
+            self._log(state, ev)
+            self._end_turn(state)
+            return
+        self._log(state, ev)
+        if protected:
+            self._bump(state, "fight_lost_protected")
+            state["phase"] = "fight"
+            return
+        self._bump(state, "fight_lost")
+        if state["money"][seat] < RANSOM_MONEY and not state["hands"][seat]:
+            paid = state["money"][seat]
+            state["money"][seat] = 0
+            state["ransom"][space]["money"] += paid
+            self._bump(state, "ransom_all_money")
+            self._log(state, {"ev": "ransom", "seat": seat, "space": space, "money": paid})
+            self._end_turn(state)
+            return
+        state["phase"] = "ransom"
+
+    def _pay_ransom(self, state: State, seat: int, move: Move) -> None:
+        space = state["fight"]["space"]
+        if "card" in move:
+            card = move["card"]
+            state["hands"][seat].remove(card)
+            state["ransom"][space]["cards"].append(card)
+            self._mark_seen(state, card)
+            self._bump(state, "ransom_card")
+            self._log(state, {"ev": "ransom", "seat": seat, "space": space, "card": card})
+        else:
+            state["money"][seat] -= RANSOM_MONEY
+            state["ransom"][space]["money"] += RANSOM_MONEY
+            self._bump(state, "ransom_money")
+            self._log(state, {"ev": "ransom", "seat": seat, "space": space, "money": RANSOM_MONEY})
+
+    # ---- Khanbaliq, the mission, Venice -------------------------------------------------
+
+    def _give_gift(self, state: State, seat: int, card: str) -> None:
+        self._return_card(state, seat, card)
+        state["gifts"].append(card)
+        self._bump(state, "gift")
+        if len(state["gifts"]) < GIFTS:
+            state["phase"] = "gift"
+            return
+        self._log(state, {"ev": "gifts", "seat": seat, "cards": list(state["gifts"])})
+        state["gifts"] = []
+        table = state["tables"].pop(0)
+        state["table"][seat] = table
+        self._bump(state, "golden_table")
+        self._log(state, {"ev": "golden_table", "seat": seat})
+        self._notify(state, seat, {"ev": "golden_table", "table": table, "mission": city_of_table(table)})
+        self._end_turn(state)
+
+    def _complete_mission(self, state: State, seat: int) -> None:
+        table = state["table"][seat]
+        state["secret"][seat] = True
+        state["secrets"] -= 1
+        self._mark_seen(state, table)
+        self._bump(state, "mission")
+        self._log(state, {"ev": "mission", "seat": seat, "city": city_of_table(table), "table": table})
+        self._end_turn(state)
+
+    def _reach_venice(self, state: State, seat: int) -> None:
+        total = self.total(state, seat)
+        target = TARGETS[state["seats"]]
+        if state["secret"][seat] and total >= target and colours_ok(state["hands"][seat]):
+            self._bump(state, "win")
+            self._log(state, {"ev": "win", "seat": seat, "total": total})
+            self._finish(state, winner=seat)
+            return
+        if state["secret"][seat]:
+            self._bump(state, "venice_not_enough")
+        self._log(state, {"ev": "venice", "seat": seat})
+        self._end_turn(state)
+
+    # ---- trading ------------------------------------------------------------------------
+
+    def _settle(self, state: State) -> None:
+        """Skip trading steps with nothing to decide: selling with an empty hand, buying with nothing to buy."""
+        seat = state["turn"]
+        if state["phase"] == "sell" and not state["hands"][seat]:
+            state["phase"] = "buy"
+        if state["phase"] == "buy" and self.buy_moves(state, seat) == [{"a": "done"}]:
+            self._end_turn(state)
+
+    def _sell(self, state: State, seat: int, card: str) -> None:
+        value = value_of(card)
+        self._return_card(state, seat, card)
+        state["money"][seat] += value
+        self._bump(state, "sell")
+        self._log(state, {"ev": "sell", "seat": seat, "card": card, "value": value})
+
+    def _return_card(self, state: State, seat: int, card: str) -> None:
+        """A goods card leaves a hand face up for the bottom of its colour's stack."""
+        state["hands"][seat].remove(card)
+        state["stacks"][colour_of(card)].append(card)
+        self._mark_seen(state, card)
+
+    def _draw(self, state: State, seat: int, paid: bool) -> None:
+        colour = state["trade"]["colour"]
+        stack = state["stacks"][colour]
+        if not stack:  # pragma: no cover - hazard cards never leave a stack, so it is never empty
+            return
+        card = stack.pop(0)
+        if card not in HAZARDS:
+            state["hands"][seat].append(card)
+            state["hands"][seat].sort()
+            self._log(state, {"ev": "buy", "seat": seat, "colour": colour, "free": not paid})
+            self._notify(state, seat, {"ev": "buy", "card": card})
+            return
+        hazard = HAZARDS[card]
+        effect = hazard["effect"]
+        kind = effect["kind"]
+        stack.append(card)  # shown, then to the bottom of its stack
+        self._mark_seen(state, card)
+        self._bump(state, f"hazard_{kind}")
+        ev: dict[str, Any] = {"ev": "hazard", "seat": seat, "card": card, "name": hazard["name"]}
+        ev["text"] = hazard["text"]
+        ev["effect"] = dict(effect)
+        money = state["money"]
+        if kind == "toll":
+            paid_now = min(effect["amount"], money[seat])
+            money[seat] -= paid_now
+            ev["paid"] = paid_now
+        elif kind == "windfall":
+            money[seat] += effect["amount"]
+        elif kind == "lose_turn":
+            state["skip"][seat] += 1
+        elif kind == "extra_turn":
+            state["extra"] = True
+        elif kind == "tribute":
+            paid_now = min(effect["amount"], money[seat])
+            money[seat] -= paid_now
+            state["ransom"][effect["space"]]["money"] += paid_now
+            ev["paid"] = paid_now
+        self._log(state, ev)
+        if kind == "free_card":
+            self._draw(state, seat, paid=False)
+        elif kind == "lose_card" and state["hands"][seat]:
+            state["phase"] = "discard"
+
+    def _forced_sale(self, state: State, buyer: int, seller: int) -> None:
+        """Option B: pay the seller 30 and draw one card blind from their hand (the server picks it)."""
+        rng = Rng(state["rng"])
+        hand = state["hands"][seller]
+        card = hand.pop(rng.below(len(hand)))
+        state["rng"] = rng.seed
+        state["money"][buyer] -= FORCED_SALE_PRICE
+        state["money"][seller] += FORCED_SALE_PRICE
+        state["hands"][buyer].append(card)
+        state["hands"][buyer].sort()
+        self._bump(state, "forced_sale")
+        self._log(state, {"ev": "forced_sale", "buyer": buyer, "seller": seller, "price": FORCED_SALE_PRICE})
+        # the seller's notices must not name a card that is now someone else's secret
+        state["notices"][seller] = [n for n in state["notices"][seller] if n.get("card") != card]
+        self._notify(state, buyer, {"ev": "forced_sale", "card": card, "from": seller})
+        self._notify(state, seller, {"ev": "forced_sale", "to": buyer})
+
+    # ---- turn order and the end ---------------------------------------------------------
+
+    def _end_turn(self, state: State) -> None:
+        if state["result"] is not None:
+            return
+        seat = state["turn"]
+        state["phase"] = "spin"
+        state["trade"] = None
+        state["spin"] = None
+        state["fight"] = None
+        state["gifts"] = []
+        state["turns"] += 1
+        if state["extra"]:
+            state["extra"] = False
+            self._bump(state, "extra_turn")
+        else:
+            seat = self._advance(state, seat)
+        while state["skip"][seat] > 0:
+            state["skip"][seat] -= 1
+            self._bump(state, "turn_missed")
+            self._log(state, {"ev": "miss_turn", "seat": seat})
+            seat = self._advance(state, seat)
+        if state["round"] > state["options"]["max_rounds"]:
+            self._bump(state, "round_limit")
+            self._log(state, {"ev": "round_limit"})
+            self._finish(state, winner=None)
+            return
+        state["turn"] = seat
+        state["notices"][seat] = []
+
+    @staticmethod
+    def _advance(state: State, seat: int) -> int:
+        nxt: int = (seat + 1) % state["seats"]
+        if nxt == 0:
+            state["round"] += 1
+        return nxt
+
+    def _finish(self, state: State, winner: int | None) -> None:
+        seats = state["seats"]
+        scores = [self.total(state, s) for s in range(seats)]
+        progress = [2 if state["secret"][s] else 1 if state["table"][s] is not None else 0 for s in range(seats)]
+        order = sorted(range(seats), key=lambda s: (-progress[s], -scores[s], s))
+        if winner is not None:
+            winners = [winner]
+            order.remove(winner)
+            order.insert(0, winner)
+        else:
+            best = max((progress[s], scores[s]) for s in range(seats))
+            winners = [s for s in range(seats) if (progress[s], scores[s]) == best]
+        state["result"] = {
+            "scores": scores,
+            "winners": winners,
+            "ranking": order,
+            "progress": progress,
+            "reason": "venice" if winner is not None else "round_limit",
+        }
+        state["phase"] = "over"
+        state["trade"] = None
+
+    # ---- bookkeeping --------------------------------------------------------------------
+
+    @staticmethod
+    def _mark_seen(state: State, card: str) -> None:
+        if card not in state["seen"]:
+            state["seen"].append(card)
+            state["seen"].sort()
+
+    @staticmethod
+    def _bump(state: State, rule: str) -> None:
+        state["stats"][rule] = state["stats"].get(rule, 0) + 1
+
+    @staticmethod
+    def _log(state: State, ev: dict[str, Any]) -> None:
+        state["seq"] += 1
+        ev["n"] = state["seq"]
+        state["log"].append(ev)
+        del state["log"][:-LOG_KEEP]
+
+    @staticmethod
+    def _notify(state: State, seat: int, note: dict[str, Any]) -> None:
+        state["notices"][seat].append(note)
+        del state["notices"][seat][:-LOG_KEEP]
+
+    # ---- views --------------------------------------------------------------------------
+
+    def _prompt_text(self, state: State, seat: int) -> str:
+        phase = state["phase"]
+        if phase == "spin":
+            if len(self.route_choices(state, seat)) > 1:
+                return "Declare land or sea, and spin the compass."
+            return "Spin the compass."
+        if phase == "move":
+            return f"You spun {state['spin']['value']}: choose where your move ends."
+        if phase == "fight":
+            return "The Golden Table protects you: fight (you lose nothing) or decline the fight."
+        if phase == "ransom":
+            return f"You lost the fight: pay {RANSOM_MONEY} bezants or one goods card onto the ransom space."
+        if phase == "gift":
+            return f"Choose the next 80-card to give the Khan ({len(state['gifts']) + 1} of {GIFTS})."
+        if phase == "sell":
+            return "Sell goods cards one at a time at face value, or done."
+        if phase == "buy":
+            return (
+                f"Buy from the stock ({BUY_PRICE} each, up to {MAX_BUYS}), or make a player here sell you a blind "
+                f"card for {FORCED_SALE_PRICE}, or done."
+            )
+        if phase == "discard":
+            return "Put one of your goods cards at the bottom of its stack."
+        return "Wait."
+
+    def _public_view(self, state: State) -> dict[str, Any]:
+        seats = state["seats"]
+        players = []
+        for s in range(seats):
+            revealed = state["secret"][s]
+            table = state["table"][s]
+            players.append(
+                {
+                    "seat": s,
+                    "pawn": state["pawns"][s],
+                    "route": state["routes"][s],
+                    "money": state["money"][s],
+                    "hand": len(state["hands"][s]),
+                    "table": table is not None,
+                    "mission": city_of_table(table) if revealed and table is not None else None,
+                    "secret": revealed,
+                    "skip": state["skip"][s],
+                }
+            )
+        trade = state["trade"]
+        return {
+            "status": "over" if state["result"] is not None else "playing",
+            "options": dict(state["options"]),
+            "board": BOARD_VIEW,
+            "target": TARGETS[seats],
+            "players": players,
+            "stacks": {c: len(state["stacks"][c]) for c in COLOURS},
+            "tables": len(state["tables"]),
+            "secrets": state["secrets"],
+            "ransom": {k: {"money": v["money"], "cards": list(v["cards"])} for k, v in state["ransom"].items()},
+            "turn": state["turn"],
+            "phase": state["phase"],
+            "round": state["round"],
+            "turns": state["turns"],
+            "spin": None if state["spin"] is None else dict(state["spin"]),
+            "fight": None if state["fight"] is None else dict(state["fight"]),
+            "trade": None if trade is None else dict(trade),
+            "log": [dict(e) for e in state["log"]],
+        }
+
+    def _private_view(self, state: State, seat: int) -> dict[str, Any] | None:
+        table = state["table"][seat]
+        return {
+            "hand": list(state["hands"][seat]),
+            "table": table,
+            "mission": city_of_table(table) if table is not None else None,
+            "total": self.total(state, seat),
+            "notices": [dict(n) for n in state["notices"][seat]],
+        }
+
+    def secret_tokens(self, state: State, seat: int) -> list[str]:
+        seen = set(state["seen"])
+        tokens = [c for c in state["hands"][seat] if c not in seen]
+        table = state["table"][seat]
+        if table is not None and table not in seen:
+            tokens.append(table)
+        return tokens
+
+    def hidden_tokens(self, state: State) -> list[str]:
+        seen = set(state["seen"])
+        stacked = [c for colour in COLOURS for c in state["stacks"][colour] if c not in seen]
+        return stacked + list(state["tables"])
+
+
+GAME = Classic()
