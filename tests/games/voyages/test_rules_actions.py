@@ -239,3 +239,23 @@ def test_an_illegal_die_raises_and_changes_nothing() -> None:
     state = play(state, 0, {"a": "space", "space": "coins"})
     with pytest.raises(IllegalMove):
         GAME.apply(state, 0, die(5))
+
+
+def test_with_two_players_take_5_coins_is_always_occupied_and_costs_the_die_value() -> None:
+    state = build(2, players={0: {"dice": own(4, 4), "coins": 10}})
+    state["spaces"]["coins"] = [{"seat": None, "dice": [["neutral", 1]]}]
+    state = place(state, 0, "coins", 4)
+    assert state["players"][0]["coins"] == 10 - 4 + 5
+
+
+def test_with_three_players_the_khan_favor_has_three_free_slots() -> None:
+    state = build(3, players={0: {"dice": own(1, 1)}, 1: {"dice": own(1)}, 2: {"dice": own(1)}})
+    state["khan"] = [{"seat": None, "dice": [["neutral", 1]]}]
+    for seat in (0, 1, 2):
+        assert {"a": "space", "space": "khan"} in moves(state, seat) or GAME.active_seats(state) != [seat]
+        state = place(state, seat, "khan", 1)
+        state = play(state, seat, {"a": "good", "good": "gold"})
+        if GAME.active_seats(state) == [seat]:
+            state = play(state, seat, END)
+    assert len(state["khan"]) == 4
+    assert {"a": "space", "space": "khan"} not in moves(state, 0)
