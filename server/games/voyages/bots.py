@@ -17,6 +17,9 @@ from server.games.base import Move, Rng
 
 GOODS = ("pepper", "silk", "gold")
 CHARACTER_PREFERENCE = ("kubilai", "wilhelm", "niccolo", "carpini", "matteo", "berke", "mercator", "raschid")
+TRAVEL_MIN_COINS = 12
+TRAVEL_BASE = 70
+COINS_LOW = 14
 MARKER_VALUE = {0: 5, 1: 4, 2: 4, 4: 4, 5: 6}
 
 
@@ -166,13 +169,13 @@ class _Context:
             need = self.need.get(space, 0)
             return 20 + 12 * min(need, 3) if need else 6
         if space == "travel":
-            if me["coins"] < 7:
+            if me["coins"] < TRAVEL_MIN_COINS:
                 return 2
-            return 45 + (10 if rnd <= 3 else 0) + max(self.target_value(f) for f in me["figures"])
+            return TRAVEL_BASE + (10 if rnd <= 3 else 0) + max(self.target_value(f) for f in me["figures"])
         if space == "khan":
             return 22 + 4 * sum(1 for g in GOODS if self.need[g])
         if space == "coins":
-            return 12 + (20 if me["coins"] < 8 else 0)
+            return 12 + (20 if me["coins"] < COINS_LOW else 0)
         if space.startswith("card"):
             return 35
         return 0
