@@ -200,7 +200,3 @@ BOARD_VIEW: dict[str, Any] = {
     "ransom_spaces": [dict(s) for s in RANSOM_SPACES],
     "wheels": {r: list(s) for r, s in WHEELS.items()},
 }
-#: the hazard cards as shown to everyone (texts are public; which card is where is not)
-HAZARD_VIEW: dict[str, Any] = {
-    "effects": dict(_CARDS["effect_kinds"]),
-}
