@@ -126,10 +126,6 @@ def colour_of(card: str) -> str:
     return card.split("-", 1)[0]
 
 
-def is_hazard(card: str) -> bool:
-    return card in HAZARDS
-
-
 def value_of(card: str) -> int:
     """Face value of a goods card id (0 for a hazard card)."""
     return 0 if card in HAZARDS else int(card.split("-")[1])
@@ -141,6 +137,7 @@ def card_type(card: str) -> str:
 
 
 def city_of_table(table: str) -> str:
+    """The mission city named by a Golden Table id."""
     return table.split("-", 1)[1]
 
 

@@ -184,6 +184,7 @@ class Classic(Game):
 
     @staticmethod
     def eighties(state: State, seat: int) -> list[str]:
+        """The seat's 80-value goods cards (the Khan's gifts)."""
         return [c for c in state["hands"][seat] if value_of(c) == GIFT_VALUE]
 
     def route_choices(self, state: State, seat: int) -> list[str]:
@@ -217,6 +218,7 @@ class Classic(Game):
         )
 
     def buy_moves(self, state: State, seat: int) -> list[Move]:
+        """The buying step's options: one card from the stock, a forced sale from a seat on the post, done."""
         trade = state["trade"]
         post = trade["post"]
         money = state["money"][seat]
@@ -294,7 +296,7 @@ class Classic(Game):
             self._draw(state, seat, paid=True)
             self._settle(state)
         elif a == "force":
-            self._forced_sale(state, seat, move["seat"])
+            self._forced_sale(state, seat, int(move["seat"]))  # a JSON `true` equals 1: store the int
             self._end_turn(state)
         elif a == "discard":
             card = move["card"]
