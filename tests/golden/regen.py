@@ -31,7 +31,7 @@ CASES: list[tuple[str, int, int, dict[str, Any]]] = [
     ("classic", 3, 2, {"max_rounds": 10}),
     ("classic", 4, 3, {"max_rounds": 10}),
 ]
-CONSTANT_KEYS = ("track",)
+CONSTANT_KEYS = ("track", "board")
 
 
 def path_for(game: str, seats: int, seed: int) -> Path:
