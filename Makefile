@@ -1,10 +1,14 @@
-# Every target sets up .venv on first use, so `make test` works on a fresh machine.
+# Every target sets up .venv on first use, so `make test` works on a fresh machine; `serve` and `test`
+# also build the browser client (npm ci when node_modules is missing or older than the lock, then esbuild).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+WEB := clients/web
+WEB_DEPS := $(WEB)/node_modules/.package-lock.json
+WEB_SRC := $(WEB)/build.mjs $(shell find $(WEB)/src -type f 2>/dev/null)
 
-.PHONY: venv test lint types golden serve bench loadtest simulate
+.PHONY: venv web test lint types golden serve bench loadtest simulate
 
 venv: $(STAMP)
 
@@ -14,7 +18,18 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-test: $(STAMP)
+web: $(WEB)/dist/index.html
+
+$(WEB_DEPS): $(WEB)/package.json $(wildcard $(WEB)/package-lock.json)
+	@command -v npm >/dev/null || { echo "npm (Node 20+) is needed to build $(WEB)" >&2; exit 1; }
+	cd $(WEB) && if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --ignore-scripts; \
+	  else npm install --no-audit --no-fund --ignore-scripts; fi
+	touch $@
+
+$(WEB)/dist/index.html: $(WEB_DEPS) $(WEB_SRC)
+	cd $(WEB) && npm run --silent build
+
+test: $(STAMP) web
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
@@ -29,7 +44,7 @@ golden: $(STAMP)
 simulate: $(STAMP)
 	$(BIN)/python -m server.games.expedition.simulate --games 1000
 
-serve: $(STAMP)
+serve: $(STAMP) web
 	$(BIN)/python -m server --host 127.0.0.1 --port 8765 --store memory
 
 bench: $(STAMP)

@@ -1,0 +1,116 @@
+// One WebSocket to the server: frames in and out, request ids and their answers, reconnecting.
+// Owns: the socket, `id`/`re` matching, backoff. Must not: interpret rooms or views (the store does).
+import { pack, unpack } from "./codec.js";
+
+const TIMEOUT_MS = 15000;
+/** Close code of a connection replaced by a newer one of the same player (another tab). */
+export const REPLACED = 4001;
+
+export class ServerError extends Error {
+  constructor(code, message) {
+    super(`${code}: ${message}`);
+    this.code = code;
+  }
+}
+
+export class Connection {
+  /**
+   * `onOpen()` runs on every (re)connection and must say hello; `onMessage(msg)` gets every frame;
+   * `onState(state, detail)` reports "connecting" | "open" | "closed" | "replaced".
+   */
+  constructor(url, { onOpen, onMessage, onState }) {
+    this.url = url;
+    this.onOpen = onOpen;
+    this.onMessage = onMessage;
+    this.onState = onState;
+    this.ws = null;
+    this.nextId = 1;
+    this.waiting = new Map();
+    this.retry = 0;
+    this.timer = null;
+    this.stopped = false;
+  }
+
+  connect() {
+    clearTimeout(this.timer);
+    this.stopped = false;
+    this.onState("connecting");
+    const ws = new WebSocket(this.url);
+    ws.binaryType = "arraybuffer";
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      this.onState("open");
+      this.onOpen();
+    };
+    ws.onmessage = (ev) => {
+      if (typeof ev.data === "string") return; // the server only sends binary frames
+      let msg;
+      try {
+        msg = unpack(ev.data);
+      } catch (err) {
+        console.warn("undecodable frame", err);
+        return;
+      }
+      this.onMessage(msg);
+      if (msg.re !== undefined && msg.re !== null && this.waiting.has(msg.re)) {
+        const { resolve, reject, timer } = this.waiting.get(msg.re);
+        this.waiting.delete(msg.re);
+        clearTimeout(timer);
+        if (msg.t === "error") reject(new ServerError(msg.code, msg.message));
+        else resolve(msg);
+      }
+    };
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      for (const { reject, timer } of this.waiting.values()) {
+        clearTimeout(timer);
+        reject(new ServerError("closed", "connection closed"));
+      }
+      this.waiting.clear();
+      if (ev.code === REPLACED) {
+        this.onState("replaced");
+        return; // another tab has this player now: fighting over the seat would never end
+      }
+      this.onState("closed");
+      if (!this.stopped) {
+        const delay = Math.min(10000, 300 * 2 ** this.retry++) * (0.75 + Math.random() / 2);
+        this.timer = setTimeout(() => this.connect(), delay);
+      }
+    };
+  }
+
+  /** Close now and connect again (for a new name: `hello` is once per connection). */
+  reconnect() {
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close(1000, "reconnecting");
+    this.connect();
+  }
+
+  get open() {
+    return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  /** Send a message without waiting for an answer. */
+  send(msg) {
+    if (!this.open) return false;
+    this.ws.send(pack(msg));
+    return true;
+  }
+
+  /** Send `{t, id, ...fields}`; resolves with the answer carrying `re`, rejects with ServerError. */
+  request(t, fields = {}) {
+    if (!this.open) return Promise.reject(new ServerError("closed", "not connected"));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        reject(new ServerError("timeout", `no answer to ${t}`));
+      }, TIMEOUT_MS);
+      this.waiting.set(id, { resolve, reject, timer });
+      this.ws.send(pack({ t, id, ...fields }));
+    });
+  }
+}

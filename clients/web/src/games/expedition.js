@@ -1,0 +1,732 @@
+// Marco Polo Expedition: the track as SVG, the hand, the face-up cards and the draw pile, the players.
+// Owns: drawing the view (docs/games/expedition.md, "Views") and turning clicks into prompt options.
+// Must not: decide a rule. Every move sent is one of `view.prompt.options`, sent as listed; the space a
+// figure would enter comes from the view (`figures[i].next`), never from a rule repeated here.
+import { clickable, h, s } from "../dom.js";
+
+const CARD_COLOURS = { blue: "#2d67b3", yellow: "#d9a514", red: "#c3362c", green: "#2f8a41", purple: "#7a47a6" };
+const FIGURE_COLOURS = { red: "#d6392b", blue: "#2a68d6", green: "#2e9a48", orange: "#f28c18", white: "#fbfbf7" };
+const KIND_NAMES = { oil: "oil", spice: "spice", silk: "silk", fruit: "fruit", leader: "caravan leader" };
+const GOODS = ["oil", "spice", "silk", "fruit"];
+const GOODS_TINT = { oil: "#4a4036", spice: "#c2602a", silk: "#b0468a", fruit: "#6d9f2f" };
+
+// 24×24 icons for the card kinds and the requirement glyphs
+const ICONS = {
+  oil: "M12 2.5C12 2.5 5 10.5 5 15a7 7 0 0 0 14 0c0-4.5-7-12.5-7-12.5z",
+  spice: "M3 20 9.5 8.5 12 11l3-5.5L21 20z",
+  silk: "M3 6.5q4.5-3 9 0t9 0v11q-4.5-3-9 0t-9 0z",
+  fruit: "M12 8.5a6.5 6.5 0 1 0 .01 0zM12 8.5q1-5 6-5.5-1 5-6 5.5z",
+  leader: "M12 2.5a4.5 4.5 0 1 0 .01 0zM3 21.5q0-9 9-9t9 9z",
+  crate: "M3 8 12 4l9 4v9l-9 4-9-4zM3 8l9 4 9-4M12 12v9",
+  card: "M6 2.5h12a2 2 0 0 1 2 2v15a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2v-15a2 2 0 0 1 2-2z",
+};
+
+// ---- reading the view ------------------------------------------------------------------------
+
+function cardType(id) {
+  return id.slice(0, id.lastIndexOf("-")); // "blue-oil-2" -> "blue-oil": copies are interchangeable
+}
+
+function cardParts(id) {
+  const [colour, kind] = id.split("-");
+  return { colour, kind };
+}
+
+function cardName(id) {
+  const { colour, kind } = cardParts(id);
+  return `${colour} ${KIND_NAMES[kind] || kind}`;
+}
+
+function plural(n, word, many = `${word}s`) {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+function reqShort(req) {
+  if (!req) return "start";
+  switch (req.kind) {
+    case "goods":
+      return req.n === 1 ? "1 goods" : `${req.n} same goods`;
+    case "four_goods":
+      return "4 kinds of goods";
+    case "leaders":
+      return plural(req.n, "leader");
+    case "colour":
+      return `${req.n} of a colour`;
+    case "five_colours":
+      return "5 colours";
+    default:
+      return req.kind;
+  }
+}
+
+function reqLong(req) {
+  if (!req) return "no payment (start)";
+  switch (req.kind) {
+    case "goods":
+      return `pay ${plural(req.n, "goods card")} of one type (oil, spice, silk or fruit), any colours, no caravan leaders`;
+    case "four_goods":
+      return "pay one goods card of each type: oil, spice, silk and fruit";
+    case "leaders":
+      return `pay ${plural(req.n, "caravan leader")}, any colours`;
+    case "colour":
+      return `pay ${req.n} cards of one colour, goods or leaders`;
+    case "five_colours":
+      return "pay one card of each of the five colours";
+    default:
+      return `pay: ${JSON.stringify(req)}`;
+  }
+}
+
+function spaceName(track, pos) {
+  if (pos === null || pos === undefined) return "the next space";
+  return track[pos]?.name || `space ${pos}`;
+}
+
+function landmarks(track) {
+  const kantshou = track.findIndex((t) => t.name === "Kantshou");
+  return { kantshou: kantshou >= 0 ? kantshou : 16, daidu: track.length - 1 };
+}
+
+/** The space figure `fig` would enter next, as the server says (`figures[i].next`); null if unknown. */
+function landing(pub, fig) {
+  const next = pub.figures[fig]?.next;
+  return Number.isInteger(next) ? next : null;
+}
+
+function figureLabel(pub, fig, seatName) {
+  const f = pub.figures[fig];
+  return `${f.colour} figure (${seatName(f.seat)})`;
+}
+
+function multiset(list) {
+  const m = new Map();
+  for (const x of list) m.set(x, (m.get(x) || 0) + 1);
+  return m;
+}
+
+function within(small, big) {
+  for (const [k, n] of small) if ((big.get(k) || 0) < n) return false;
+  return true;
+}
+
+function sameMultiset(a, b) {
+  return a.size === b.size && within(a, b);
+}
+
+/** The prompt sorted by gesture: per figure its paying options, lightening and card-by-card choice. */
+function analyse(view) {
+  const opts = view.prompt ? view.prompt.options : [];
+  const figs = new Map();
+  const fig = (f) => {
+    if (!figs.has(f)) figs.set(f, { moves: [], lighten: null, choose: null });
+    return figs.get(f);
+  };
+  const picks = [];
+  const display = new Map();
+  let deck = null;
+  const pub = view.public;
+  for (const o of opts) {
+    const onBoard = o.fig !== undefined && landing(pub, o.fig) !== null;
+    if (o.a === "move" && onBoard) fig(o.fig).moves.push({ option: o, types: multiset(o.pay.map(cardType)) });
+    else if (o.a === "lighten" && onBoard) fig(o.fig).lighten = o;
+    else if (o.a === "choose" && onBoard) fig(o.fig).choose = o;
+    else if (o.a === "pick") picks.push(o);
+    else if (o.a === "draw" && o.from === "display") display.set(o.slot, o);
+    else if (o.a === "draw" && o.from === "deck") deck = o;
+  }
+  return { figs, picks, display, deck };
+}
+
+// ---- the UI state of one room (selected figure and cards) ---------------------------------------
+
+function selection(ctx, moves) {
+  const ui = ctx.ui;
+  const key = JSON.stringify(ctx.view.prompt);
+  if (ui.key !== key) {
+    ui.key = key;
+    ui.fig = null;
+    ui.cards = [];
+  }
+  const hand = ctx.view.private?.hand || [];
+  ui.cards = ui.cards.filter((c) => hand.includes(c));
+  const payable = [...moves.figs.entries()].filter(([, m]) => m.moves.length || m.choose);
+  if (ui.fig === null && payable.length === 1) ui.fig = payable[0][0];
+  return ui;
+}
+
+/** For the selected figure: which option the selected cards make, and which cards may still be added. */
+function payState(moves, ui) {
+  const sel = multiset(ui.cards.map(cardType));
+  const figs = ui.fig !== null ? [ui.fig] : [...moves.figs.keys()];
+  const options = figs.flatMap((f) => moves.figs.get(f)?.moves || []);
+  const ready = ui.fig !== null ? options.find((m) => sameMultiset(m.types, sel)) : undefined;
+  const canAdd = (card) => {
+    const more = multiset([...ui.cards, card].map(cardType));
+    return options.some((m) => within(more, m.types));
+  };
+  return { ready: ready ? ready.option : null, canAdd, size: options[0]?.option.pay.length || 0 };
+}
+
+// ---- drawing ----------------------------------------------------------------------------------
+
+function icon(name, x, y, size, fill, extra = {}) {
+  return s("path", {
+    d: ICONS[name],
+    transform: `translate(${x} ${y}) scale(${size / 24})`,
+    fill,
+    stroke: "#2b2118",
+    "stroke-width": 1.2 * (24 / size),
+    "stroke-linejoin": "round",
+    ...extra,
+  });
+}
+
+function reqGlyph(req, cx, y, size, maxWidth) {
+  if (!req) return null;
+  const items = [];
+  switch (req.kind) {
+    case "goods":
+      for (let i = 0; i < req.n; i++) items.push(["crate", "#d8b27a"]);
+      break;
+    case "four_goods":
+      for (const g of GOODS) items.push([g, GOODS_TINT[g]]);
+      break;
+    case "leaders":
+      for (let i = 0; i < req.n; i++) items.push(["leader", "#8a6a4a"]);
+      break;
+    case "colour":
+      for (let i = 0; i < req.n; i++) items.push(["card", "#9aa3ad"]);
+      break;
+    case "five_colours":
+      for (const c of Object.values(CARD_COLOURS)) items.push(["card", c]);
+      break;
+    default:
+      return null;
+  }
+  const step = items.length > 1 ? Math.min(size + 1, (maxWidth - size) / (items.length - 1)) : 0;
+  const x0 = cx - (step * (items.length - 1) + size) / 2;
+  return s(
+    "g",
+    { class: "req", "aria-hidden": "true" },
+    items.map(([name, fill], i) => icon(name, x0 + i * step, y, size, fill)),
+  );
+}
+
+function boardGeometry(n, narrow) {
+  const cols = narrow ? 5 : 10;
+  const S = narrow ? 84 : 96;
+  const gx = narrow ? 10 : 16;
+  const gy = narrow ? 22 : 26;
+  const pad = 10;
+  const rows = Math.ceil(n / cols);
+  const at = (i) => {
+    const r = Math.floor(i / cols);
+    const k = i % cols;
+    const c = r % 2 ? cols - 1 - k : k; // a serpentine: every other row runs right to left
+    return { x: pad + c * (S + gx), y: pad + r * (S + gy) };
+  };
+  return { S, at, width: pad * 2 + cols * S + (cols - 1) * gx, height: pad * 2 + rows * S + (rows - 1) * gy };
+}
+
+function spaceKind(t, kantshou, daidu) {
+  if (t.pos === 0 || t.pos === kantshou || t.pos === daidu) return "city";
+  if (t.score) return t.pos < kantshou ? "score1" : "score2";
+  return "plain";
+}
+
+function board(ctx, moves, ui) {
+  const { view, seatName } = ctx;
+  const pub = view.public;
+  const track = pub.track;
+  const { kantshou, daidu } = landmarks(track);
+  const geo = boardGeometry(track.length, ctx.narrow);
+  const { S } = geo;
+  // a phone shows the same board in five columns: bigger type and glyphs, the requirement as glyphs only
+  const L = ctx.narrow
+    ? { name: 12.5, pos: 12, badge: 13, glyph: 17, glyphY: 33, label: 0, figure: 12 }
+    : { name: 13, pos: 11, badge: 12, glyph: 16, glyphY: 30, label: 11, figure: 11 };
+
+  // which spaces are targets of which figures
+  const targets = new Map();
+  for (const [fig, m] of moves.figs) {
+    const pos = landing(pub, fig);
+    if (!targets.has(pos)) targets.set(pos, []);
+    targets.get(pos).push({ fig, ...m });
+  }
+  const pay = payState(moves, ui);
+
+  // a click on a highlighted space (or on a movable figure): choose that figure, then move when the
+  // selected cards pay exactly one of its options
+  const onSpace = (pos, fig = null) => {
+    if (ctx.pending) return;
+    const here = targets.get(pos) || [];
+    const mine = here.find((t) => t.fig === (fig ?? ui.fig)) || here[0];
+    if (!mine) return;
+    if (ui.fig === mine.fig && pay.ready) return ctx.send(pay.ready);
+    if (mine.choose) return ctx.send(mine.choose);
+    if (ui.fig !== mine.fig) {
+      ui.fig = mine.fig;
+      const sel = multiset(ui.cards.map(cardType));
+      if (!mine.moves.some((m) => within(sel, m.types))) ui.cards = [];
+    }
+    const again = payState(moves, ui);
+    if (again.ready) return ctx.send(again.ready);
+    if (!ui.cards.length && mine.moves.length === 1) ui.cards = [...mine.moves[0].option.pay];
+    ctx.rerender();
+  };
+
+  const route = track.map((t) => {
+    const p = geo.at(t.pos);
+    return `${p.x + S / 2},${p.y + S / 2}`;
+  });
+  const figuresAt = new Map();
+  for (const f of pub.figures) {
+    if (!figuresAt.has(f.pos)) figuresAt.set(f.pos, []);
+    figuresAt.get(f.pos).push(f);
+  }
+
+  const spaces = track.map((t) => {
+    const { x, y } = geo.at(t.pos);
+    const kind = spaceKind(t, kantshou, daidu);
+    const chest = pub.chests[t.pos];
+    const figs = figuresAt.get(t.pos) || [];
+    const here = targets.get(t.pos) || [];
+    const isTarget = here.length > 0;
+    const selected = isTarget && here.some((h2) => h2.fig === ui.fig);
+    const parts = [];
+    parts.push(s("rect", { class: "frame", x: 0, y: 0, width: S, height: S, rx: 12 }));
+    if (t.name && t.score) {
+      // left of the scoring badge; squeezed to fit when the font's letters are wide
+      const room = S - 9 - 2 * L.badge - 6;
+      const fit = t.name.length * L.name * 0.64 > room ? { textLength: room, lengthAdjust: "spacingAndGlyphs" } : {};
+      parts.push(s("text", { class: "city-name left", x: 6, y: 18, "font-size": L.name, ...fit }, t.name));
+    } else if (t.name) {
+      parts.push(s("text", { class: "city-name", x: S / 2, y: 18, "font-size": L.name }, t.name));
+    } else {
+      parts.push(s("text", { class: "pos", x: 7, y: 16, "font-size": L.pos }, String(t.pos)));
+    }
+    if (t.score) {
+      const cx = S - 3 - L.badge;
+      const cy = 3 + L.badge;
+      parts.push(s("circle", { class: "score", cx, cy, r: L.badge }));
+      parts.push(s("text", { class: "score-n", x: cx, y: cy + L.badge * 0.42, "font-size": L.badge * 1.2 }, String(t.score)));
+    }
+    if (t.req) {
+      const gy = L.glyphY;
+      parts.push(reqGlyph(t.req, S / 2, gy, L.glyph, S - 14));
+      if (L.label) parts.push(s("text", { class: "req-text", x: S / 2, y: gy + L.glyph + 14, "font-size": L.label }, reqShort(t.req)));
+    }
+    if (chest) {
+      const cy = S - 24;
+      parts.push(
+        s(
+          "g",
+          { class: "chest", transform: `translate(6 ${cy})` },
+          s("rect", { x: 0, y: 3, width: 28, height: 17, rx: 3 }),
+          s("path", { d: "M0 9h28", class: "lid" }),
+          s("text", { x: 14, y: 18, "font-size": 11 }, String(chest)),
+        ),
+      );
+    }
+    if (figs.length) {
+      const step = Math.min(24, (S - 12) / figs.length);
+      const r = Math.min(L.figure, step / 2 - 1);
+      const x0 = S / 2 - (step * (figs.length - 1)) / 2;
+      figs.forEach((f, i) => {
+        const movable = moves.figs.has(f.fig);
+        const g = s(
+          "g",
+          {
+            class: `figure ${movable ? "movable" : ""} ${ui.fig === f.fig ? "chosen" : ""}`,
+            "data-fig": f.fig,
+            transform: `translate(${x0 + i * step} ${S - 15})`,
+          },
+          s("circle", { r, fill: FIGURE_COLOURS[f.colour] || f.colour }),
+          s("text", { y: r * 0.38, "font-size": r * 1.05, class: f.colour === "white" || f.colour === "yellow" ? "dark" : "" }, String(f.seat + 1)),
+        );
+        if (movable) {
+          g.addEventListener("click", (ev) => {
+            ev.stopPropagation();
+            onSpace(landing(pub, f.fig), f.fig);
+          });
+        }
+        parts.push(g);
+      });
+    }
+    if (isTarget) parts.push(s("rect", { class: "target-ring", x: -4, y: -4, width: S + 8, height: S + 8, rx: 15 }));
+
+    const bits = [t.name ? `${t.name}, space ${t.pos}` : `Space ${t.pos}`];
+    if (t.score) bits.push(`scoring ${t.score} gold`);
+    bits.push(reqLong(t.req));
+    if (chest) bits.push(`a chest of ${chest} gold lies here`);
+    for (const f of figs) bits.push(`${figureLabel(pub, f.fig, seatName)} stands here`);
+    const g = s(
+      "g",
+      {
+        class: `space ${kind} ${isTarget ? "target" : ""} ${selected ? "selected" : ""}`,
+        transform: `translate(${x} ${y})`,
+        "data-pos": t.pos,
+        "data-target-figs": isTarget ? here.map((h2) => h2.fig).join(" ") : null,
+      },
+      s("title", null, bits.join("; ")),
+      parts,
+    );
+    if (isTarget) {
+      const who = here.map((h2) => figureLabel(pub, h2.fig, seatName)).join(" or ");
+      g.setAttribute("data-key", `space-${t.pos}`);
+      clickable(g, `Move ${who} to ${bits.join("; ")}`, () => onSpace(t.pos));
+      if (selected) g.setAttribute("aria-pressed", "true");
+    } else {
+      g.setAttribute("role", "img");
+      g.setAttribute("aria-label", bits.join("; "));
+    }
+    return g;
+  });
+
+  const desc = pub.figures
+    .map((f) => `${figureLabel(pub, f.fig, seatName)} on ${spaceName(track, f.pos)}`)
+    .concat(`Kantshou scoring: ${pub.kantshou === "open" ? "not yet" : pub.kantshou === "triggered" ? "after this turn" : "done"}`)
+    .join(". ");
+  return s(
+    "svg",
+    {
+      class: "track",
+      viewBox: `0 0 ${geo.width} ${geo.height}`,
+      role: "group",
+      "aria-labelledby": "track-title track-desc",
+      "data-cols": ctx.narrow ? 5 : 10,
+    },
+    s("title", { id: "track-title" }, `The route from Hormus through Kantshou to Daidu, ${track.length} spaces`),
+    s("desc", { id: "track-desc" }, desc),
+    s("polyline", { class: "road", points: route.join(" ") }),
+    spaces,
+  );
+}
+
+function cardFace(id) {
+  const { colour, kind } = cardParts(id);
+  return [
+    h("span", { class: "band" }, colour),
+    s("svg", { class: "kind-icon", viewBox: "0 0 24 24", "aria-hidden": "true" }, icon(kind, 0, 0, 24, "currentColor")),
+    h("span", { class: "kind" }, kind === "leader" ? "leader" : kind),
+  ];
+}
+
+function cardEl(id, { onClick, pressed, usable, dim, key, label, extra = {} }) {
+  const { colour, kind } = cardParts(id);
+  const cls = `card c-${colour} k-${kind} ${usable ? "usable" : ""} ${pressed ? "pressed" : ""} ${dim ? "dim" : ""}`;
+  const common = { class: cls, "data-card": id, "data-type": cardType(id), ...extra };
+  if (!onClick) return h("div", { ...common, role: "listitem", "aria-label": label || cardName(id) }, cardFace(id));
+  return h(
+    "button",
+    { ...common, type: "button", "data-key": key, "aria-pressed": pressed ? "true" : "false", "aria-label": label || cardName(id), onClick },
+    cardFace(id),
+  );
+}
+
+function handPanel(ctx, moves, ui) {
+  const { view } = ctx;
+  const hand = view.private?.hand;
+  if (!hand) return null;
+  const picking = view.private.picking;
+  const pay = payState(moves, ui);
+  const moving = view.prompt && view.public.phase === "move" && !picking && moves.figs.size > 0;
+  const pickTypes = new Map(moves.picks.map((o) => [cardType(o.card), o]));
+  const pickedLeft = multiset(picking ? picking.cards : []);
+  const cards = hand.map((id, i) => {
+    const key = `hand-${id}`;
+    if (picking) {
+      if ((pickedLeft.get(id) || 0) > 0) {
+        pickedLeft.set(id, pickedLeft.get(id) - 1);
+        return cardEl(id, { pressed: true, label: `${cardName(id)}, picked` });
+      }
+      const o = pickTypes.get(cardType(id));
+      if (!o || !view.prompt) return cardEl(id, { dim: Boolean(view.prompt) });
+      return cardEl(id, { key, usable: true, onClick: () => !ctx.pending && ctx.send(o), label: `Pay with ${cardName(id)}` });
+    }
+    if (!moving) return cardEl(id, {});
+    const chosen = ui.cards.includes(id);
+    const usable = chosen || pay.canAdd(id);
+    const toggle = () => {
+      if (ctx.pending) return;
+      if (chosen) ui.cards.splice(ui.cards.indexOf(id), 1);
+      else if (pay.canAdd(id)) ui.cards.push(id);
+      else return;
+      ctx.rerender();
+    };
+    return cardEl(id, { key, usable, pressed: chosen, dim: !usable, onClick: toggle, extra: { "data-i": i } });
+  });
+
+  let bar = null;
+  if (moving) {
+    const f = ui.fig;
+    const where = f !== null ? spaceName(view.public.track, landing(view.public, f)) : null;
+    let hint;
+    if (f === null) hint = "Choose a highlighted space (or figure) to move to, then the cards to pay with.";
+    else if (pay.ready) hint = `Ready: ${where} paid with ${ui.cards.map(cardName).join(", ")}.`;
+    else if (moves.figs.get(f)?.moves.length) hint = `To ${where}: select ${pay.size} cards (${reqShort(view.public.track[landing(view.public, f)].req)}).`;
+    else hint = `Your cards cannot pay ${where}; see the choices below.`;
+    // two figures of one player (2-player game) may aim at the same space: say which one moves
+    const figChoice =
+      moves.figs.size > 1
+        ? h(
+            "div",
+            { class: "fig-choice", role: "group", "aria-label": "Figure to move" },
+            [...moves.figs.keys()].map((fg) => {
+              const colour = view.public.figures[fg].colour;
+              return h(
+                "button",
+                {
+                  type: "button",
+                  class: "fig-button",
+                  "data-fig": fg,
+                  "data-key": `fig-${fg}`,
+                  "aria-pressed": ui.fig === fg ? "true" : "false",
+                  onClick: () => {
+                    if (ui.fig !== fg) {
+                      ui.fig = fg;
+                      ui.cards = [];
+                    }
+                    ctx.rerender();
+                  },
+                },
+                h("span", { class: `swatch f-${colour}`, style: { background: FIGURE_COLOURS[colour] }, "aria-hidden": "true" }, String(view.public.figures[fg].seat + 1)),
+                ` ${colour} to ${spaceName(view.public.track, landing(view.public, fg))}`,
+              );
+            }),
+          )
+        : null;
+    bar = h(
+      "div",
+      { class: "action-bar" },
+      figChoice,
+      h("p", { class: "hint" }, hint),
+      h(
+        "button",
+        {
+          type: "button",
+          id: "confirm-move",
+          class: "primary",
+          "data-key": "confirm",
+          disabled: !pay.ready || ctx.pending,
+          onClick: () => pay.ready && ctx.send(pay.ready),
+        },
+        pay.ready && f !== null ? `Move ${view.public.figures[f].colour} to ${where}` : "Move",
+      ),
+      ui.cards.length
+        ? h(
+            "button",
+            {
+              type: "button",
+              class: "link",
+              "data-key": "clear",
+              onClick: () => {
+                ui.cards = [];
+                ctx.rerender();
+              },
+            },
+            "clear",
+          )
+        : null,
+    );
+  } else if (picking && view.prompt) {
+    bar = h("div", { class: "action-bar" }, h("p", { class: "hint" }, `Paying ${spaceName(view.public.track, landing(view.public, picking.fig))} card by card: choose the next card.`));
+  }
+  return h(
+    "section",
+    { class: "hand panel", "aria-labelledby": "hand-title" },
+    h("h2", { id: "hand-title" }, `Your hand (${hand.length})`),
+    h("div", { class: "cards", role: moving || picking ? "group" : "list", "aria-labelledby": "hand-title" }, cards),
+    bar,
+  );
+}
+
+function marketPanel(ctx, moves) {
+  const pub = ctx.view.public;
+  const drawing = ctx.view.prompt && pub.phase === "draw";
+  const slots = pub.display.map((id, slot) => {
+    if (id === null) return h("div", { class: "card empty", role: "listitem", "aria-label": "empty slot" }, "empty");
+    const o = moves.display.get(slot);
+    if (!o) return cardEl(id, { extra: { "data-slot": slot } });
+    return cardEl(id, {
+      key: `slot-${slot}`,
+      usable: true,
+      label: `Take ${cardName(id)}`,
+      onClick: () => !ctx.pending && ctx.send(o),
+      extra: { "data-slot": slot },
+    });
+  });
+  const pileLabel = `Draw pile: ${plural(pub.deck, "card")}`;
+  const pile = moves.deck
+    ? h(
+        "button",
+        {
+          type: "button",
+          class: "pile usable",
+          id: "draw-pile",
+          "data-key": "pile",
+          "aria-label": `Draw the top card of the draw pile (${plural(pub.deck, "card")})`,
+          onClick: () => !ctx.pending && ctx.send(moves.deck),
+        },
+        h("span", { class: "pile-n" }, String(pub.deck)),
+        h("span", null, "draw pile"),
+      )
+    : h("div", { class: "pile", id: "draw-pile", role: "img", "aria-label": pileLabel }, h("span", { class: "pile-n" }, String(pub.deck)), h("span", null, "draw pile"));
+  return h(
+    "section",
+    { class: `market panel ${drawing ? "drawing" : ""}`, "aria-labelledby": "market-title" },
+    h("h2", { id: "market-title" }, drawing ? "Draw a card" : "Face-up cards"),
+    h("div", { class: "cards", role: drawing ? "group" : "list", "aria-labelledby": "market-title" }, slots, pile),
+    h("p", { class: "hint" }, `Discard pile: ${plural(pub.discard.length, "card")}.`),
+  );
+}
+
+function playersPanel(ctx) {
+  const { view, seatName } = ctx;
+  const pub = view.public;
+  const rows = pub.players.map((p) => {
+    const figs = pub.figures.filter((f) => f.seat === p.seat);
+    const mine = p.seat === view.you;
+    let gold = null;
+    if (p.gold !== undefined) gold = `${p.gold} gold`;
+    else if (mine && view.private?.gold !== undefined) gold = `${view.private.gold} gold`;
+    const cv = p.chest_values || (mine ? view.private?.chest_values : null);
+    const chestText = cv ? ` (${["1", "2", "3"].filter((k) => cv[k]).map((k) => `${cv[k]}×${k}`).join(", ")})` : "";
+    const turn = pub.turn === p.seat && !view.result;
+    return h(
+      "li",
+      { class: `player ${turn ? "turn" : ""} ${mine ? "me" : ""}`, "data-seat": p.seat },
+      h(
+        "span",
+        { class: "swatches", "aria-hidden": "true" },
+        figs.map((f) => h("span", { class: `swatch f-${f.colour}`, style: { background: FIGURE_COLOURS[f.colour] } }, String(p.seat + 1))),
+      ),
+      h("span", { class: "pname" }, seatName(p.seat), mine ? " (you)" : "", turn ? h("span", { class: "turn-tag" }, pub.phase === "draw" ? "drawing" : "moving") : null),
+      h(
+        "span",
+        { class: "pstats" },
+        `${plural(p.hand, "card")} · ${plural(p.chests, "chest")}${chestText}`,
+        gold ? h("strong", { class: "gold" }, ` · ${gold}`) : h("span", { class: "gold hidden-gold" }, " · gold hidden"),
+      ),
+      h("span", { class: "sr" }, `, figures: ${figs.map((f) => `${f.colour} on ${spaceName(pub.track, f.pos)}`).join(", ")}`),
+    );
+  });
+  const k = pub.kantshou === "open" ? "Kantshou not reached yet" : pub.kantshou === "triggered" ? "Kantshou scoring at the end of this turn" : "Kantshou scored";
+  return h(
+    "section",
+    { class: "players panel", "aria-labelledby": "players-title" },
+    h("h2", { id: "players-title" }, "Players"),
+    h("ul", null, rows),
+    h("p", { class: "hint" }, `Turn ${pub.turns + 1}. ${k}.`),
+  );
+}
+
+// ---- the renderer -----------------------------------------------------------------------------
+
+function describe(move, view) {
+  const pub = view.public;
+  const fig = (f) => `${pub.figures[f]?.colour || "?"} figure`;
+  const to = (f) => spaceName(pub.track, landing(pub, f));
+  switch (move.a) {
+    case "move":
+      return `Move ${fig(move.fig)} to ${to(move.fig)}, paying ${move.pay.map(cardName).join(", ")}`;
+    case "lighten":
+      return `Lighten the load: move ${fig(move.fig)} to ${to(move.fig)} for 1 gold`;
+    case "choose":
+      return `Pay for ${fig(move.fig)} to ${to(move.fig)} card by card`;
+    case "pick":
+      return `Pay with ${cardName(move.card)}`;
+    case "cancel":
+      return "Cancel paying card by card";
+    case "pass":
+      return "Pass: move no figure, go on to draw a card";
+    case "stop":
+      return "Stop moving and draw a card";
+    case "draw":
+      return move.from === "deck" ? "Draw the top card of the draw pile" : `Take the face-up ${cardName(pub.display[move.slot] || "?-?-0")}`;
+    default:
+      return JSON.stringify(move);
+  }
+}
+
+function logLine(ev, pub, seatName) {
+  const who = ev.seat !== undefined && ev.seat !== null ? seatName(ev.seat) : "";
+  const fig = ev.fig !== undefined ? `${pub.figures[ev.fig]?.colour || "?"} figure` : "";
+  const to = ev.to !== undefined ? spaceName(pub.track, ev.to) : "";
+  const chest = ev.chest ? `, took a chest of ${ev.chest} gold` : "";
+  const caught = ev.caught_up ? " and caught up to Kantshou" : "";
+  const paid = (list) => list.map((p) => `${seatName(p.seat)} ${p.gold}`).join(", ") || "nobody";
+  switch (ev.ev) {
+    case "move":
+      return `${who} moved the ${fig} to ${to} paying ${(ev.paid || []).map(cardName).join(", ")}${chest}${caught}.`;
+    case "lighten":
+      return `${who} lightened the load: the ${fig} to ${to} for 1 gold${chest}${caught}.`;
+    case "pass":
+      return `${who} passed.`;
+    case "stop":
+      return `${who} stopped moving.`;
+    case "draw":
+      return ev.slot === null || ev.slot === undefined ? `${who} drew from the draw pile.` : `${who} took the face-up ${cardName(ev.card)}.`;
+    case "reshuffle":
+      return `The discard pile was shuffled into a new draw pile (${plural(ev.cards, "card")}).`;
+    case "kantshou_scoring":
+      return `Kantshou scoring: ${paid(ev.paid)} gold.`;
+    case "final_scoring":
+      return `Final scoring on the last stretch: ${paid(ev.paid)} gold.`;
+    case "stalemate":
+      return "Nobody can move and no card is left: the game ends.";
+    default:
+      return `${ev.ev}`;
+  }
+}
+
+export default {
+  id: "expedition",
+  title: "Marco Polo Expedition",
+  minSeats: 2,
+  maxSeats: 5,
+  scoreUnit: "gold",
+  options: [
+    { key: "open_gold", label: "Gold is public (open chests)" },
+    { key: "move_both", label: "2 players: both figures may move in a turn" },
+  ],
+
+  render(ctx) {
+    const moves = analyse(ctx.view);
+    const ui = selection(ctx, moves);
+    return h(
+      "div",
+      { class: "expedition" },
+      h("div", { class: "board panel" }, board(ctx, moves, ui)),
+      h("div", { class: "tableau" }, handPanel(ctx, moves, ui), marketPanel(ctx, moves), playersPanel(ctx)),
+    );
+  },
+
+  describe,
+
+  hasGesture(move, view) {
+    if (move.a === "move" || move.a === "choose") return landing(view.public, move.fig) !== null;
+    return move.a === "pick" || move.a === "draw";
+  },
+
+  status(view, ctx) {
+    const pub = view.public;
+    if (pub.turn === undefined) return "";
+    return `${ctx.seatName(pub.turn)} is ${pub.phase === "draw" ? "drawing a card" : "moving"}.`;
+  },
+
+  logLines(view) {
+    const pub = view.public;
+    const seatName = (i) => view.seats[i]?.name || `Seat ${i + 1}`;
+    return (pub.log || []).map((ev) => ({ n: ev.n, text: logLine(ev, pub, seatName) }));
+  },
+
+  resultNote(view) {
+    const res = view.result;
+    const top = Math.max(...res.scores);
+    const tied = res.scores.filter((x) => x === top).length;
+    if (tied > 1 && tied > res.winners.length) return "Tied on gold: the tie goes to the player whose figure is nearest Daidu.";
+    if (tied > 1) return "Tied on gold and on the figure nearest Daidu: a shared win.";
+    return null;
+  },
+};

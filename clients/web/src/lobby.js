@@ -1,0 +1,227 @@
+// The lobby: choose a name, see the public rooms (live, from `watch_lobby`), create, join or watch.
+// Owns: lobby markup and the create form. Must not: keep state beyond what the app holds.
+import { h } from "./dom.js";
+import { creatableGames, gameTitle } from "./registry.js";
+
+const form = { game: null, seats: null, options: {}, isPublic: true, seed: "" }; // kept across renders
+
+function nameForm(app) {
+  const input = h("input", {
+    id: "name",
+    name: "name",
+    required: true,
+    maxlength: 32,
+    autocomplete: "nickname",
+    value: app.name || "",
+    "data-key": "name",
+  });
+  const submit = (ev) => {
+    ev.preventDefault();
+    const name = input.value.trim();
+    if (name) app.setName(name);
+  };
+  return h(
+    "form",
+    { class: "card-panel name-form", onSubmit: submit },
+    h("h2", null, "Welcome"),
+    h("label", { for: "name" }, "Your name"),
+    h("div", { class: "row" }, input, h("button", { type: "submit", "data-key": "enter" }, "Enter")),
+    h("p", { class: "hint" }, "Your name and seat are kept in this browser, so a reload puts you back in your games."),
+  );
+}
+
+function seatsText(info) {
+  return info.players.map((p, i) => p ?? `seat ${i + 1} free`).join(", ");
+}
+
+function roomRow(app, info) {
+  const held = app.held.has(info.room);
+  const free = info.players.some((p) => p === null);
+  const actions = [];
+  if (held) {
+    actions.push(h("button", { type: "button", "data-key": `open-${info.room}`, onClick: () => app.go(info.room) }, "Open"));
+  } else if (info.status === "waiting" && free) {
+    const join = async () => {
+      if (await app.join(info.room)) app.go(info.room);
+    };
+    actions.push(h("button", { type: "button", class: "primary", "data-key": `join-${info.room}`, onClick: join }, "Join"));
+  }
+  if (!held) {
+    const watch = () => app.go(info.room); // the route joins as a spectator
+    actions.push(h("button", { type: "button", "data-key": `watch-${info.room}`, onClick: watch }, "Watch"));
+  }
+  return h(
+    "li",
+    { class: "room-row", "data-room": info.room, "data-status": info.status },
+    h(
+      "div",
+      { class: "room-info" },
+      h("strong", null, gameTitle(info.game)),
+      " ",
+      h("span", { class: `badge ${info.status}` }, info.status),
+      " ",
+      h("code", { class: "room-id" }, info.room),
+      h("div", { class: "players" }, `${info.seats} seats: ${seatsText(info)}`),
+    ),
+    h("div", { class: "actions" }, actions),
+  );
+}
+
+function createForm(app) {
+  const games = creatableGames();
+  if (!games.length) return null;
+  const game = games.find((g) => g.id === form.game) || games[0];
+  form.game = game.id;
+  if (!(form.seats >= game.minSeats && form.seats <= game.maxSeats)) form.seats = Math.min(3, game.maxSeats);
+  const seatOptions = [];
+  for (let n = game.minSeats; n <= game.maxSeats; n++) seatOptions.push(h("option", { value: n, selected: n === form.seats }, String(n)));
+  const optionBoxes = (game.options || []).map((o) => {
+    const id = `opt-${o.key}`;
+    return h(
+      "label",
+      { class: "check", for: id },
+      h("input", {
+        type: "checkbox",
+        id,
+        "data-key": id,
+        checked: Boolean(form.options[o.key]),
+        onChange: (ev) => {
+          form.options[o.key] = ev.target.checked;
+        },
+      }),
+      " ",
+      o.label,
+    );
+  });
+  const submit = (ev) => {
+    ev.preventDefault();
+    const options = {};
+    for (const o of game.options || []) if (form.options[o.key]) options[o.key] = true;
+    if (form.seed.trim() !== "") options.seed = Number.parseInt(form.seed, 10);
+    app.create({ game: game.id, seats: form.seats, options, isPublic: form.isPublic });
+  };
+  return h(
+    "form",
+    { class: "card-panel create", onSubmit: submit, "aria-labelledby": "create-title" },
+    h("h2", { id: "create-title" }, "New room"),
+    h(
+      "div",
+      { class: "grid2" },
+      h("label", { for: "game" }, "Game"),
+      h(
+        "select",
+        {
+          id: "game",
+          "data-key": "game",
+          onChange: (ev) => {
+            form.game = ev.target.value;
+            app.render();
+          },
+        },
+        games.map((g) => h("option", { value: g.id, selected: g.id === game.id }, g.title)),
+      ),
+      h("label", { for: "seats" }, "Seats"),
+      h(
+        "select",
+        {
+          id: "seats",
+          "data-key": "seats",
+          onChange: (ev) => {
+            form.seats = Number(ev.target.value);
+          },
+        },
+        seatOptions,
+      ),
+    ),
+    optionBoxes,
+    h(
+      "label",
+      { class: "check", for: "public" },
+      h("input", {
+        type: "checkbox",
+        id: "public",
+        "data-key": "public",
+        checked: form.isPublic,
+        onChange: (ev) => {
+          form.isPublic = ev.target.checked;
+        },
+      }),
+      " Listed in the lobby",
+    ),
+    h(
+      "details",
+      { class: "advanced" },
+      h("summary", { "data-key": "advanced" }, "Test servers"),
+      h("label", { for: "seed" }, "Seed (honoured only by a server started with --allow-client-seed)"),
+      h("input", {
+        id: "seed",
+        inputmode: "numeric",
+        pattern: "[0-9]*",
+        "data-key": "seed",
+        value: form.seed,
+        onInput: (ev) => {
+          form.seed = ev.target.value;
+        },
+      }),
+    ),
+    h("button", { type: "submit", class: "primary", "data-key": "create" }, "Create and sit down"),
+  );
+}
+
+/** The whole lobby page. */
+export function renderLobby(app) {
+  if (!app.name) return h("div", { class: "lobby" }, nameForm(app));
+  if (!app.player) return h("div", { class: "lobby" }, h("p", { class: "hint" }, app.net === "open" ? "Signing in…" : "Connecting to the server…"));
+  const mine = [...app.held.entries()];
+  const rooms = app.lobby;
+  return h(
+    "div",
+    { class: "lobby" },
+    h(
+      "section",
+      { class: "card-panel", "aria-labelledby": "me-title" },
+      h("h2", { id: "me-title" }, `Hello, ${app.name}`),
+      mine.length
+        ? h(
+            "ul",
+            { class: "mine" },
+            mine.map(([room, r]) =>
+              h(
+                "li",
+                null,
+                h(
+                  "a",
+                  { href: `#/room/${encodeURIComponent(room)}`, "data-key": `mine-${room}` },
+                  `${gameTitle(r.game || app.store.get(room)?.view.game || "room")} `,
+                  h("code", null, room),
+                ),
+                r.seat !== null && r.seat !== undefined ? ` (seat ${r.seat + 1})` : "",
+              ),
+            ),
+          )
+        : h("p", { class: "hint" }, "You have no seat in a game yet: join a room below or create one."),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "link",
+          "data-key": "rename",
+          onClick: () => {
+            app.name = null;
+            app.render();
+          },
+        },
+        "change name",
+      ),
+    ),
+    h(
+      "section",
+      { class: "card-panel", "aria-labelledby": "rooms-title" },
+      h("h2", { id: "rooms-title" }, "Open rooms ", h("span", { class: "count" }, `(${rooms.length})`)),
+      rooms.length
+        ? h("ul", { class: "rooms" }, rooms.map((r) => roomRow(app, r)))
+        : h("p", { class: "hint rooms-empty" }, "No public room is waiting or playing right now."),
+    ),
+    createForm(app),
+  );
+}
