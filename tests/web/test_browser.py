@@ -217,6 +217,12 @@ def test_a_reload_and_a_new_tab_keep_the_seat(browser: Any, server: str) -> None
         ann.page.wait_for_selector(f"section.room[data-room='{room}'][data-you='0']")
         bob.page.wait_for_selector("section.room .seat[data-seat='0'].online")
         play_until([ann, bob], random.Random(2), lambda: ann.v() >= 16, limit=30)
+
+        # a gap in Bob's versions (as if a patch were lost): he asks for a snapshot and plays on
+        bob.page.evaluate("room => { window.marcopolo.store.get(room).v -= 1; }", room)
+        play_until([ann, bob], random.Random(3), lambda: ann.v() >= 22, limit=30)
+        bob.page.wait_for_function("v => +document.querySelector('section.room').dataset.v === v", arg=ann.v())
+        assert bob.page.evaluate("() => window.marcopolo.store.resyncs") == 1
         assert not ann.errors and not bob.errors
         assert not ann.notices() and not bob.notices()
     finally:

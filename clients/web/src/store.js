@@ -7,6 +7,7 @@ export class Store {
   /** `resync(room)` sends a `sync`; `onChange(room)` runs after every applied snapshot or patch. */
   constructor({ resync, onChange }) {
     this.rooms = new Map();
+    this.resyncs = 0; // snapshots asked for after a gap or a failed patch (shown in tests and the console)
     this.resync = resync;
     this.onChange = onChange;
   }
@@ -45,6 +46,7 @@ export class Store {
   gap(room, entry, why) {
     console.warn(`room ${room}: ${why}; asking for a snapshot`);
     entry.syncing = true;
+    this.resyncs += 1;
     this.resync(room);
   }
 }
