@@ -48,7 +48,7 @@ def screen() -> Callable[[], Screen]:
     return Screen
 
 
-async def until(cond: Callable[[], object], timeout: float = 5.0, what: str = "condition") -> None:
+async def until(cond: Callable[[], object], timeout: float = 30.0, what: str = "condition") -> None:
     """Poll `cond` until it is true (fails the test after `timeout` seconds)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout

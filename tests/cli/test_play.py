@@ -29,7 +29,7 @@ def found(pattern: str, text: str) -> str:
     return match[1]
 
 
-async def finish(*tasks: asyncio.Task[int], timeout: float = 15.0) -> list[int]:
+async def finish(*tasks: asyncio.Task[int], timeout: float = 60.0) -> list[int]:
     """Wait for the CLI tasks' exit codes; on a timeout or failure cancel them all so every connection closes."""
     try:
         return list(await asyncio.wait_for(asyncio.gather(*tasks), timeout))

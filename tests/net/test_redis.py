@@ -109,7 +109,7 @@ async def _spawn(port: int, prefix: str) -> subprocess.Popen[bytes]:
         except OSError:
             return False
 
-    for _ in range(100):
+    for _ in range(600):
         if await loop.run_in_executor(None, healthy):
             return proc
         await asyncio.sleep(0.1)
