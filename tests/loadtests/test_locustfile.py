@@ -23,6 +23,7 @@ rooms = [
 print(json.dumps({
     "user": issubclass(lf.ExpeditionPlayer, User) and not lf.ExpeditionPlayer.abstract,
     "tasks": len(lf.ExpeditionPlayer.tasks),
+    "host": lf.ExpeditionPlayer.host,
     "threads": threading.active_count(),
     "pick": lf.pick_room(rooms),
     "none": lf.pick_room(rooms[:2]),
@@ -35,4 +36,11 @@ def test_locustfile_imports_without_starting_anything() -> None:
         [sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, timeout=60, check=True
     )
     got = json.loads(out.stdout.strip().splitlines()[-1])
-    assert got == {"user": True, "tasks": 1, "threads": 1, "pick": "r3", "none": None}
+    assert got == {
+        "user": True,
+        "tasks": 1,
+        "host": "ws://127.0.0.1:8765/ws",
+        "threads": 1,
+        "pick": "r3",
+        "none": None,
+    }
