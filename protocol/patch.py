@@ -19,6 +19,8 @@ import re
 from types import ModuleType
 from typing import Any, Literal
 
+import msgpack
+
 _jsonpatch: ModuleType | None
 try:
     import jsonpatch as _jsonpatch
@@ -88,6 +90,8 @@ def make_patch_builtin(old: Any, new: Any) -> list[Op]:
         path, a, b = stack.pop()
         if a is b:
             continue
+        if isinstance(a, dict | list) and _equal_containers(a, b):
+            continue  # an unchanged subtree: skipped at C speed instead of walked
         if isinstance(a, dict) and isinstance(b, dict):
             for key in a:
                 if key not in b:
@@ -252,13 +256,24 @@ _MAX_SHIFT = 32
 
 def _head_shift(a: list[Any] | tuple[Any, ...], b: list[Any] | tuple[Any, ...]) -> int:
     """k > 0 when `b` is `a` without its first k items plus new items at the end (k <= 32), else 0."""
-    if not a or not b or _deep_same(a[0], b[0]):
-        return 0
-    for k in range(1, min(len(a), _MAX_SHIFT) + 1):
+    if not a or not b or a[0] == b[0]:
+        return 0  # (Python's == is a fast filter; the strict check runs once, on the candidate)
+    first = b[0]
+    for k in range(1, min(len(a) - 1, _MAX_SHIFT) + 1):
         kept = len(a) - k
-        if kept <= len(b) and all(_deep_same(a[k + i], b[i]) for i in range(kept)):
-            return k
+        if kept <= len(b) and a[k] == first and list(a[k:]) == list(b[:kept]):
+            return k if _equal_containers(list(a[k:]), list(b[:kept])) else 0
     return 0
+
+
+def _equal_containers(a: Any, b: Any) -> bool:
+    """Strictly equal maps or lists: Python's == first (fast), then msgpack bytes, which tell 1 from True."""
+    if type(a) is not type(b) or a != b:
+        return False
+    try:
+        return bool(msgpack.packb(a) == msgpack.packb(b))
+    except (TypeError, ValueError, OverflowError):
+        return _deep_same(a, b)
 
 
 def _deep_same(a: Any, b: Any) -> bool:

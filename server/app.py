@@ -11,6 +11,7 @@ import asyncio
 import json
 import logging
 import mimetypes
+import signal
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
@@ -143,11 +144,16 @@ class App:
 
 
 async def run(settings: Settings) -> None:
-    """Run a node until cancelled (Ctrl-C / SIGTERM)."""
+    """Run a node until SIGTERM or SIGINT (Ctrl-C), then close sockets, rooms and the store."""
     app = App(settings)
     await app.start()
     log.info("listening on ws://%s:%d/ws (node %s)", settings.host, app.port, settings.node_id)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
     try:
-        await asyncio.Future()
+        await stop.wait()
+        log.info("stopping")
     finally:
         await app.stop()
