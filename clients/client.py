@@ -192,7 +192,7 @@ class Client:
                 await self._resync(rv)
             else:
                 try:
-                    rv.state = apply_patch_builtin(rv.state, msg["ops"])
+                    rv.state = apply_patch_builtin(rv.state, msg["ops"], in_place=True)  # a failure resyncs
                 except PatchError:
                     await self._resync(rv)
                     return
