@@ -192,7 +192,7 @@ class Client:
                 await self._resync(rv)
             else:
                 try:
-                    rv.state = apply_patch_builtin(rv.state, msg["ops"], in_place=True)  # a failure resyncs
+                    rv.state = apply_patch_builtin(rv.state, msg["ops"])  # a copy: views handed out stay as they were
                 except PatchError:
                     await self._resync(rv)
                     return
