@@ -6,7 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import os
+import socket
 import sys
 
 from server.config import Settings
@@ -18,7 +18,11 @@ def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
     ap.add_argument("--port", type=int, default=8765)
     ap.add_argument("--store", default="memory", help="memory (default) or redis://host:port/db")
     ap.add_argument("--prefix", default="mp:", help="key prefix in Redis")
-    ap.add_argument("--node-id", default=f"node-{os.getpid()}")
+    ap.add_argument(
+        "--node-id",
+        default=None,
+        help="unique per node; default HOST-PORT, so a node restarted on the same port takes its rooms back at once",
+    )
     ap.add_argument("--max-frame", type=int, default=64 * 1024, help="bytes per client frame")
     ap.add_argument("--rate", type=float, default=40.0, help="frames per second per connection")
     ap.add_argument("--burst", type=int, default=80)
@@ -36,7 +40,7 @@ def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
         port=a.port,
         store=a.store,
         prefix=a.prefix,
-        node_id=a.node_id,
+        node_id=a.node_id or f"{socket.gethostname()}-{a.port}".replace(":", "-"),
         max_frame=a.max_frame,
         hard_frame_limit=max(4 * a.max_frame, a.max_frame + 1024),
         rate=a.rate,

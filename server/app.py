@@ -21,10 +21,11 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
+from server.cluster import RedisCluster
 from server.config import Settings
 from server.conn import Conn
 from server.hub import Hub
-from server.store import Store, StoreUnavailable, open_store
+from server.store import RedisStore, Store, StoreUnavailable, open_store
 
 log = logging.getLogger("marcopolo.app")
 
@@ -47,12 +48,18 @@ class App:
     def __init__(self, settings: Settings, store: Store | None = None) -> None:
         self.settings = settings
         self.store = store or open_store(settings.store, prefix=settings.prefix)
-        self.hub = Hub(settings, self.store)
+        cluster = (
+            RedisCluster(self.store, settings.node_id, lease_ms=settings.lease_ms)
+            if isinstance(self.store, RedisStore)
+            else None
+        )
+        self.hub = Hub(settings, self.store, cluster=cluster)
         self.server: Server | None = None
         root = Path(settings.web_root) if settings.web_root else DEFAULT_WEB_ROOT
         self.web_root = root.resolve()
 
     async def start(self) -> None:
+        await self.hub.cluster.start(self.hub)
         loaded = await self.hub.load_rooms()
         log.info("loaded %d unfinished rooms from %s", loaded, self.settings.store)
         self.server = await serve(
@@ -77,6 +84,7 @@ class App:
             self.server.close()
             await self.server.wait_closed()
         await self.hub.close()
+        await self.hub.cluster.stop()
         await self.store.close()
 
     # ---- HTTP -------------------------------------------------------------------------------
@@ -122,7 +130,9 @@ class App:
         async def close(code: int, reason: str) -> None:
             await ws.close(code, reason)
 
-        conn = Conn(ws.send, close, self.hub.metrics, queue_size=s.out_queue, rate=s.rate, burst=s.burst)
+        conn = Conn(
+            ws.send, close, self.hub.metrics, queue_size=s.out_queue, rate=s.rate, burst=s.burst, prefix=s.node_id
+        )
         conn.start()
         self.hub.connected(conn)
         try:

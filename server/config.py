@@ -31,5 +31,7 @@ class Settings:
     session_ttl: int = 30 * 24 * 3600
     #: a snapshot is written every this many versions (and at the end); recovery replays the rest
     snapshot_every: int = 32
+    #: a room's lease (several nodes on one Redis): a node that stops renewing loses its rooms after this
+    lease_ms: int = 5000
     #: folder of the browser client, served at /
     web_root: str | None = None

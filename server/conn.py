@@ -33,8 +33,10 @@ class Conn:
         queue_size: int = 2000,
         rate: float = 40.0,
         burst: int = 80,
+        prefix: str = "c",
     ) -> None:
-        self.id = next(_ids)
+        #: unique across nodes when `prefix` is the node id (rooms on other nodes key viewers by it)
+        self.id = f"{prefix}:{next(_ids)}"
         self.player: str | None = None
         self.name: str | None = None
         self.closed = False

@@ -9,6 +9,7 @@ Must not: touch sockets (connections are `Conn` objects) or decide any game rule
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import secrets
@@ -19,6 +20,7 @@ from pydantic import ValidationError
 
 from protocol import ProtocolError, decode_any, decode_client
 from protocol import messages as m
+from server.cluster import LocalCluster, RedisCluster, RemoteConn
 from server.config import Settings
 from server.conn import Conn
 from server.games import all_games
@@ -29,6 +31,23 @@ from server.store import Store, StoreUnavailable
 log = logging.getLogger("marcopolo.hub")
 
 LOBBY_DELAY = 0.05  # seconds: lobby pushes are coalesced over this window
+
+
+def room_info(meta: dict[str, Any]) -> dict[str, Any]:
+    """A room as the lobby lists it."""
+    return {
+        "room": meta["room"],
+        "game": meta["game"],
+        "seats": meta["seats"],
+        "players": list(meta["names"]),
+        "status": meta["status"],
+        "public": meta["public"],
+    }
+
+
+def _ref(node: str, conn: Conn) -> dict[str, Any]:
+    """A local connection as other nodes address it."""
+    return {"node": node, "id": conn.id, "player": conn.player, "name": conn.name}
 
 
 def token_key(token: str) -> str:
@@ -46,26 +65,62 @@ def _peek_id(data: bytes) -> int | None:
     return rid if isinstance(rid, int) and not isinstance(rid, bool) else None
 
 
+class RemoteRoom:
+    """A room run by another node: requests are forwarded there, its pushes come back over the cluster."""
+
+    def __init__(self, hub: Hub, owner: str, room_id: str) -> None:
+        self.hub = hub
+        self.owner = owner
+        self.id = room_id
+
+    async def submit(self, kind: str, conn: Conn, re: int | None = None, **args: Any) -> None:
+        hub = self.hub
+        if kind == "join":
+            hub.remote_views.setdefault(self.id, {})[conn.id] = bool(args.get("spectate"))
+            hub.remote_owner[self.id] = self.owner
+        elif kind == "leave":
+            hub.remote_views.get(self.id, {}).pop(conn.id, None)
+        hub.forward(self.owner, self.id, kind, conn, re, args)
+
+
 class Hub:
-    def __init__(self, settings: Settings, store: Store, metrics: Metrics | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        metrics: Metrics | None = None,
+        cluster: LocalCluster | RedisCluster | None = None,
+    ) -> None:
         self.settings = settings
+        self.node = settings.node_id
         self.store = store
         self.metrics = metrics or Metrics()
+        self.cluster = cluster or LocalCluster(self.node)
         self.rooms: dict[str, Room] = {}
         self.players: dict[str, Conn] = {}  # player id -> its current connection
         self.conns: set[Conn] = set()
+        self.local_conns: dict[str, Conn] = {}  # by connection id, for pushes relayed from other nodes
         self.watchers: set[Conn] = set()
+        #: rooms of other nodes that local connections watch: room -> {connection id: spectating}
+        self.remote_views: dict[str, dict[str, bool]] = {}
+        self.remote_owner: dict[str, str] = {}
+        #: connections of other nodes that watch rooms of this node
+        self.remote_conns: dict[str, RemoteConn] = {}
         self._lobby_task: asyncio.Task[None] | None = None
         self._room_locks: dict[str, asyncio.Lock] = {}
 
     # ---- start and stop ---------------------------------------------------------------------
 
     async def load_rooms(self) -> int:
-        """Load every unfinished room from the store (crash recovery); returns how many."""
+        """Load every unfinished room no other node runs (crash recovery); returns how many."""
         count = 0
         for room_id in await self.store.room_ids(unfinished_only=True):
+            if not await self.cluster.claim(room_id):
+                continue
             if await self._load_room(room_id) is not None:
                 count += 1
+            else:
+                await self.cluster.release(room_id)
         self._count_rooms()
         return count
 
@@ -95,8 +150,10 @@ class Hub:
         return room
 
     async def close(self) -> None:
+        """Stop every room and hand its lease back, so another node can take it at once."""
         for room in list(self.rooms.values()):
             await room.stop()
+            await self.cluster.release(room.id)
         if self._lobby_task is not None:
             self._lobby_task.cancel()
 
@@ -110,17 +167,30 @@ class Hub:
         """A finished room nobody watches is dropped from memory (it stays readable in the store)."""
         if room.status == "finished" and not room.viewers:
             self.rooms.pop(room.id, None)
-            asyncio.get_running_loop().create_task(room.stop())
+
+            async def drop() -> None:
+                await room.stop()
+                await self.cluster.release(room.id)
+
+            asyncio.get_running_loop().create_task(drop())
             self._count_rooms()
+
+    async def seat_changed(self, room: Room, player: str, held: bool) -> None:
+        """Keep the store's index of a player's rooms (for `welcome.rooms` on any node)."""
+        await self.store.mark_seat(player, room.id, held)
 
     # ---- connections ------------------------------------------------------------------------
 
     def connected(self, conn: Conn) -> None:
         self.conns.add(conn)
+        self.local_conns[conn.id] = conn
         self.metrics.connections.set(len(self.conns))
 
     async def disconnected(self, conn: Conn) -> None:
+        if conn not in self.conns:
+            return
         self.conns.discard(conn)
+        self.local_conns.pop(conn.id, None)
         self.watchers.discard(conn)
         self.metrics.connections.set(len(self.conns))
         if conn.player is not None and self.players.get(conn.player) is conn:
@@ -131,6 +201,10 @@ class Hub:
                     await room.submit("detach", conn)
                 except RoomError:
                     pass
+        for room_id, views in list(self.remote_views.items()):
+            if views.pop(conn.id, None) is not None and room_id in self.remote_owner:
+                detach = {"op": "detach", "room": room_id, "conn": _ref(self.node, conn)}
+                self.cluster.send(self.remote_owner[room_id], detach)
 
     async def handle_frame(self, conn: Conn, data: bytes) -> None:
         """Decode one binary frame and answer it; every failure becomes an `error` message."""
@@ -171,13 +245,13 @@ class Hub:
         if conn.player is None:
             raise RoomError("forbidden", "say hello first")
         if isinstance(msg, m.ListRooms):
-            conn.push({"t": "rooms", "re": msg.id, "rooms": self.lobby(msg.game)})
+            conn.push({"t": "rooms", "re": msg.id, "rooms": await self.lobby(msg.game)})
         elif isinstance(msg, m.WatchLobby):
             self.watchers.add(conn)
-            conn.push({"t": "rooms", "re": msg.id, "rooms": self.lobby()})
+            conn.push({"t": "rooms", "re": msg.id, "rooms": await self.lobby()})
         elif isinstance(msg, m.UnwatchLobby):
             self.watchers.discard(conn)
-            conn.push({"t": "rooms", "re": msg.id, "rooms": self.lobby()})
+            conn.push({"t": "rooms", "re": msg.id, "rooms": await self.lobby()})
         elif isinstance(msg, m.Create):
             room_id = await self._create(msg)
             conn.push({"t": "created", "re": msg.id, "room": room_id})
@@ -198,11 +272,117 @@ class Hub:
         else:  # pragma: no cover - decode_client admits only the types above
             raise RoomError("unknown_type", f"no handler for {msg.t}")
 
-    async def _room(self, room_id: str) -> Room:
-        room = self.rooms.get(room_id) or await self._load_room(room_id)
-        if room is None:
+    async def _room(self, room_id: str) -> Room | RemoteRoom:
+        room = self.rooms.get(room_id)
+        if room is not None:
+            return room
+        if self.cluster.clustered:
+            owner = await self.cluster.owner(room_id)
+            if owner is not None and owner != self.node:
+                return RemoteRoom(self, owner, room_id)
+            if not await self.cluster.claim(room_id):
+                owner = await self.cluster.owner(room_id)
+                if owner is not None and owner != self.node:
+                    return RemoteRoom(self, owner, room_id)
+                raise RoomError("unavailable", "the room is moving between nodes; retry")
+        loaded = await self._load_room(room_id)
+        if loaded is None:
+            await self.cluster.release(room_id)
             raise RoomError("not_found", f"no room {room_id!r}")
-        return room
+        return loaded
+
+    # ---- the cluster ------------------------------------------------------------------------
+
+    def forward(self, owner: str, room_id: str, kind: str, conn: Conn, re: int | None, args: dict[str, Any]) -> None:
+        """Send a room request to the node that runs the room."""
+        req = {"op": "req", "room": room_id, "kind": kind, "re": re, "args": args, "conn": _ref(self.node, conn)}
+        self.cluster.send(owner, req)
+
+    async def on_cluster(self, payload: dict[str, Any]) -> None:
+        """A message from another node (see server.cluster)."""
+        op = payload.get("op")
+        if op == "push":
+            target = self.local_conns.get(payload["conn"])
+            if target is not None:
+                target.push(payload["msg"])
+        elif op == "req":
+            room = self.rooms.get(payload["room"])
+            rc = self._remote_conn(payload["conn"])
+            if room is None:
+                rc.push({"t": "error", "re": payload.get("re"), "code": "unavailable",
+                         "message": "the room moved to another node; retry"})
+                return
+            # one task per request; tasks start in order, so the room's inbox keeps the order of arrival
+            asyncio.get_running_loop().create_task(self._remote_submit(room, rc, payload))
+        elif op == "detach":
+            room = self.rooms.get(payload["room"])
+            rc = self.remote_conns.get(payload["conn"]["id"])
+            if room is not None and rc is not None:
+                with contextlib.suppress(RoomError):
+                    await room.submit("detach", rc)
+        elif op == "lobby":
+            self._lobby_changed(local=True)
+        elif op == "kick":
+            old = self.players.get(payload["player"])
+            if old is not None and old.id != payload["keep"]:
+                old.abort(4001, "replaced by a newer connection of the same player")
+                await self.disconnected(old)
+
+    def _remote_conn(self, ref: dict[str, Any]) -> RemoteConn:
+        rc = self.remote_conns.get(ref["id"])
+        if rc is None:
+            rc = self.remote_conns[ref["id"]] = RemoteConn(self.cluster, ref["node"], ref["id"], None, None)
+        rc.player, rc.name = ref["player"], ref["name"]
+        return rc
+
+    async def _remote_submit(self, room: Room, rc: RemoteConn, payload: dict[str, Any]) -> None:
+        try:
+            await room.submit(payload["kind"], rc, payload.get("re"), **payload.get("args", {}))
+        except RoomError as err:
+            self.metrics.errors.labels(err.code).inc()
+            rc.push({"t": "error", "re": payload.get("re"), "code": err.code, "message": err.message})
+
+    async def lease_lost(self, room_id: str) -> None:
+        """Another node runs this room now: stop it here; local viewers follow it (check_remote_rooms)."""
+        room = self.rooms.pop(room_id, None)
+        if room is None:
+            return
+        await room.stop()
+        views = self.remote_views.setdefault(room_id, {})
+        for viewer in room.viewers.values():
+            if viewer.conn.id in self.local_conns:
+                views[viewer.conn.id] = viewer.seat is None
+        self.remote_owner[room_id] = self.node  # stale on purpose: the next check re-routes the viewers
+        self._count_rooms()
+
+    async def check_remote_rooms(self) -> None:
+        """Follow rooms whose node changed or died: take them over, or re-join them where they went."""
+        for room_id, views in list(self.remote_views.items()):
+            if not views:
+                self.remote_views.pop(room_id, None)
+                self.remote_owner.pop(room_id, None)
+                continue
+            owner = await self.cluster.owner(room_id)
+            if owner is not None and owner == self.remote_owner.get(room_id) and owner != self.node:
+                continue
+            if owner is None or owner == self.node:
+                try:
+                    room = await self._room(room_id)
+                except RoomError:
+                    continue
+            else:
+                room = RemoteRoom(self, owner, room_id)
+            log.info("room %s now runs on %s; re-joining %d viewers", room_id, owner or self.node, len(views))
+            self.remote_views.pop(room_id, None)
+            self.remote_owner.pop(room_id, None)
+            for cid, spectate in views.items():
+                conn = self.local_conns.get(cid)
+                if conn is None:
+                    continue
+                try:
+                    await room.submit("join", conn, None, seat=None, spectate=spectate)
+                except RoomError as err:
+                    log.warning("re-joining %s to %s failed: %s", cid, room_id, err.message)
 
     # ---- hello ------------------------------------------------------------------------------
 
@@ -227,11 +407,15 @@ class Hub:
         conn.player = player
         conn.name = msg.name
         self.players[player] = conn
-        held = [
-            {"room": r.id, "game": r.meta["game"], "seat": seat}
-            for r in self.rooms.values()
-            if r.status != "finished" and (seat := r.seat_of(player)) is not None
-        ]
+        if self.cluster.clustered:
+            self.cluster.broadcast({"op": "kick", "player": player, "keep": conn.id})
+        held = []
+        for room_id in await self.store.player_rooms(player):
+            local = self.rooms.get(room_id)
+            meta = local.meta if local is not None else await self.store.get_meta(room_id)
+            if meta is None or meta["status"] == "finished" or player not in meta["players"]:
+                continue
+            held.append({"room": room_id, "game": meta["game"], "seat": meta["players"].index(player)})
         conn.push({"t": "welcome", "re": msg.id, "player": player, "token": token, "rooms": held})
 
     # ---- rooms and lobby --------------------------------------------------------------------
@@ -272,28 +456,38 @@ class Hub:
             "node": self.settings.node_id,
         }
         await self.store.create_room(meta)
+        await self.cluster.claim(room_id)
         self._new_room(meta, None)
         self._count_rooms()
         self._lobby_changed()
         return room_id
 
-    def lobby(self, game: str | None = None) -> list[dict[str, Any]]:
-        """Public rooms that are waiting or playing, oldest first."""
-        rooms = [
-            r
-            for r in self.rooms.values()
-            if r.meta["public"] and r.status in ("waiting", "playing") and (game is None or r.meta["game"] == game)
+    async def lobby(self, game: str | None = None) -> list[dict[str, Any]]:
+        """Public rooms that are waiting or playing, oldest first (of every node when clustered)."""
+        if self.cluster.clustered:
+            metas = await self.store.list_public()
+        else:
+            metas = [r.meta for r in self.rooms.values()]
+            metas.sort(key=lambda m: (m.get("created", 0), m["room"]))
+        return [
+            room_info(m)
+            for m in metas
+            if m["public"] and m["status"] in ("waiting", "playing") and (game is None or m["game"] == game)
         ]
-        rooms.sort(key=lambda r: (r.meta.get("created", 0), r.id))
-        return [r.info() for r in rooms]
 
-    def _lobby_changed(self) -> None:
+    def _lobby_changed(self, local: bool = False) -> None:
+        if self.cluster.clustered and not local:
+            self.cluster.broadcast({"op": "lobby"})  # every node (this one too) pushes to its watchers
+            return
         if self.watchers and (self._lobby_task is None or self._lobby_task.done()):
             self._lobby_task = asyncio.get_running_loop().create_task(self._push_lobby())
 
     async def _push_lobby(self) -> None:
         await asyncio.sleep(LOBBY_DELAY)
-        rooms = self.lobby()
+        try:
+            rooms = await self.lobby()
+        except StoreUnavailable:
+            return
         for conn in list(self.watchers):
             conn.push({"t": "lobby", "rooms": rooms})
 

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from protocol.patch import make_patch_builtin as make_patch
-from server.conn import Conn
 from server.games import Game, IllegalMove, get_game
 from server.games.base import pack, unpack
 from server.metrics import Metrics
@@ -39,6 +38,16 @@ class RoomError(Exception):
         self.message = message
 
 
+class Conn(Protocol):
+    """What a room needs of a connection: a local `server.conn.Conn` or a `cluster.RemoteConn`."""
+
+    id: str
+    player: str | None
+    name: str | None
+
+    def push(self, msg: dict[str, Any]) -> None: ...
+
+
 class Hub(Protocol):
     """What a room needs from the server around it."""
 
@@ -48,6 +57,8 @@ class Hub(Protocol):
     def room_changed(self, room: Room) -> None: ...
 
     def room_idle(self, room: Room) -> None: ...
+
+    async def seat_changed(self, room: Room, player: str, held: bool) -> None: ...
 
 
 @dataclass
@@ -77,7 +88,7 @@ class Room:
         self.meta = meta
         self.state = state
         self.game: Game = get_game(meta["game"])
-        self.viewers: dict[int, Viewer] = {}
+        self.viewers: dict[str, Viewer] = {}
         self.snapshot_every = snapshot_every
         self.finished_ttl = finished_ttl
         self.snap_v = meta.get("snap_v", 0)
@@ -242,6 +253,14 @@ class Room:
         except StoreUnavailable as err:
             log.warning("room %s: snapshot deferred: %s", self.id, err)
 
+    async def _index_seat(self, player: str | None, held: bool) -> None:
+        if player is None:
+            return
+        try:
+            await self._timed("index", self.hub.seat_changed(self, player, held))
+        except StoreUnavailable as err:  # the index only feeds `welcome.rooms`; the seat itself is stored
+            log.warning("room %s: seat index not updated: %s", self.id, err)
+
     def _packed(self) -> bytes:
         return b"" if self.state is None else pack(self.state)
 
@@ -313,6 +332,7 @@ class Room:
             self._broadcast(skip=conn)
         self._welcome(viewer, cmd.re)
         self.hub.room_changed(self)
+        await self._index_seat(conn.player, True)
         await self._after_commit()
         return seat
 
@@ -359,6 +379,7 @@ class Room:
             self.meta = meta
             self._broadcast()
             self.hub.room_changed(self)
+            await self._index_seat(conn.player, False)
         elif viewer is not None and viewer.seat is not None:
             await self._presence_off(viewer.seat)
         conn.push({"t": "left", "re": cmd.re, "room": self.id})

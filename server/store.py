@@ -136,6 +136,18 @@ class Store(ABC):
         """Return the node holding the room's lease, or None."""
 
     @abstractmethod
+    async def get_meta(self, room: str) -> Meta | None:
+        """Return only the room's meta (cheap), or None if there is no room."""
+
+    @abstractmethod
+    async def mark_seat(self, player: str, room: str, held: bool) -> None:
+        """Record in the player's index that the player holds (or no longer holds) a seat in ``room``."""
+
+    @abstractmethod
+    async def player_rooms(self, player: str) -> list[str]:
+        """Rooms recorded as holding a seat of ``player`` (sorted; may include finished or expired rooms)."""
+
+    @abstractmethod
     async def save_session(self, key: str, session: dict[str, Any], ttl_seconds: int) -> None:
         """Store a player session under ``key`` (a hash of the token, never the token) for ``ttl_seconds``."""
 
@@ -262,6 +274,7 @@ class MemoryStore(Store):
         self._rooms: dict[str, _MemRoom] = {}
         self._leases: dict[str, tuple[str, float]] = {}
         self._sessions: dict[str, tuple[bytes, float]] = {}
+        self._player_rooms: dict[str, set[str]] = {}
 
     def _get(self, room: str) -> _MemRoom | None:
         stored = self._rooms.get(room)
@@ -346,6 +359,21 @@ class MemoryStore(Store):
 
     async def ping(self) -> None:
         pass
+
+    async def get_meta(self, room: str) -> Meta | None:
+        _check_room(room)
+        stored = self._get(room)
+        return None if stored is None else _unpack(stored.info.packed)
+
+    async def mark_seat(self, player: str, room: str, held: bool) -> None:
+        rooms = self._player_rooms.setdefault(player, set())
+        if held:
+            rooms.add(room)
+        else:
+            rooms.discard(room)
+
+    async def player_rooms(self, player: str) -> list[str]:
+        return sorted(self._player_rooms.get(player, ()))
 
     async def save_session(self, key: str, session: dict[str, Any], ttl_seconds: int) -> None:
         _check_ttl(ttl_seconds, "ttl_seconds")
@@ -677,6 +705,28 @@ class RedisStore(Store):
     async def ping(self) -> None:
         with _unavailable():
             await self.client.ping()
+
+    async def get_meta(self, room: str) -> Meta | None:
+        _check_room(room)
+        with _unavailable():
+            data = await self.client.hget(self._key(room, "meta"), "data")
+        if not isinstance(data, bytes):
+            return None
+        meta: Meta = _unpack(data)
+        return meta
+
+    async def mark_seat(self, player: str, room: str, held: bool) -> None:
+        key = f"{self.prefix}player:{player}:rooms"
+        with _unavailable():
+            if held:
+                await self.client.sadd(key, room)
+            else:
+                await self.client.srem(key, room)
+
+    async def player_rooms(self, player: str) -> list[str]:
+        with _unavailable():
+            members = await self.client.smembers(f"{self.prefix}player:{player}:rooms")
+        return sorted(m.decode() if isinstance(m, bytes) else str(m) for m in members)
 
     async def save_session(self, key: str, session: dict[str, Any], ttl_seconds: int) -> None:
         _check_ttl(ttl_seconds, "ttl_seconds")

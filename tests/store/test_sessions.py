@@ -18,3 +18,23 @@ async def test_a_session_expires_after_its_ttl(backend: Backend) -> None:
     await backend.store.save_session("short", {"player": "p2"}, 1)
     await backend.elapse(1.2)
     assert await backend.store.load_session("short") is None
+
+
+async def test_the_seat_index_lists_a_players_rooms(backend: Backend) -> None:
+    store = backend.store
+    await store.mark_seat("p1", "r2", True)
+    await store.mark_seat("p1", "r1", True)
+    await store.mark_seat("p2", "r1", True)
+    assert await store.player_rooms("p1") == ["r1", "r2"]
+    await store.mark_seat("p1", "r2", False)
+    assert await store.player_rooms("p1") == ["r1"]
+    assert await store.player_rooms("nobody") == []
+
+
+async def test_get_meta_reads_only_the_meta(backend: Backend) -> None:
+    from .test_store import meta_for
+
+    await backend.store.create_room(meta_for("rm1"))
+    meta = await backend.store.get_meta("rm1")
+    assert meta is not None and meta["room"] == "rm1"
+    assert await backend.store.get_meta("nope") is None

@@ -1,0 +1,192 @@
+"""Several nodes behind one Redis: room leases, forwarding requests, relaying pushes, failover.
+
+Owns: which node runs a room (the holder of the room's lease, a Redis key with a TTL renewed while the node
+lives), the node-to-node messages over Redis pub/sub, and `RemoteConn`, the stand-in a room uses for a
+connection that lives on another node.
+Must not: know rules or frames. The hub decides what to do with a message; this module only carries it.
+
+Messages (msgpack maps) on `{prefix}node:{id}` (one channel per node) and `{prefix}cluster` (all nodes):
+  to the room's node:   {op:"req", room, kind, re, args, conn:{node, id, player, name}}
+                        {op:"detach", room, conn:{...}}
+  to the client's node: {op:"push", conn, msg}       {op:"close", conn, code, reason}
+  to every node:        {op:"lobby"}                 {op:"kick", player, keep}
+A single node on the memory store uses `LocalCluster`, which owns every room and sends nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any, Protocol
+
+import msgpack
+
+from server.store import RedisStore, StoreUnavailable
+
+log = logging.getLogger("marcopolo.cluster")
+
+
+class ClusterHub(Protocol):
+    node: str
+    rooms: dict[str, Any]
+
+    async def on_cluster(self, payload: dict[str, Any]) -> None: ...
+
+    async def lease_lost(self, room: str) -> None: ...
+
+    async def check_remote_rooms(self) -> None: ...
+
+
+class LocalCluster:
+    """One node: it owns every room."""
+
+    clustered = False
+
+    def __init__(self, node: str) -> None:
+        self.node = node
+
+    async def start(self, hub: ClusterHub) -> None:
+        pass
+
+    async def stop(self) -> None:
+        pass
+
+    async def claim(self, room: str) -> bool:
+        return True
+
+    async def owner(self, room: str) -> str | None:
+        return self.node
+
+    async def release(self, room: str) -> None:
+        pass
+
+    def send(self, node: str, payload: dict[str, Any]) -> None:
+        raise AssertionError("a single node sends nothing")
+
+    def broadcast(self, payload: dict[str, Any]) -> None:
+        pass
+
+
+class RedisCluster:
+    """Leases and pub/sub on the room store's Redis."""
+
+    clustered = True
+
+    def __init__(self, store: RedisStore, node: str, *, lease_ms: int = 5000, check_every: float = 1.0) -> None:
+        self.store = store
+        self.node = node
+        self.lease_ms = lease_ms
+        self.check_every = check_every
+        self._hub: ClusterHub | None = None
+        self._out: asyncio.Queue[tuple[str, bytes] | None] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._pubsub: Any = None
+
+    def channel(self, node: str | None) -> str:
+        return f"{self.store.prefix}cluster" if node is None else f"{self.store.prefix}node:{node}"
+
+    async def start(self, hub: ClusterHub) -> None:
+        self._hub = hub
+        self._pubsub = self.store.client.pubsub()
+        await self._pubsub.subscribe(self.channel(self.node), self.channel(None))
+        self._tasks = [
+            asyncio.create_task(self._listen(), name="cluster-listen"),
+            asyncio.create_task(self._publish(), name="cluster-publish"),
+            asyncio.create_task(self._renew(), name="cluster-renew"),
+        ]
+
+    async def stop(self) -> None:
+        await self._out.put(None)
+        for task in self._tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
+
+    async def claim(self, room: str) -> bool:
+        """Take the room's lease if it is free (or already ours)."""
+        return await self.store.acquire_lease(room, self.node, self.lease_ms)
+
+    async def owner(self, room: str) -> str | None:
+        return await self.store.lease_holder(room)
+
+    async def release(self, room: str) -> None:
+        with contextlib.suppress(StoreUnavailable):
+            await self.store.release_lease(room, self.node)
+
+    def send(self, node: str, payload: dict[str, Any]) -> None:
+        """Queue a message for one node (sent in order by one publisher task)."""
+        self._out.put_nowait((self.channel(node), msgpack.packb(payload, use_bin_type=True)))
+
+    def broadcast(self, payload: dict[str, Any]) -> None:
+        self._out.put_nowait((self.channel(None), msgpack.packb(payload, use_bin_type=True)))
+
+    async def _publish(self) -> None:
+        while True:
+            item = await self._out.get()
+            if item is None:
+                return
+            channel, data = item
+            try:
+                await self.store.client.publish(channel, data)
+            except Exception as err:  # noqa: BLE001 - a lost message is retried by clients (timeouts, sync)
+                log.warning("cluster: publish to %s failed: %s", channel, err)
+
+    async def _listen(self) -> None:
+        assert self._hub is not None and self._pubsub is not None
+        while True:
+            try:
+                msg = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:  # noqa: BLE001
+                log.warning("cluster: pub/sub read failed: %s", err)
+                await asyncio.sleep(0.5)
+                continue
+            if msg is None or msg.get("type") != "message":
+                continue
+            try:
+                payload = msgpack.unpackb(msg["data"], raw=False)
+                await self._hub.on_cluster(payload)
+            except Exception:
+                log.exception("cluster: bad message")
+
+    async def _renew(self) -> None:
+        """Renew the leases of our rooms; notice rooms whose node went away."""
+        assert self._hub is not None
+        renew_every = self.lease_ms / 3000
+        last_renew = 0.0
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(min(self.check_every, renew_every))
+            try:
+                if loop.time() - last_renew >= renew_every:
+                    last_renew = loop.time()
+                    for room in list(self._hub.rooms):
+                        if not await self.store.renew_lease(room, self.node, self.lease_ms):
+                            log.warning("cluster: lost the lease of room %s", room)
+                            await self._hub.lease_lost(room)
+                await self._hub.check_remote_rooms()
+            except StoreUnavailable as err:
+                log.warning("cluster: lease renewal failed: %s", err)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: renewal loop")
+
+
+class RemoteConn:
+    """A connection on another node, as a room on this node sees it: pushes travel over pub/sub."""
+
+    def __init__(self, cluster: RedisCluster | LocalCluster, node: str, cid: str, player: str | None, name: str | None):
+        self.cluster = cluster
+        self.node = node
+        self.id = cid
+        self.player = player
+        self.name = name
+
+    def push(self, msg: dict[str, Any]) -> None:
+        self.cluster.send(self.node, {"op": "push", "conn": self.id, "msg": msg})

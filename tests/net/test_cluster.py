@@ -1,0 +1,141 @@
+"""Several nodes on one Redis: any node serves any room, and a dead node's rooms move on."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import secrets
+from collections.abc import AsyncIterator
+
+import pytest
+import redis.asyncio as aredis
+
+from clients.client import Client
+from server.app import App
+from server.config import Settings
+from server.games import get_game
+from server.store import RedisStore
+
+from .conftest import play_to_end
+from .test_redis import REDIS_URL, _redis_up
+
+pytestmark = pytest.mark.skipif(not _redis_up(), reason="no Redis answers on 127.0.0.1:6379")
+GAME = get_game("expedition")
+
+
+@pytest.fixture
+async def prefix() -> AsyncIterator[str]:
+    p = f"mptest:{secrets.token_hex(6)}:"
+    yield p
+    raw = aredis.Redis.from_url(REDIS_URL)
+    keys = [k async for k in raw.scan_iter(match=f"{p}*")]
+    if keys:
+        await raw.delete(*keys)
+    await raw.aclose()
+
+
+async def _node(prefix: str, node: str) -> App:
+    settings = Settings(
+        port=0, node_id=node, allow_client_seed=True, rate=1000.0, burst=2000, lease_ms=1000, store=REDIS_URL
+    )
+    app = App(settings, store=RedisStore(REDIS_URL, prefix=prefix))
+    await app.start()
+    return app
+
+
+async def _client(app: App, name: str, token: str | None = None) -> Client:
+    c = Client(f"ws://127.0.0.1:{app.port}/ws")
+    await c.connect()
+    await c.hello(name, token)
+    return c
+
+
+async def _crash(app: App) -> None:
+    """Stop a node the hard way: sockets gone, leases no longer renewed, nothing handed back."""
+    for task in app.hub.cluster._tasks:  # type: ignore[union-attr]
+        task.cancel()
+    assert app.server is not None
+    app.server.close()
+    await app.server.wait_closed()
+
+
+async def test_players_on_two_nodes_play_one_room_to_the_end(prefix: str) -> None:
+    a, b = await _node(prefix, "node-a"), await _node(prefix, "node-b")
+    clients: list[Client] = []
+    try:
+        ann, bob, watcher = await _client(a, "ann"), await _client(b, "bob"), await _client(b, "watcher")
+        clients = [ann, bob, watcher]
+        lobby = await watcher.request("watch_lobby")
+        assert lobby["rooms"] == []
+        room = await ann.create("expedition", 2, {"seed": 12})
+        for _ in range(100):  # the lobby push crosses nodes
+            if any(r["room"] == room for r in watcher.lobby):
+                break
+            await asyncio.sleep(0.02)
+        assert any(r["room"] == room for r in watcher.lobby)
+        assert room in a.hub.rooms and room not in b.hub.rooms
+        assert await ann.join(room) == 0
+        assert await bob.join(room) == 1  # forwarded from node b to node a
+        await watcher.join(room, spectate=True)
+        await play_to_end(room, [ann, bob], random.Random(12))
+        for c in clients:
+            await c.wait_for(room, lambda s: s["result"] is not None)
+            snap = await c.sync(room)
+            assert snap["state"] == c.view(room)
+        assert bob.view(room)["private"]["hand"] != ann.view(room)["private"]["hand"]
+        assert watcher.view(room)["private"] is None
+    finally:
+        for c in clients:
+            await c.close()
+        await b.stop()
+        await a.stop()
+
+
+async def test_a_dead_nodes_room_moves_to_another_node_with_no_acknowledged_move_lost(prefix: str) -> None:
+    a, b = await _node(prefix, "node-a"), await _node(prefix, "node-b")
+    clients: list[Client] = []
+    try:
+        ann, bob = await _client(b, "ann"), await _client(b, "bob")
+        host = await _client(a, "host")
+        clients = [ann, bob, host]
+        room = await host.create("expedition", 2, {"seed": 21})
+        assert room in a.hub.rooms
+        await ann.join(room)
+        await bob.join(room)
+        await ann.wait_for(room, lambda s: s["status"] == "playing")
+        rng = random.Random(21)
+        acked: list[tuple[int, int, dict]] = []
+        while len(acked) < 25:
+            mover = next((p for p in (ann, bob) if p.view(room)["prompt"]), None)
+            if mover is None:
+                await asyncio.sleep(0.005)
+                continue
+            view = mover.view(room)
+            move = rng.choice(view["prompt"]["options"])
+            acked.append((await mover.move(room, move), view["you"], move))
+        await _crash(a)
+        # node b notices the lease lapse, loads the room from Redis and re-attaches its viewers
+        for _ in range(300):
+            if room in b.hub.rooms:
+                break
+            await asyncio.sleep(0.02)
+        assert room in b.hub.rooms
+        await ann.wait_for(room, lambda s: True)
+        state = GAME.setup(2, {}, 21)
+        for _v, seat, move in acked:
+            state = GAME.apply(state, seat, move)
+        for seat, p in enumerate((ann, bob)):
+            snap = await p.sync(room)
+            assert snap["v"] >= acked[-1][0]
+            assert snap["state"]["public"] == GAME.view(state, seat)["public"]
+            assert snap["state"]["private"] == GAME.view(state, seat)["private"]
+        await play_to_end(room, [ann, bob], rng)
+        assert ann.view(room)["result"] is not None
+    finally:
+        for c in clients:
+            await c.close()
+        await b.stop()
+        with contextlib.suppress(Exception):
+            await a.hub.close()
+            await a.store.close()
