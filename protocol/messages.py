@@ -195,6 +195,8 @@ class Create(_Request):
     seats: SeatCount
     options: JsonMap | None = None
     public: bool = True
+    #: how many of the last seats the server fills with its own bots (at least one seat stays for people)
+    bots: Annotated[int, Field(ge=0, le=MAX_SEATS - 1)] = 0
 
 
 class Join(_Request):

@@ -27,6 +27,7 @@ def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
     ap.add_argument("--rate", type=float, default=40.0, help="frames per second per connection")
     ap.add_argument("--burst", type=int, default=80)
     ap.add_argument("--finished-ttl", type=int, default=7 * 24 * 3600, help="seconds finished rooms stay readable")
+    ap.add_argument("--bot-delay", type=float, default=0.5, help="seconds a server-seated bot waits before moving")
     ap.add_argument("--web-root", default=None, help="folder of the browser client (default clients/web/dist)")
     ap.add_argument(
         "--allow-client-seed",
@@ -47,6 +48,7 @@ def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
         burst=a.burst,
         finished_ttl=a.finished_ttl,
         allow_client_seed=a.allow_client_seed,
+        bot_delay=a.bot_delay,
         web_root=a.web_root,
     )
     return settings, a.log_level.upper()

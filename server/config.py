@@ -33,5 +33,7 @@ class Settings:
     snapshot_every: int = 32
     #: a room's lease (several nodes on one Redis): a node that stops renewing loses its rooms after this
     lease_ms: int = 5000
+    #: seconds a server-seated bot waits before its move (so people can follow the game)
+    bot_delay: float = 0.5
     #: folder of the browser client, served at /
     web_root: str | None = None

@@ -144,6 +144,7 @@ class Hub:
             state,
             snapshot_every=self.settings.snapshot_every,
             finished_ttl=self.settings.finished_ttl,
+            bot_delay=self.settings.bot_delay,
         )
         self.rooms[room.id] = room
         room.start()
@@ -427,6 +428,8 @@ class Hub:
             raise RoomError("not_found", f"no game {msg.game!r}; known: {', '.join(sorted(games))}")
         if not game.min_seats <= msg.seats <= game.max_seats:
             raise RoomError("bad_message", f"{game.id} takes {game.min_seats} to {game.max_seats} seats")
+        if msg.bots >= msg.seats:
+            raise RoomError("bad_message", "bots must leave at least one seat for people")
         options = dict(msg.options or {})
         seed = options.pop("seed", None)
         if seed is not None:
@@ -449,8 +452,8 @@ class Hub:
             "seed": seed,
             "public": msg.public,
             "status": "waiting",
-            "players": [None] * msg.seats,
-            "names": [None] * msg.seats,
+            "players": [None] * (msg.seats - msg.bots) + [f"bot:{i + 1}" for i in range(msg.bots)],
+            "names": [None] * (msg.seats - msg.bots) + [f"Bot {i + 1}" for i in range(msg.bots)],
             "created": time.time(),
             "v": 0,
             "node": self.settings.node_id,

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from protocol.patch import make_patch_builtin as make_patch
 from server.games import Game, IllegalMove, get_game
 from server.games.base import pack, unpack
+from server.games.bots import bot_for
 from server.metrics import Metrics
 from server.store import Store, StoreUnavailable
 
@@ -82,7 +83,14 @@ class Room:
     """The actor. Use `submit`; never call the `_do_*` handlers from outside the actor task."""
 
     def __init__(
-        self, hub: Hub, meta: dict[str, Any], state: dict[str, Any] | None, *, snapshot_every: int, finished_ttl: int
+        self,
+        hub: Hub,
+        meta: dict[str, Any],
+        state: dict[str, Any] | None,
+        *,
+        snapshot_every: int,
+        finished_ttl: int,
+        bot_delay: float = 0.5,
     ) -> None:
         self.hub = hub
         self.meta = meta
@@ -93,6 +101,9 @@ class Room:
         self.finished_ttl = finished_ttl
         self.snap_v = meta.get("snap_v", 0)
         self.needs_reload = False
+        self.bot_delay = bot_delay
+        self._bots: dict[int, Any] = {}
+        self._bot_timers: dict[int, asyncio.Task[None]] = {}
         self._inbox: asyncio.Queue[Command | None] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
 
@@ -135,8 +146,11 @@ class Room:
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name=f"room-{self.id}")
+        self._schedule_bots()
 
     async def stop(self) -> None:
+        for timer in self._bot_timers.values():
+            timer.cancel()
         await self._inbox.put(None)
         if self._task is not None:
             await self._task
@@ -175,7 +189,7 @@ class Room:
     # ---- views ------------------------------------------------------------------------------
 
     def seats_view(self) -> list[dict[str, Any]]:
-        connected = {v.seat for v in self.viewers.values() if v.seat is not None}
+        connected = {v.seat for v in self.viewers.values() if v.seat is not None} | set(self.bot_seats())
         return [
             {"name": self.meta["names"][i], "taken": self.meta["players"][i] is not None, "connected": i in connected}
             for i in range(self.meta["seats"])
@@ -210,6 +224,7 @@ class Room:
 
     def _broadcast(self, first: Conn | None = None, skip: Conn | None = None) -> None:
         """Send every viewer the patch from its last view to the current version (mover first)."""
+        self._schedule_bots()
         views: dict[int | None, dict[str, Any]] = {}
         patches: dict[tuple[int | None, int], list[Any]] = {}
         order = sorted(self.viewers.values(), key=lambda vw: vw.conn is not first)
@@ -424,24 +439,64 @@ class Room:
             raise RoomError("forbidden", "join the room first")
         if viewer.seat is None:
             raise RoomError("forbidden", "spectators do not move")
+        return await self._play(viewer.seat, cmd.args["move"], conn, cmd.re)
+
+    async def _play(self, seat: int, move: Any, conn: Conn | None, re: int | None) -> int:
+        """Apply, store, then tell everyone; `conn` (the mover, if a person) gets its patch, then `ok`."""
         if self.state is None or self.status == "waiting":
             raise RoomError("illegal_move", "the game has not started")
-        move = cmd.args["move"]
         try:
-            state = self.game.apply(self.state, viewer.seat, move)
+            state = self.game.apply(self.state, seat, move)
         except IllegalMove as err:
             code = "not_your_turn" if err.code == "not_your_turn" else "illegal_move"
             raise RoomError(code, err.message) from None
         over = self.game.result(state) is not None
         meta = self._next_meta(status="finished" if over else self.status)
-        await self._commit({"v": meta["v"], "k": "move", "seat": viewer.seat, "move": move}, meta)
+        await self._commit({"v": meta["v"], "k": "move", "seat": seat, "move": move}, meta)
         self.meta, self.state = meta, state
         self._broadcast(first=conn)
-        conn.push({"t": "ok", "re": cmd.re, "v": self.v})
+        if conn is not None:
+            conn.push({"t": "ok", "re": re, "v": self.v})
         if over:
             self.hub.room_changed(self)
         await self._after_commit()
         return self.v
+
+    # ---- server-seated bots -----------------------------------------------------------------
+
+    def bot_seats(self) -> list[int]:
+        return [i for i, p in enumerate(self.meta["players"]) if isinstance(p, str) and p.startswith("bot:")]
+
+    def _schedule_bots(self) -> None:
+        """Start a timer for every bot seat that may move now (a bot move is a server-side step)."""
+        if self.state is None or self.status != "playing":
+            return
+        active = set(self.game.active_seats(self.state))
+        for seat in self.bot_seats():
+            timer = self._bot_timers.get(seat)
+            if seat in active and (timer is None or timer.done()):
+                self._bot_timers[seat] = asyncio.get_running_loop().create_task(self._bot_timer(seat, self.v))
+
+    async def _bot_timer(self, seat: int, v: int) -> None:
+        await asyncio.sleep(self.bot_delay)
+        try:
+            await self.submit("bot", None, None, seat=seat, v=v)
+        except RoomError as err:
+            log.info("room %s: bot on seat %d did not move: %s", self.id, seat, err.message)
+
+    async def _do_bot(self, cmd: Command) -> None:
+        seat: int = cmd.args["seat"]
+        self._bot_timers.pop(seat, None)
+        if self.state is None or self.status != "playing" or seat not in self.game.active_seats(self.state):
+            return
+        prompt = self.game.prompt(self.state, seat)
+        if prompt is None:
+            return
+        bot = self._bots.get(seat)
+        if bot is None:
+            bot = self._bots[seat] = bot_for(self.meta["game"], (int(self.meta["seed"]) * 7919 + seat) & 0xFFFFFFFF)
+        move = bot.choose(prompt, self.game.view(self.state, seat))
+        await self._play(seat, move, None, None)
 
 
 def restore(

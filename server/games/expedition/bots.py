@@ -18,7 +18,7 @@ class GreedyBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed)
 
-    def choose(self, prompt: dict[str, Any]) -> Move:
+    def choose(self, prompt: dict[str, Any], view: dict[str, Any] | None = None) -> Move:
         """Prefer paying a space, then lightening, then picking cards, then drawing from the display."""
         options: list[Move] = prompt["options"]
         for kinds in (("move",), ("lighten",), ("choose", "pick"), ("draw",)):

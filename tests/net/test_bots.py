@@ -1,0 +1,54 @@
+"""Server-seated bots: a person plays a whole game against them; bad bot counts are refused."""
+
+from __future__ import annotations
+
+import random
+
+import msgpack
+import pytest
+
+from clients.client import Client, ServerError
+
+from .conftest import start_app
+
+
+@pytest.mark.parametrize("game", ["expedition", "classic", "voyages"])
+async def test_a_person_plays_a_whole_game_against_server_bots(game: str) -> None:
+    app = await start_app(bot_delay=0.0)
+    try:
+        async with Client(f"ws://127.0.0.1:{app.port}/ws", keep_frames=True) as ann:
+            await ann.hello("ann")
+            options = {"seed": 3, "max_rounds": 10} if game == "classic" else {"seed": 3}
+            answer = await ann.request("create", game=game, seats=3, options=options, bots=2)
+            room = answer["room"]
+            assert await ann.join(room) == 0
+            await ann.wait_for(room, lambda s: s["status"] == "playing")
+            seats = ann.view(room)["seats"]
+            assert [s["name"] for s in seats] == ["ann", "Bot 1", "Bot 2"]
+            assert all(s["connected"] for s in seats)
+            rng = random.Random(3)
+            while ann.view(room)["result"] is None:
+                await ann.wait_for(room, lambda s: s["prompt"] is not None or s["result"] is not None, timeout=30)
+                prompt = ann.view(room)["prompt"]
+                if prompt is not None and ann.view(room)["result"] is None:
+                    try:
+                        await ann.move(room, rng.choice(prompt["options"]))
+                    except ServerError as err:  # a prompt made stale by a bot move in flight
+                        assert err.code in ("not_your_turn", "illegal_move")
+            assert ann.view(room)["status"] == "finished"
+            versions = [m["v"] for m in map(msgpack.unpackb, ann.frames or []) if m["t"] == "patch"]
+            assert versions == sorted(versions) and len(versions) > 50
+    finally:
+        await app.stop()
+
+
+async def test_bots_must_leave_a_seat_for_people() -> None:
+    app = await start_app()
+    try:
+        async with Client(f"ws://127.0.0.1:{app.port}/ws") as c:
+            await c.hello("x")
+            with pytest.raises(ServerError) as err:
+                await c.request("create", game="expedition", seats=3, bots=3)
+            assert err.value.code == "bad_message"
+    finally:
+        await app.stop()
