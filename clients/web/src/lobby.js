@@ -3,7 +3,7 @@
 import { h } from "./dom.js";
 import { creatableGames, gameTitle } from "./registry.js";
 
-const form = { game: null, seats: null, options: {}, isPublic: true, seed: "" }; // kept across renders
+const form = { game: null, seats: null, bots: 0, options: {}, isPublic: true, seed: "" }; // kept across renders
 
 function nameForm(app) {
   const input = h("input", {
@@ -98,7 +98,8 @@ function createForm(app) {
     const options = {};
     for (const o of game.options || []) if (form.options[o.key]) options[o.key] = true;
     if (form.seed.trim() !== "") options.seed = Number.parseInt(form.seed, 10);
-    app.create({ game: game.id, seats: form.seats, options, isPublic: form.isPublic });
+    const bots = Math.min(form.bots, form.seats - 1);
+    app.create({ game: game.id, seats: form.seats, bots, options, isPublic: form.isPublic });
   };
   return h(
     "form",
@@ -128,9 +129,24 @@ function createForm(app) {
           "data-key": "seats",
           onChange: (ev) => {
             form.seats = Number(ev.target.value);
+            app.render();
           },
         },
         seatOptions,
+      ),
+      h("label", { for: "bots" }, "Server bots"),
+      h(
+        "select",
+        {
+          id: "bots",
+          "data-key": "bots",
+          onChange: (ev) => {
+            form.bots = Number(ev.target.value);
+          },
+        },
+        Array.from({ length: form.seats }, (_, n) =>
+          h("option", { value: n, selected: n === Math.min(form.bots, form.seats - 1) }, n === 0 ? "none" : String(n)),
+        ),
       ),
     ),
     optionBoxes,

@@ -162,9 +162,11 @@ class App {
     }
   }
 
-  async create({ game, seats, options, isPublic }) {
+  async create({ game, seats, bots = 0, options, isPublic }) {
     try {
-      const created = await this.conn.request("create", { game, seats, options, public: isPublic });
+      const request = { game, seats, options, public: isPublic };
+      if (bots > 0) request.bots = bots; // the server seats its bots in the last seats
+      const created = await this.conn.request("create", request);
       if (await this.join(created.room, {}, { game })) this.go(created.room);
     } catch (err) {
       this.fail(err, "Could not create the room");
