@@ -5,6 +5,7 @@ from __future__ import annotations
 from server.games.base import Game, IllegalMove, Rng
 
 _REGISTRY: dict[str, Game] = {}
+_loaded = False
 
 
 def register(game: Game) -> Game:
@@ -28,8 +29,13 @@ def all_games() -> dict[str, Game]:
 
 
 def _load() -> None:
-    """Import every game package below this one; each registers itself on import."""
-    if _REGISTRY:
+    """Import every game package below this one; each registers itself on import.
+
+    A flag, not a non-empty registry, says it is done: importing one game package directly (a test that
+    imports an engine) registers that game alone, and the others must still be loaded.
+    """
+    global _loaded
+    if _loaded:
         return
     import importlib
     import pkgutil
@@ -37,6 +43,7 @@ def _load() -> None:
     for info in pkgutil.iter_modules(__path__):
         if info.ispkg:
             importlib.import_module(f"{__name__}.{info.name}")
+    _loaded = True
 
 
 __all__ = ["Game", "IllegalMove", "Rng", "all_games", "get_game", "register"]

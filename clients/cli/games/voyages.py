@@ -1,0 +1,824 @@
+"""Terminal renderer for The Voyages of Marco Polo (game id `voyages`).
+
+Owns: drawing the view in words: the round and whose turn, the map as a list of the 25 locations (kind,
+bonus, city cards, trading posts, figures) and the 30 routes with their extra costs, the action spaces with
+the dice placed on them (the bazaar table, Khan's favor ladder, the money bag), the contract display, the
+city cards, every player's board (character, resources, VP, dice, contracts), the viewer's own goal cards,
+what is being asked, the recent log in words, the result with its breakdown, and prompt options in words.
+Must not: decide rules. It reads the view only (the constant board is under `public.track`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from clients.cli.render import GameRenderer, Move, View, compact, register, result_table, seat_name
+
+#: player colours by seat, as rich styles
+SEAT_STYLES: tuple[str, ...] = ("bold red", "bold blue", "bold green", "bold yellow")
+SEAT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow")
+GOODS: tuple[str, ...] = ("pepper", "silk", "gold")
+SPACE_NAMES: dict[str, str] = {
+    "coins": "Take 5 coins",
+    "camels": "Bazaar: camels",
+    "pepper": "Bazaar: pepper",
+    "silk": "Bazaar: silk",
+    "gold": "Bazaar: gold",
+    "khan": "Khan's favor",
+    "contracts": "Contracts",
+    "travel": "Travel",
+}
+SPACE_DICE: dict[str, int] = {"coins": 1, "khan": 1, "contracts": 1, "travel": 2}
+KIND_NAMES: dict[str, str] = {
+    "start": "start",
+    "oasis": "oasis",
+    "small": "small city",
+    "large": "large city",
+    "beijing": "Beijing",
+}
+LOG_SHOWN = 10
+
+
+# ---- words for the pieces ----------------------------------------------------------------------
+
+
+def amount_words(key: str, n: int) -> str:
+    """One resource amount in words: `3 coins`, `1 camel`, `2 VP`, `1 good of your choice`..."""
+    if key == "coins":
+        return f"{n} coin" if n == 1 else f"{n} coins"
+    if key == "camels":
+        return f"{n} camel" if n == 1 else f"{n} camels"
+    if key in GOODS:
+        return f"{n} {key}"
+    if key == "vp":
+        return f"{n} VP"
+    if key == "any_good":
+        return "1 good of your choice" if n == 1 else f"{n} goods of your choice"
+    if key == "two_goods":
+        return "2 different goods" if n == 1 else f"{n}× 2 different goods"
+    if key == "move":
+        return "1 free move" if n == 1 else f"{n} free moves"
+    if key == "contract":
+        return "the top special contract" if n == 1 else f"{n} special contracts"
+    if key == "black_die":
+        return "1 black die" if n == 1 else f"{n} black dice"
+    if key == "other_city_bonus":
+        return "another city's bonus"
+    return f"{n} {key}"
+
+
+def bundle_words(items: dict[str, Any] | None) -> str:
+    """A cost or reward map in words, in the card's order: `2 camels + 1 silk + 2 gold`."""
+    if not items:
+        return "nothing"
+    return " + ".join(amount_words(k, int(n)) for k, n in items.items())
+
+
+def contract_words(c: dict[str, Any] | None) -> str:
+    """A contract as `pay COST, get REWARD`."""
+    if not c:
+        return "—"
+    return f"pay {bundle_words(c.get('cost'))} → {bundle_words(c.get('reward'))}"
+
+
+def card_words(card: dict[str, Any] | None) -> str:
+    """A city card's effect in words (repetitions come from the die placed on it)."""
+    if not card:
+        return "—"
+    kind = card.get("kind")
+    if kind == "per_pip":
+        return f"{bundle_words(card.get('reward'))} per pip of the die"
+    if kind == "by_die":
+        amounts = card.get("amount_by_die") or []
+        return f"{card.get('good')} by die value 1–6: " + "/".join(str(a) for a in amounts)
+    if kind == "count":
+        what = "trading post" if card.get("counts") == "posts" else "completed contract"
+        return f"{bundle_words(card.get('reward'))} per {what}, at most the die value"
+    if kind == "trade":
+        return f"pay {bundle_words(card.get('cost'))} → {bundle_words(card.get('reward'))}, up to the die value times"
+    if kind == "either":
+        ways = [f"{bundle_words(w.get('cost'))} → {bundle_words(w.get('reward'))}" for w in card.get("ways") or []]
+        return " or ".join(ways) + " (one way), up to the die value times"
+    if kind == "city_bonus":
+        cost = card.get("cost") or {}
+        pay = f"pay {bundle_words(cost)} each: " if cost else ""
+        times = card.get("times_by_die")
+        many = "/".join(str(t) for t in times) + " times by die value" if times else "up to the die value times"
+        return f"{pay}the bonus of a small city with your post, {many}"
+    return compact(card)
+
+
+class Board:
+    """Lookups into the constant board under `public.track`."""
+
+    def __init__(self, public: dict[str, Any]) -> None:
+        track = public.get("track") or {}
+        self.nodes: dict[int, dict[str, Any]] = {int(n["id"]): n for n in track.get("nodes") or []}
+        self.edges: list[dict[str, Any]] = list(track.get("edges") or [])
+        self.card_slots: list[int] = list(track.get("city_card_slots") or [])
+        self.tiers: list[int] = list(track.get("travel_tier_cost") or [])
+        self.beijing_vp: list[int] = list(track.get("beijing_vp") or [])
+        self.bazaar: dict[str, Any] = dict(track.get("bazaar") or {})
+        self.characters: dict[str, Any] = dict(track.get("characters") or {})
+        self.markers: dict[str, Any] = dict(track.get("city_bonus_markers") or {})
+
+    def name(self, node: Any) -> str:
+        """A location's name; oases carry their number (`Oasis 9`), as on the browser's map."""
+        try:
+            n = self.nodes[int(node)]
+        except (KeyError, TypeError, ValueError):
+            return f"location {node}"
+        return f"Oasis {n['id']}" if n.get("type") == "oasis" else str(n.get("name"))
+
+    def kind(self, node: int) -> str:
+        return str(self.nodes.get(node, {}).get("type", "?"))
+
+    def character(self, cid: str | None) -> str:
+        if not cid:
+            return "—"
+        return str((self.characters.get(cid) or {}).get("name") or cid)
+
+    def space(self, space: str) -> str:
+        """An action space in words; a city-card space names its city."""
+        if space in SPACE_NAMES:
+            return SPACE_NAMES[space]
+        if space.startswith("card-"):
+            slot = int(space.split("-")[1])
+            city = self.card_slots[slot] if 0 <= slot < len(self.card_slots) else None
+            return f"the city card in {self.name(city)}"
+        return space
+
+    def dice_needed(self, space: str) -> int:
+        if space in self.bazaar:
+            return int(self.bazaar[space].get("dice", 1))
+        return SPACE_DICE.get(space, 1)
+
+    def marker(self, m: Any) -> str:
+        return bundle_words(self.markers.get(str(m)))
+
+
+def die_words(kind: str, value: int) -> str:
+    """A die in words: `own 4`, `black 3`, `white 2`, `neutral 1`; Raschid's unrolled dice `own (any value)`."""
+    if kind == "own" and int(value) == 0:
+        return "own (any value)"
+    return f"{kind} {value}"
+
+
+def dice_text(dice: list[list[Any]] | None, seat: int | None) -> Text:
+    """Dice as `[4][4][6]`, own dice in the seat's colour, black reversed, white and neutral plain."""
+    text = Text()
+    for kind, value in dice or []:
+        face = "?" if int(value) == 0 else str(value)
+        if kind == "own" and seat is not None:
+            style = SEAT_STYLES[seat % len(SEAT_STYLES)]
+        elif kind == "black":
+            style = "reverse"
+        elif kind == "neutral":
+            style = "dim"
+        else:
+            style = "bold"
+        text.append(f"[{face}]", style=style)
+        if kind not in ("own", "neutral"):
+            text.append(kind[0], style="dim")
+    return text
+
+
+def placement_text(view: View, pl: dict[str, Any]) -> Text:
+    """One placement on a space: whose dice (`neutral` for the board's own)."""
+    seat = pl.get("seat")
+    text = Text()
+    if seat is None:
+        text.append("neutral ", style="dim")
+    else:
+        text.append(seat_name(view, seat, you=False), style=SEAT_STYLES[seat % len(SEAT_STYLES)])
+        text.append(" ")
+    text.append_text(dice_text(pl.get("dice"), seat))
+    return text
+
+
+def _join(parts: list[Text], sep: str = ", ") -> Text:
+    out = Text()
+    for i, p in enumerate(parts):
+        if i:
+            out.append(sep)
+        out.append_text(p)
+    return out
+
+
+class VoyagesRenderer(GameRenderer):
+    """The Voyages of Marco Polo: map, action spaces, contracts, city cards, players, your goals, log."""
+
+    game = "voyages"
+
+    # ---- option labels --------------------------------------------------------------------
+
+    def label(self, view: View, option: Move) -> str:
+        """A prompt option in words, e.g. `place dice on Bazaar: gold`, `move to Moscow`."""
+        public = view.get("public") or {}
+        board = Board(public)
+        a = option.get("a")
+        me = _me(view)
+        pending = _my_pending(view)
+        if a == "space":
+            space = str(option["space"])
+            n = board.dice_needed(space)
+            what = f"choose {board.space(space)} ({n} {'die' if n == 1 else 'dice'})"
+            if space.startswith("card-"):
+                slot = int(space.split("-")[1])
+                card = _card_at(public, slot)
+                if card:
+                    what += f": {card_words(card.get('card'))}"
+            return what
+        if a == "die":
+            die_kind, value = str(option["kind"]), int(option["value"])
+            target = board.space(str(pending.get("space"))) if pending and pending.get("kind") == "dice" else None
+            where = f" on {target}" if target else ""
+            raschid = die_kind == "own" and (me or {}).get("character") == "raschid"
+            if raschid:
+                return f"place your {die_kind} die as a {value}{where}"
+            return f"place the {die_kind} {value} die{where}"
+        if a == "cancel":
+            return "cancel this action (take the dice back)"
+        if a == "fulfil":
+            c = _contract(public, me, option["contract"])
+            return f"fulfil {option['contract']} ({contract_words(c)})"
+        if a == "bag":
+            return f"put the {die_words(option['kind'], option['value'])} die in the money bag for 3 coins"
+        if a == "reroll":
+            return f"reroll the {option['kind']} {option['value']} die for 1 camel"
+        if a == "adjust":
+            by = int(option["by"])
+            new = int(option["value"]) + by
+            return f"turn the {option['kind']} {option['value']} die to {new} for 2 camels"
+        if a == "black":
+            return "buy a black die for 3 camels"
+        if a == "end":
+            return "end your turn"
+        if a == "column":
+            n = int(option["n"])
+            res = str((pending or {}).get("res", ""))
+            row = (board.bazaar.get(res) or {}).get("by_die") or []
+            gain = bundle_words(row[n - 1]) if 0 < n <= len(row) else f"column {n}"
+            return f"take column {n} of the {res} bazaar: {gain}"
+        if a == "good":
+            return f"take 1 {option['good']}"
+        if a == "goods":
+            return "take " + " and ".join(f"1 {g}" for g in option["goods"])
+        if a == "take":
+            cid = option["contract"]
+            c = next((d for d in public.get("display") or [] if d.get("id") == cid), None)
+            words = f"take {cid} ({contract_words(c)})"
+            if "bonus" in option:
+                extra = 1 if _eligible_slot(pending, cid) == 4 else 2
+                words += f" with {amount_words(str(option['bonus']), extra)}"
+            if "discard" in option:
+                words += f", discarding {option['discard']}"
+            return words
+        if a == "done":
+            return "take no more contracts"
+        if a == "step":
+            to = board.name(option["to"])
+            figs = (me or {}).get("figures") or []
+            fig = int(option["fig"])
+            who = f"figure {fig + 1} " if len(figs) > 1 else ""
+            here = figs[fig] if 0 <= fig < len(figs) else None
+            frm = f"from {board.name(here)} " if here is not None else ""
+            cost = _route_cost(board, here, option["to"])
+            words = f"move {who}{frm}to {to}"
+            if cost:
+                words += f" (route: {cost})"
+            if "goods" in option:
+                words += f", paying 1 {option['goods'][0]} and 1 {option['goods'][1]}"
+            return words
+        if a == "stop":
+            asked = (pending or {}).get("kind")
+            if asked == "travel":
+                return "stop moving here"
+            if asked == "card":
+                return "stop using the city card"
+            return "stop"
+        if a == "times":
+            times, way = int(option["n"]), int(option["way"])
+            text = f"use the city card {times} {'time' if times == 1 else 'times'}"
+            ways = _card_ways(public, str((pending or {}).get("card") or ""))
+            if len(ways) > 1 and 0 <= way < len(ways):
+                text += f" ({bundle_words(ways[way].get('cost'))} → {bundle_words(ways[way].get('reward'))})"
+            return text
+        if a == "trade":
+            if "give" in option:
+                return f"give 1 {option['give']} for 2 camels"
+            used = _card_data(public, str((pending or {}).get("card", ""))) or {}
+            price: dict[str, Any] = {"camels": 2} if used.get("kind") == "either" else dict(used.get("cost") or {})
+            pay = f"pay {bundle_words(price)} for " if price else "take "
+            return f"{pay}1 {option['get']}"
+        if a == "city":
+            city = option["city"]
+            marker = (public.get("city_bonus") or {}).get(str(city))
+            return f"take the bonus of {board.name(city)} ({board.marker(marker)})"
+        if a == "bonus":
+            return f"take the bonus {board.marker(option['marker'])}"
+        if a == "keep":
+            return f"keep the new contract, discarding {option['discard']}"
+        if a == "decline":
+            return "decline the new contract"
+        if a == "relocate":
+            return f"move your trading post from {board.name(option['from'])}"
+        if a == "comp":
+            coins = int(option["coins"])
+            camels = int((pending or {}).get("amount", coins)) - coins
+            return f"take {amount_words('coins', coins)} and {amount_words('camels', camels)}"
+        if a == "goals":
+            kept = []
+            for gid in option["keep"]:
+                g = next((x for x in (view.get("private") or {}).get("goal_offer") or [] if x.get("id") == gid), None)
+                kept.append(goal_words(board, g) if g else str(gid))
+            return "keep the goal cards " + " and ".join(kept)
+        if a == "character":
+            return f"play {board.character(str(option['character']))}"
+        return compact(option)
+
+    # ---- the board ------------------------------------------------------------------------
+
+    def body(self, view: View) -> RenderableType:
+        public = view.get("public") or {}
+        if "track" not in public or "players" not in public:
+            return super().body(view)
+        parts: list[RenderableType] = [self.turn_line(view), self.asking(view)]
+        parts.append(self.locations(view))
+        parts.append(self.routes(view))
+        parts.append(self.action_spaces(view))
+        parts.append(self.contracts(view))
+        parts.append(self.city_cards(view))
+        parts.append(self.players(view))
+        if view.get("private") is not None:
+            parts.append(self.your_board(view))
+        parts.append(self.log(view))
+        return Group(*parts)
+
+    def turn_line(self, view: View) -> Text:
+        """Round, phase, whose turn, the start player and the dice left on the board."""
+        public = view["public"]
+        if public.get("phase") == "over" or view.get("result"):
+            return Text("Game over after round 5.", style="bold")
+        phase = public.get("phase")
+        text = Text(f"Round {public.get('round', '?')} of 5.  ", style="bold")
+        if phase == "play":
+            turn = public.get("turn")
+            text.append(seat_name(view, turn), style="bold reverse" if turn == view.get("you") else "bold")
+            text.append(" to play")
+            text.append(" (main action done: bonus actions or end)." if public.get("main_done") else ".")
+        elif phase == "start":
+            text.append("Round start: choices for compensation and bonuses.")
+        elif phase == "draft":
+            text.append("Character draft.")
+        elif phase == "goals":
+            text.append("Everybody keeps 2 of 4 goal cards.")
+        else:
+            text.append(str(phase))
+        text.append(f"  Start player: {seat_name(view, public.get('start_player'))}.")
+        text.append(f"  Black dice on the board: {public.get('black_dice', '?')}.")
+        return text
+
+    def asking(self, view: View) -> Text:
+        """What the pending choices are (public), one line each."""
+        public = view["public"]
+        board = Board(public)
+        text = Text()
+        for item in public.get("pending") or []:
+            who = seat_name(view, item.get("seat"))
+            kind = item.get("kind")
+            if kind == "dice":
+                picked = item.get("picked") or []
+                what = f"{who} is placing dice on {board.space(str(item.get('space')))}"
+                what += f" ({len(picked)} of {item.get('need')} chosen)"
+            elif kind == "travel":
+                what = f"{who} is travelling ({item.get('steps')} of at most {item.get('max')} steps)"
+            elif kind == "column":
+                what = f"{who} chooses a column of the {item.get('res')} bazaar (up to {item.get('max')})"
+            elif kind == "contracts":
+                what = f"{who} is taking contracts"
+            elif kind == "comp":
+                what = f"{who} takes {item.get('amount')} as coins and camels (dice below 15)"
+            elif kind == "keep":
+                what = f"{who} may keep {((item.get('contract') or {}).get('id'))}"
+            elif kind == "relocate":
+                what = f"{who} moves a trading post to {board.name(item.get('city'))}"
+            else:
+                what = f"{who}: {kind}"
+            if text:
+                text.append("\n")
+            text.append("Now: ", style="bold")
+            text.append(what)
+        return text
+
+    def locations(self, view: View) -> Table:
+        """The 25 locations: kind, bonus (city bonus, outpost bonus, Beijing spaces), posts and figures."""
+        public = view["public"]
+        board = Board(public)
+        posts: dict[int, list[int]] = {}
+        figures: dict[int, list[tuple[int, int]]] = {}
+        for p in public.get("players") or []:
+            s = int(p["seat"])
+            for c in p.get("posts") or []:
+                posts.setdefault(int(c), []).append(s)
+            for f, loc in enumerate(p.get("figures") or []):
+                figures.setdefault(int(loc), []).append((s, f))
+        cards_at: dict[int, list[dict[str, Any]]] = {}
+        for cc in public.get("city_cards") or []:
+            cards_at.setdefault(int(cc["city"]), []).append(cc)
+        t = Table(title="Map: locations", title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
+        for col in ("location", "kind", "bonus", "trading posts", "figures"):
+            t.add_column(col)
+        for nid in sorted(board.nodes):
+            kind = board.kind(nid)
+            bonus = ""
+            if kind == "small":
+                bonus = f"bonus: {board.marker((public.get('city_bonus') or {}).get(str(nid)))}"
+            elif kind == "large":
+                tile = (public.get("outposts") or {}).get(str(nid))
+                bonus = f"first post: {bundle_words(tile.get('reward'))}" if tile else "first post bonus taken"
+                cards = cards_at.get(nid) or []
+                if cards:
+                    bonus += f"; {len(cards)} city card{'s' if len(cards) > 1 else ''}"
+            elif kind == "beijing":
+                bonus = "posts score " + "/".join(str(v) for v in board.beijing_vp) + " VP"
+            post_text = _join([Text(seat_name(view, s, you=False), style=_style(s)) for s in posts.get(nid, [])])
+            if kind == "beijing":
+                order = [int(s) for s in public.get("beijing") or []]
+                post_text = _join(
+                    [
+                        Text(f"{seat_name(view, s, you=False)} ({board.beijing_vp[i]} VP)", style=_style(s))
+                        for i, s in enumerate(order)
+                        if i < len(board.beijing_vp)
+                    ]
+                )
+            figs = []
+            for s, f in figures.get(nid, []):
+                many = len((public.get("players") or [])[s].get("figures") or []) > 1
+                label = seat_name(view, s, you=False) + (f" #{f + 1}" if many else "")
+                if s == view.get("you"):
+                    label += "*"
+                figs.append(Text(label, style=_style(s)))
+            t.add_row(f"{nid:>2} {board.name(nid)}", KIND_NAMES.get(kind, kind), bonus, post_text, _join(figs))
+        return t
+
+    def routes(self, view: View) -> Group:
+        """The 30 routes with their extra costs (`free` when only the travel cost applies)."""
+        board = Board(view["public"])
+        items = []
+        for e in board.edges:
+            extra = []
+            if e.get("coins"):
+                extra.append(amount_words("coins", int(e["coins"])))
+            if e.get("camels"):
+                extra.append(amount_words("camels", int(e["camels"])))
+            items.append(f"{board.name(e['a'])} – {board.name(e['b'])}: {' + '.join(extra) or 'free'}")
+        tiers = board.tiers
+        steps = ", ".join(f"{i} step{'s' if i > 1 else ''} {tiers[i]}" for i in range(1, len(tiers)))
+        head = Text(f"Map: {len(items)} routes", style="bold")
+        head.append(f"  (extra cost on top of the travel cost in coins: {steps})", style="dim")
+        return Group(head, Columns(items, padding=(0, 3), column_first=True))
+
+    def action_spaces(self, view: View) -> Group:
+        """Every action space: what it gives, dice needed and the dice on it; then the bazaar table."""
+        public = view["public"]
+        board = Board(public)
+        spaces = public.get("spaces") or {}
+        t = Table(title="Action spaces", title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
+        t.add_column("space")
+        t.add_column("dice", justify="right")
+        t.add_column("gives")
+        t.add_column("dice placed (a shared blue space costs the lowest die in coins)")
+        rows = [
+            ("coins", "5 coins"),
+            *[(res, "the bazaar column of the lowest die (below)") for res in ("camels", "pepper", "silk", "gold")],
+            ("contracts", "1 or 2 contracts from the slots up to the die"),
+            ("travel", "up to the lowest die steps, paying " + "/".join(str(x) for x in board.tiers[1:])),
+        ]
+        for space, gives in rows:
+            placed = _join([placement_text(view, pl) for pl in spaces.get(space) or []], "; ")
+            t.add_row(SPACE_NAMES[space], str(board.dice_needed(space)), gives, placed)
+        khan = public.get("khan") or []
+        ladder = Text()
+        for i in range(4):
+            if i:
+                ladder.append(" ≤ ")
+            ladder.append_text(placement_text(view, khan[i]) if i < len(khan) else Text("empty", style="dim"))
+        t.add_row("Khan's favor", "1", "2 camels + 1 good; each die ≥ the last", ladder)
+        bag = _join([placement_text(view, pl) for pl in public.get("bag") or []], "; ")
+        t.add_row("Money bag", "1", "3 coins (bonus action)", bag)
+        bazaar = Table(title="Bazaar by column", title_justify="left", show_edge=False, pad_edge=False)
+        bazaar.add_column("row")
+        for col in range(1, 7):
+            bazaar.add_column(str(col))
+        for res in ("camels", "pepper", "silk", "gold"):
+            row = (board.bazaar.get(res) or {}).get("by_die") or []
+            bazaar.add_row(res, *(bundle_words(r) for r in row))
+        return Group(t, bazaar)
+
+    def contracts(self, view: View) -> Text:
+        """The contract display by slot (slots 5 and 6 add coins or camels) and the piles."""
+        public = view["public"]
+        text = Text("Contract display", style="bold")
+        display = public.get("display") or []
+        if not display:
+            text.append("\n  (empty)", style="dim")
+        for i, c in enumerate(display, 1):
+            extra = " (+1 coin or camel)" if i == 5 else " (+2 coins or camels)" if i == 6 else ""
+            text.append(f"\n  slot {i}: {c.get('id')}: {contract_words(c)}{extra}")
+        piles = public.get("piles") or []
+        text.append(
+            f"\n  Piles for the next rounds: {', '.join(str(p) for p in piles) or 'none'}; "
+            f"special pile: {public.get('special', 0)}.",
+            style="dim",
+        )
+        return text
+
+    def city_cards(self, view: View) -> Text:
+        """The 9 city cards on the large cities, and who used each this round."""
+        public = view["public"]
+        board = Board(public)
+        text = Text("City cards (one use per round, a post in the city needed)", style="bold")
+        for cc in public.get("city_cards") or []:
+            card = cc.get("card") or {}
+            text.append(f"\n  {board.name(cc.get('city'))}: {card.get('id')}: {card_words(card)}")
+            used = cc.get("used")
+            if used:
+                text.append("  used by ")
+                text.append_text(placement_text(view, used))
+        return text
+
+    def players(self, view: View) -> Group:
+        """Each player's board: character, resources, VP, posts, dice; then everybody's contracts."""
+        public = view["public"]
+        board = Board(public)
+        seats = view.get("seats") or []
+        t = Table(title="Players", title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
+        numeric = ("coins", "camels", "pepper", "silk", "gold", "VP", "done")
+        for col in ("", "player", "character", *numeric[:6], "posts (left)", "dice", "done", "online"):
+            t.add_column(col, justify="right" if col in numeric else "left")
+        held = Text("Contracts held (at most 2 active)", style="bold")
+        for p in public.get("players") or []:
+            s = int(p["seat"])
+            connected = seats[s].get("connected") if s < len(seats) else None
+            t.add_row(
+                "▶" if s == public.get("turn") and not view.get("result") else "",
+                Text(seat_name(view, s), style=_style(s)),
+                board.character(p.get("character")),
+                *(str(p.get(k, "?")) for k in ("coins", "camels", "pepper", "silk", "gold", "vp")),
+                f"{len(p.get('posts') or [])} ({p.get('posts_left', '?')})",
+                dice_text(p.get("dice"), s),
+                str(p.get("completed", 0)),
+                "yes" if connected else "no",
+            )
+            held.append("\n  ")
+            held.append(seat_name(view, s), style=_style(s))
+            held.append(": ")
+            active = p.get("contracts") or []
+            held.append("; ".join(f"{c.get('id')}: {contract_words(c)}" for c in active) or "none")
+        return Group(t, held)
+
+    def your_board(self, view: View) -> Text:
+        """The viewer's own character, goal cards (secret to others) and goal card offer."""
+        public = view["public"]
+        board = Board(public)
+        private = view.get("private") or {}
+        me = _me(view) or {}
+        char = me.get("character")
+        text = Text("Your board", style="bold")
+        if char:
+            ability = (board.characters.get(char) or {}).get("ability", "")
+            text.append(f"\n  Character: {board.character(char)}: {ability}")
+        posts = {int(c) for c in me.get("posts") or []}
+        goals = private.get("goals") or []
+        text.append("\n  Your goal cards (secret): ")
+        if not goals:
+            text.append("none yet", style="dim")
+        for g in goals:
+            text.append("\n    ")
+            text.append(goal_words(board, g, posts))
+        offer = private.get("goal_offer") or []
+        if offer:
+            text.append("\n  Goal cards offered (keep 2): ")
+            text.append("; ".join(goal_words(board, g) for g in offer))
+        gone = private.get("goals_discarded") or []
+        if gone:
+            text.append("\n  Goal cards you discarded: " + "; ".join(goal_words(board, g) for g in gone))
+        return text
+
+    def log(self, view: View) -> Text:
+        events = (view.get("public") or {}).get("log") or []
+        text = Text("Recent events", style="bold")
+        if not events:
+            text.append("\n  (nothing yet)", style="dim")
+        for ev in events[-LOG_SHOWN:]:
+            text.append("\n  " + event_words(view, ev))
+        return text
+
+    def result(self, view: View) -> RenderableType:
+        """Scores with the camel tie-break, then every seat's breakdown and kept goal cards."""
+        res = view.get("result") or {}
+        parts: list[RenderableType] = [result_table(view, tiebreak_label="camels")]
+        breakdown = res.get("breakdown") or []
+        if breakdown:
+            t = Table(title="Final scoring", title_justify="left", title_style="bold", show_edge=False)
+            t.add_column("player")
+            items = [
+                ("in_game", "in game"),
+                ("goal_cards", "goal cards"),
+                ("goal_cities", "goal cities"),
+                ("coins", "coins"),
+                ("beijing", "Beijing"),
+                ("goods", "goods"),
+                ("most_contracts", "most contracts"),
+                ("all_posts", "all posts"),
+                ("total", "total"),
+            ]
+            for _, label in items:
+                t.add_column(label, justify="right")
+            for s, b in enumerate(breakdown):
+                t.add_row(seat_name(view, s), *(str(b.get(k, 0)) for k, _ in items))
+            parts.append(t)
+        public = view.get("public") or {}
+        board = Board(public)
+        goals = Text()
+        for p in public.get("players") or []:
+            if p.get("goals"):
+                posts = {int(c) for c in p.get("posts") or []}
+                goals.append(f"{seat_name(view, p['seat'])}'s goal cards: ")
+                goals.append("; ".join(goal_words(board, g, posts) for g in p["goals"]) + "\n")
+        if goals:
+            parts.append(goals)
+        return Group(*parts)
+
+
+def goal_words(board: Board, g: dict[str, Any] | None, posts: set[int] | None = None) -> str:
+    """A goal card: `goal-3: Karakorum + Xian, 4 VP`, with the cities where the player has a post ticked."""
+    if not g:
+        return "?"
+    names = []
+    for c in g.get("cities") or []:
+        mark = " ✓" if posts is not None and int(c) in posts else ""
+        names.append(f"{board.name(c)}{mark}")
+    return f"{g.get('id')}: {' + '.join(names)}, {g.get('vp')} VP"
+
+
+def _an(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
+
+
+def _style(seat: int | None) -> str:
+    return SEAT_STYLES[seat % len(SEAT_STYLES)] if isinstance(seat, int) else ""
+
+
+def _me(view: View) -> dict[str, Any] | None:
+    you = view.get("you")
+    players = (view.get("public") or {}).get("players") or []
+    return players[you] if isinstance(you, int) and 0 <= you < len(players) else None
+
+
+def _my_pending(view: View) -> dict[str, Any] | None:
+    you = view.get("you")
+    for item in (view.get("public") or {}).get("pending") or []:
+        if item.get("seat") == you:
+            return item  # type: ignore[no-any-return]
+    return None
+
+
+def _contract(public: dict[str, Any], me: dict[str, Any] | None, cid: str) -> dict[str, Any] | None:
+    for c in [*((me or {}).get("contracts") or []), *(public.get("display") or [])]:
+        if c.get("id") == cid:
+            return c  # type: ignore[no-any-return]
+    return None
+
+
+def _eligible_slot(pending: dict[str, Any] | None, cid: str) -> int | None:
+    for slot, c in (pending or {}).get("eligible") or []:
+        if c == cid:
+            return int(slot)
+    return None
+
+
+def _card_at(public: dict[str, Any], slot: int) -> dict[str, Any] | None:
+    for cc in public.get("city_cards") or []:
+        if int(cc.get("slot", -1)) == slot:
+            return cc  # type: ignore[no-any-return]
+    return None
+
+
+def _card_data(public: dict[str, Any], card_id: str) -> dict[str, Any] | None:
+    for cc in public.get("city_cards") or []:
+        if (cc.get("card") or {}).get("id") == card_id:
+            return cc["card"]  # type: ignore[no-any-return]
+    return None
+
+
+def _card_ways(public: dict[str, Any], card_id: str) -> list[dict[str, Any]]:
+    card = _card_data(public, card_id) or {}
+    if card.get("kind") == "either":
+        return list(card.get("ways") or [])
+    return [card]
+
+
+def _route_cost(board: Board, a: Any, b: Any) -> str:
+    if a is None:
+        return ""
+    for e in board.edges:
+        if {int(e["a"]), int(e["b"])} == {int(a), int(b)}:
+            extra = []
+            if e.get("coins"):
+                extra.append(amount_words("coins", int(e["coins"])))
+            if e.get("camels"):
+                extra.append(amount_words("camels", int(e["camels"])))
+            return " + ".join(extra)
+    return ""
+
+
+def event_words(view: View, ev: dict[str, Any]) -> str:
+    """One log event in words (compact JSON for an event this client does not know)."""
+    public = view.get("public") or {}
+    board = Board(public)
+    kind = ev.get("ev")
+    who = seat_name(view, ev.get("seat")) if "seat" in ev else ""
+    try:
+        if kind == "round":
+            return f"round {ev['round']} begins; {seat_name(view, ev.get('start_player'))} starts"
+        if kind == "roll":
+            dice = " ".join("?" if int(v) == 0 else f"{v}{'' if k == 'own' else k[0]}" for k, v in ev["dice"])
+            return f"{who} has the dice {dice}"
+        if kind == "place":
+            dice = ", ".join(die_words(k, v) for k, v in ev["dice"])
+            fee = f", paying {amount_words('coins', int(ev['fee']))} to share the space" if ev.get("fee") else ""
+            return f"{who} placed {dice} on {board.space(str(ev['space']))}{fee}"
+        if kind == "bazaar":
+            row = (board.bazaar.get(ev["res"]) or {}).get("by_die") or []
+            n = int(ev["column"])
+            gain = bundle_words(row[n - 1]) if 0 < n <= len(row) else f"column {n}"
+            return f"{who} took {gain} from the {ev['res']} bazaar"
+        if kind == "take_contract":
+            words = f"{who} took {ev['contract']}"
+            if ev.get("discard"):
+                words += f", discarding {ev['discard']}"
+            return words
+        if kind == "fulfil":
+            return f"{who} fulfilled {ev['contract']}"
+        if kind == "step":
+            cost = []
+            if ev.get("coins"):
+                cost.append(amount_words("coins", int(ev["coins"])))
+            if ev.get("camels"):
+                cost.append(amount_words("camels", int(ev["camels"])))
+            paid = f" for {' + '.join(cost)}" if cost else ""
+            return f"{who} moved from {board.name(ev['from'])} to {board.name(ev['to'])}{paid}"
+        if kind == "post":
+            vp = f" (+{ev['vp']} VP)" if ev.get("vp") else ""
+            return f"{who} placed trading post {ev.get('nth')} in {board.name(ev['city'])}{vp}"
+        if kind == "outpost_bonus":
+            reward = bundle_words(((public.get("outposts") or {}).get(str(ev["city"])) or {}).get("reward"))
+            got = f" ({reward})" if reward != "nothing" else ""
+            return f"{who} took the first-post bonus of {board.name(ev['city'])}{got}"
+        if kind == "relocate":
+            return f"{who} moved a trading post from {board.name(ev['from'])} to {board.name(ev['to'])}"
+        if kind == "bag":
+            k, v = ev["die"]
+            return f"{who} put the {die_words(k, v)} die in the money bag for 3 coins"
+        if kind == "reroll":
+            return f"{who} rerolled {_an(ev['kind'])} {ev['kind']} {ev['from']} die: {ev['to']}"
+        if kind == "adjust":
+            return f"{who} turned {_an(ev['kind'])} {ev['kind']} {ev['from']} die to {int(ev['from']) + int(ev['by'])}"
+        if kind == "black_die":
+            return f"{who} took a black die: {ev['value']}"
+        if kind == "compensation":
+            got = f"{amount_words('coins', int(ev['coins']))} and {amount_words('camels', int(ev['camels']))}"
+            return f"{who} took {got} as compensation"
+        if kind == "special_contract":
+            if "contract" in ev:
+                return f"{who} took {ev['contract']} from the special pile"
+            return f"{who} {'kept' if ev.get('kept') else 'declined'} a contract from the special pile"
+        if kind == "mercator":
+            return f"{who} (Mercator) received {ev['res']} as {seat_name(view, ev.get('from'))} took some"
+        if kind == "card_times":
+            return f"{who} used a city card {ev['times']} time{'s' if int(ev['times']) != 1 else ''}"
+        if kind == "display_refill":
+            return f"the contract display was refilled from the special pile: {', '.join(ev.get('contracts') or [])}"
+        if kind == "end_turn":
+            return f"{who} ended the turn"
+        if kind == "character":
+            return f"{who} chose {board.character(ev.get('character'))}"
+        if kind == "goals_kept":
+            return f"{who} kept 2 goal cards"
+        if kind == "final_scoring":
+            return "final scoring: " + ", ".join(
+                f"{seat_name(view, s)} {v}" for s, v in enumerate(ev.get("scores") or [])
+            )
+    except (KeyError, TypeError, ValueError, IndexError):
+        pass
+    return compact({k: v for k, v in ev.items() if k != "n"})
+
+
+RENDERER = register(VoyagesRenderer())

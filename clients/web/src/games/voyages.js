@@ -1,0 +1,1383 @@
+// The Voyages of Marco Polo: the map (25 locations, 30 routes) and the action board as SVG, the dice tray,
+// the player boards with their contracts and (yours only) goal cards.
+// Owns: drawing the view (docs/games/voyages.md) and turning clicks into prompt options: the action space,
+// then the die, then the resource choice; a route's end on the map; a contract; a bazaar column.
+// Must not: decide a rule. Every move sent is one of `view.prompt.options`, sent exactly as listed; what is
+// highlighted comes from the prompt alone. Options without a gesture are the room's buttons.
+import { clickable, h, s } from "../dom.js";
+
+const SEAT_COLOURS = ["#d23a2e", "#2f6bd8", "#2b9146", "#e0b000"];
+const SEAT_COLOUR_NAMES = ["red", "blue", "green", "yellow"];
+const GOODS = ["pepper", "silk", "gold"];
+const RESOURCES = ["coins", "camels", "pepper", "silk", "gold", "vp"];
+const RES_FILL = { coins: "#f2c230", camels: "#b47a3c", pepper: "#a3401f", silk: "#6b4fc4", gold: "#e8b81a", vp: "#2f8a57" };
+const SPACE_NAMES = {
+  coins: "Take 5 coins",
+  camels: "Bazaar: camels",
+  pepper: "Bazaar: pepper",
+  silk: "Bazaar: silk",
+  gold: "Bazaar: gold",
+  khan: "Khan's favor",
+  contracts: "Contracts",
+  travel: "Travel",
+};
+const SPACE_DICE = { coins: 1, khan: 1, contracts: 1, travel: 2 };
+const KIND_WORDS = { start: "start", oasis: "oasis", small: "small city", large: "large city", beijing: "Beijing" };
+
+// The map, drawn in a 1000×650 box (landscape; a phone gets it turned a quarter, 650×1000): Venezia in the
+// west, Moscow and Karakorum in the north, Beijing in the east, Sumatra in the south-east.
+const MAP_W = 1000;
+const MAP_H = 650;
+const NODE_XY = {
+  0: [62, 300], 1: [170, 180], 2: [300, 110], 3: [490, 86], 4: [680, 100], 5: [795, 165], 6: [935, 178],
+  7: [795, 268], 8: [900, 305], 9: [185, 300], 10: [320, 252], 11: [432, 190], 12: [545, 258], 13: [665, 268],
+  14: [815, 392], 15: [955, 430], 16: [110, 448], 17: [300, 388], 18: [440, 410], 19: [585, 420], 20: [705, 432],
+  21: [890, 528], 22: [230, 548], 23: [420, 548], 24: [660, 548],
+};
+const NODE_R = { start: 20, oasis: 12, small: 16, large: 21, beijing: 27 };
+// landscape: where a large city's city card goes (its centre, relative to the city); Sumatra's three lie in a
+// row along the bottom edge. Upright (a phone) the nine cards are a grid under the map, named by city.
+const CARD_W = 118;
+const CARD_H = 38;
+const CARD_AT = { 2: [0, -62], 4: [0, -60], 10: [4, 64], 13: [0, 66], 16: [0, 70], 19: [0, 64] };
+const PORT_CARDS_H = 260; // upright: the strip of city cards under the map, its title included
+// where a city's bonus (small-city marker, large-city outpost tile) sits, relative to the city
+const BONUS_AT = {
+  land: {
+    3: [34, 18], 12: [32, -28], 14: [36, -14], 18: [0, -32], 23: [36, -20], 24: [36, -22],
+    2: [-36, 24], 4: [38, 18], 10: [-34, -24], 13: [36, -26], 16: [40, -22], 19: [-38, -24], 21: [-6, -44],
+  },
+  port: {
+    3: [42, 0], 12: [44, -12], 14: [40, 12], 18: [42, -10], 23: [44, -14], 24: [44, 0],
+    2: [-46, -26], 4: [-46, -30], 10: [-44, -30], 13: [46, -20], 16: [52, -24], 19: [-48, -10], 21: [48, -22],
+  },
+};
+const BEIJING_SLOTS_AT = { land: [42, -28], port: [-26, 46] };
+
+// ---- words -------------------------------------------------------------------------------------
+
+function plural(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function amountWords(key, n) {
+  switch (key) {
+    case "coins":
+      return plural(n, "coin");
+    case "camels":
+      return plural(n, "camel");
+    case "pepper":
+    case "silk":
+    case "gold":
+      return `${n} ${key}`;
+    case "vp":
+      return `${n} VP`;
+    case "any_good":
+      return n === 1 ? "1 good of your choice" : `${n} goods of your choice`;
+    case "two_goods":
+      return n === 1 ? "2 different goods" : `${n}× 2 different goods`;
+    case "move":
+      return plural(n, "free move");
+    case "contract":
+      return n === 1 ? "the top special contract" : `${n} special contracts`;
+    case "black_die":
+      return n === 1 ? "1 black die" : `${n} black dice`;
+    case "other_city_bonus":
+      return "another city's bonus";
+    default:
+      return `${n} ${key}`;
+  }
+}
+
+function bundleWords(items) {
+  const e = Object.entries(items || {});
+  return e.length ? e.map(([k, n]) => amountWords(k, n)).join(" + ") : "nothing";
+}
+
+function contractWords(c) {
+  return c ? `pay ${bundleWords(c.cost)}, get ${bundleWords(c.reward)}` : "—";
+}
+
+function cardWords(card) {
+  if (!card) return "—";
+  switch (card.kind) {
+    case "per_pip":
+      return `${bundleWords(card.reward)} per pip of the die`;
+    case "by_die":
+      return `${card.good} by die value 1 to 6: ${(card.amount_by_die || []).join("/")}`;
+    case "count":
+      return `${bundleWords(card.reward)} per ${card.counts === "posts" ? "trading post" : "completed contract"}, at most the die value`;
+    case "trade":
+      return `pay ${bundleWords(card.cost)} for ${bundleWords(card.reward)}, up to the die value times`;
+    case "either":
+      return `${(card.ways || []).map((w) => `${bundleWords(w.cost)} for ${bundleWords(w.reward)}`).join(" or ")} (one way), up to the die value times`;
+    case "city_bonus": {
+      const pay = card.cost && Object.keys(card.cost).length ? `pay ${bundleWords(card.cost)} each: ` : "";
+      const times = card.times_by_die ? `${card.times_by_die.join("/")} times by die value` : "up to the die value times";
+      return `${pay}the bonus of a small city with your post, ${times}`;
+    }
+    default:
+      return JSON.stringify(card);
+  }
+}
+
+class Board {
+  constructor(pub) {
+    const t = pub.track || {};
+    this.pub = pub;
+    this.nodes = new Map((t.nodes || []).map((n) => [n.id, n]));
+    this.edges = t.edges || [];
+    this.cardSlots = t.city_card_slots || [];
+    this.tiers = t.travel_tier_cost || [];
+    this.beijingVp = t.beijing_vp || [];
+    this.bazaar = t.bazaar || {};
+    this.characters = t.characters || {};
+    this.markers = t.city_bonus_markers || {};
+  }
+
+  name(id) {
+    const n = this.nodes.get(Number(id));
+    if (!n) return `location ${id}`;
+    return n.type === "oasis" ? `Oasis ${n.id}` : n.name;
+  }
+
+  kind(id) {
+    return this.nodes.get(Number(id))?.type || "?";
+  }
+
+  character(id) {
+    return this.characters[id]?.name || id || "—";
+  }
+
+  space(space) {
+    if (SPACE_NAMES[space]) return SPACE_NAMES[space];
+    if (space && space.startsWith("card-")) return `the city card in ${this.name(this.cardSlots[Number(space.slice(5))])}`;
+    return String(space);
+  }
+
+  diceNeeded(space) {
+    if (this.bazaar[space]) return this.bazaar[space].dice;
+    return SPACE_DICE[space] || 1;
+  }
+
+  route(a, b) {
+    return this.edges.find((e) => (e.a === a && e.b === b) || (e.a === b && e.b === a)) || null;
+  }
+
+  marker(m) {
+    return bundleWords(this.markers[String(m)]);
+  }
+}
+
+function routeCostWords(e) {
+  const extra = [];
+  if (e?.coins) extra.push(amountWords("coins", e.coins));
+  if (e?.camels) extra.push(amountWords("camels", e.camels));
+  return extra.join(" + ");
+}
+
+function dieWords(kind, value) {
+  return value === 0 ? `${kind} die (any value)` : `${kind} ${value}`;
+}
+
+function myPending(view) {
+  return (view.public.pending || []).find((p) => p.seat === view.you) || null;
+}
+
+function me(view) {
+  return view.you === null || view.you === undefined ? null : view.public.players[view.you];
+}
+
+function findContract(view, id) {
+  const mine = me(view)?.contracts || [];
+  return [...mine, ...(view.public.display || [])].find((c) => c.id === id) || null;
+}
+
+function cardData(pub, id) {
+  return (pub.city_cards || []).find((c) => c.card.id === id)?.card || null;
+}
+
+function describe(move, view) {
+  const pub = view.public;
+  const B = new Board(pub);
+  const pend = myPending(view);
+  const mine = me(view);
+  switch (move.a) {
+    case "space": {
+      const n = B.diceNeeded(move.space);
+      let t = `${B.space(move.space)} (${plural(n, "die", "dice")})`;
+      if (move.space.startsWith("card-")) {
+        const cc = (pub.city_cards || [])[Number(move.space.slice(5))];
+        if (cc) t += `: ${cardWords(cc.card)}`;
+      }
+      return t;
+    }
+    case "die": {
+      const where = pend?.kind === "dice" ? ` on ${B.space(pend.space)}` : "";
+      if (move.kind === "own" && mine?.character === "raschid") return `Place an own die as a ${move.value}${where}`;
+      return `Place the ${move.kind} ${move.value} die${where}`;
+    }
+    case "cancel":
+      return "Cancel this action (take the dice back)";
+    case "fulfil":
+      return `Fulfil ${move.contract}: ${contractWords(findContract(view, move.contract))}`;
+    case "bag":
+      return `Money bag: put the ${dieWords(move.kind, move.value)} die in it for 3 coins`;
+    case "reroll":
+      return `Reroll the ${move.kind} ${move.value} die for 1 camel`;
+    case "adjust":
+      return `Turn the ${move.kind} ${move.value} die to ${move.value + move.by} for 2 camels`;
+    case "black":
+      return "Buy a black die for 3 camels";
+    case "end":
+      return "End your turn";
+    case "column": {
+      const row = B.bazaar[pend?.res]?.by_die || [];
+      return `Take column ${move.n} of the ${pend?.res || ""} bazaar: ${bundleWords(row[move.n - 1])}`;
+    }
+    case "good":
+      return `Take 1 ${move.good}`;
+    case "goods":
+      return `Take 1 ${move.goods[0]} and 1 ${move.goods[1]}`;
+    case "take": {
+      let t = `Take ${move.contract}: ${contractWords(findContract(view, move.contract))}`;
+      if (move.bonus) {
+        const slot = (pend?.eligible || []).find(([, c]) => c === move.contract)?.[0];
+        t += `, with ${amountWords(move.bonus, slot === 4 ? 1 : 2)}`;
+      }
+      if (move.discard) t += `, discarding ${move.discard}`;
+      return t;
+    }
+    case "done":
+      return "Take no more contracts";
+    case "step": {
+      const figs = mine?.figures || [];
+      const from = figs[move.fig];
+      const who = figs.length > 1 ? `figure ${move.fig + 1} ` : "";
+      const cost = routeCostWords(B.route(from, move.to));
+      let t = `Move ${who}from ${B.name(from)} to ${B.name(move.to)}`;
+      if (cost) t += ` (route: ${cost})`;
+      if (move.goods) t += `, paying 1 ${move.goods[0]} and 1 ${move.goods[1]}`;
+      return t;
+    }
+    case "stop":
+      if (pend?.kind === "travel") return "Stop moving here";
+      if (pend?.kind === "card") return "Stop using the city card";
+      return "Stop";
+    case "times": {
+      let t = `Use the city card ${plural(move.n, "time")}`;
+      const card = cardData(pub, pend?.card);
+      if (card?.kind === "either") {
+        const w = card.ways[move.way];
+        if (w) t += ` (${bundleWords(w.cost)} for ${bundleWords(w.reward)})`;
+      }
+      return t;
+    }
+    case "trade": {
+      if (move.give) return `Give 1 ${move.give} for 2 camels`;
+      const card = cardData(pub, pend?.card);
+      const cost = card?.kind === "either" ? { camels: 2 } : card?.cost || {};
+      return Object.keys(cost).length ? `Pay ${bundleWords(cost)} for 1 ${move.get}` : `Take 1 ${move.get}`;
+    }
+    case "city":
+      return `Take the bonus of ${B.name(move.city)} (${B.marker(pub.city_bonus?.[String(move.city)])})`;
+    case "bonus":
+      return `Take the bonus ${B.marker(move.marker)}`;
+    case "keep":
+      return `Keep the new contract, discarding ${move.discard}`;
+    case "decline":
+      return "Decline the new contract";
+    case "relocate":
+      return `Move your trading post from ${B.name(move.from)}`;
+    case "comp": {
+      const camels = (pend?.amount ?? move.coins) - move.coins;
+      return `Take ${amountWords("coins", move.coins)} and ${amountWords("camels", camels)}`;
+    }
+    case "goals": {
+      const offer = view.private?.goal_offer || [];
+      const words = move.keep.map((id) => {
+        const g = offer.find((x) => x.id === id);
+        return g ? `${g.cities.map((c) => B.name(c)).join(" + ")} (${g.vp} VP)` : id;
+      });
+      return `Keep the goal cards ${words.join(" and ")}`;
+    }
+    case "character":
+      return `Play ${B.character(move.character)}`;
+    default:
+      return JSON.stringify(move);
+  }
+}
+
+// ---- the prompt, sorted by gesture -------------------------------------------------------------
+
+function push(map, key, value) {
+  if (!map.has(key)) map.set(key, []);
+  map.get(key).push(value);
+}
+
+function analyse(view) {
+  const opts = view.prompt ? view.prompt.options : [];
+  const A = {
+    spaces: new Map(),
+    dice: [],
+    dieActions: [],
+    black: null,
+    fulfil: new Map(),
+    column: new Map(),
+    good: new Map(),
+    goods: [],
+    take: new Map(),
+    step: new Map(),
+    keep: new Map(),
+    relocate: new Map(),
+    city: new Map(),
+  };
+  for (const o of opts) {
+    switch (o.a) {
+      case "space":
+        A.spaces.set(o.space, o);
+        break;
+      case "die":
+        A.dice.push(o);
+        break;
+      case "bag":
+      case "reroll":
+      case "adjust":
+        A.dieActions.push(o);
+        break;
+      case "black":
+        A.black = o;
+        break;
+      case "fulfil":
+        A.fulfil.set(o.contract, o);
+        break;
+      case "column":
+        A.column.set(o.n, o);
+        break;
+      case "good":
+        A.good.set(o.good, o);
+        break;
+      case "goods":
+        A.goods.push(o);
+        break;
+      case "take":
+        push(A.take, o.contract, o);
+        break;
+      case "step":
+        push(A.step, o.to, o);
+        break;
+      case "keep":
+        A.keep.set(o.discard, o);
+        break;
+      case "relocate":
+        A.relocate.set(o.from, o);
+        break;
+      case "city":
+        A.city.set(o.city, o);
+        break;
+      default:
+        break;
+    }
+  }
+  return A;
+}
+
+const GESTURES = new Set(["space", "die", "bag", "reroll", "adjust", "black", "fulfil", "column", "good", "goods", "take", "step", "keep", "relocate", "city"]);
+
+/** The room's own selections; forgotten when the prompt changes. */
+function uiState(ctx) {
+  const ui = ctx.ui;
+  const key = JSON.stringify([ctx.view.prompt, myPending(ctx.view)]);
+  if (ui.key !== key) {
+    ui.key = key;
+    ui.dieMenu = null; // [kind, value] of the die whose bonus actions are shown
+    ui.bag = false; // the money bag was clicked: the next die goes in it
+    ui.naming = false; // Raschid: the value picker for an own die is open
+    ui.choose = null; // {title, options}: one click stood for several options
+    ui.goods = []; // goods picked for a "2 different goods" choice
+  }
+  return ui;
+}
+
+// ---- SVG pieces --------------------------------------------------------------------------------
+
+const PATHS = {
+  camels: "M1.5 21V14.5Q3.5 6.5 7.5 11.5Q10.5 5 13.5 11.5L17.5 7.5H21.5L21 10.5L19 12.5V21H16.5V16H6V21Z",
+  pepper: "M12 3.5C9.2 3.5 8 5.6 8.6 7.6C5.4 9.3 4.4 13.4 5.6 16.8C7 20.8 10.4 21.6 12 21.6S17 20.8 18.4 16.8C19.6 13.4 18.6 9.3 15.4 7.6C16 5.6 14.8 3.5 12 3.5Z",
+  silk: "M3 5H18Q21.5 8.5 18.5 12.5Q21.5 16.5 18 20H3Z",
+  gold: "M1.5 19.5L6 8.5H18L22.5 19.5Z",
+  vp: "M12 1.8L14.9 8.4L22 9.1L16.6 13.8L18.2 21L12 17.2L5.8 21L7.4 13.8L2 9.1L9.1 8.4Z",
+  contract: "M5 2H15.5L20 6.5V22H5Z",
+  move: "M2 9.5H13V4L22 12L13 20V14.5H2Z",
+  other_city_bonus: "M12 2L21 7V17L12 22L3 17V7Z",
+};
+
+function icon(key, x, y, size) {
+  const t = `translate(${x} ${y}) scale(${size / 24})`;
+  const r = size / 2;
+  switch (key) {
+    case "coins":
+      return s("circle", { class: "ic ic-coins", cx: x + r, cy: y + r, r: r * 0.86 });
+    case "black_die":
+      return s("rect", { class: "ic ic-black", x: x + 1, y: y + 1, width: size - 2, height: size - 2, rx: size * 0.2 });
+    case "any_good":
+    case "two_goods":
+      return s(
+        "g",
+        { class: `ic ic-${key}` },
+        s("circle", { cx: x + r * 0.62, cy: y + r * 1.25, r: r * 0.55, fill: RES_FILL.pepper }),
+        s("circle", { cx: x + r * 1.38, cy: y + r * 1.25, r: r * 0.55, fill: RES_FILL.silk }),
+        s("circle", { cx: x + r, cy: y + r * 0.6, r: r * 0.55, fill: RES_FILL.gold }),
+      );
+    case "other_city_bonus":
+      return s("g", { class: "ic-other", transform: t }, s("path", { class: "ic ic-other_city_bonus", d: PATHS.other_city_bonus }), s("text", { x: 7, y: 17.5, "font-size": 15 }, "?"));
+    default:
+      if (!PATHS[key]) return s("text", { x, y: y + size * 0.8, "font-size": size * 0.7 }, key);
+      return s("path", { class: `ic ic-${key}`, d: PATHS[key], transform: t });
+  }
+}
+
+/** Amounts as number + icon pairs from (x, y), `size` high; returns the group and its width. */
+function bundle(items, x, y, size, { showOne = false } = {}) {
+  const parts = [];
+  let cx = x;
+  for (const [k, n0] of Object.entries(items || {})) {
+    const n = k === "two_goods" ? 2 * n0 : n0;
+    const implied = n === 1 && !showOne && ["move", "contract", "black_die", "any_good", "other_city_bonus"].includes(k);
+    if (!implied) {
+      const label = String(n);
+      parts.push(s("text", { class: "n", x: cx, y: y + size * 0.82, "font-size": size * 0.9 }, label));
+      cx += label.length * size * 0.56 + 1;
+    }
+    parts.push(icon(k, cx, y, size));
+    cx += size * 1.25;
+  }
+  return { node: s("g", { class: "bundle" }, parts), width: Math.max(0, cx - x - size * 0.25) };
+}
+
+/** A die: own dice in the seat's colour, black, white (Matteo) and grey neutral ones; 0 shows "?". */
+function die(x, y, size, kind, value, seat, extra = {}) {
+  const cls = kind === "own" ? "own" : kind;
+  const fill = kind === "own" && seat !== null && seat !== undefined ? SEAT_COLOURS[seat % 4] : null;
+  return s(
+    "g",
+    { class: `die d-${cls}`, transform: `translate(${x} ${y})`, ...extra },
+    s("rect", { width: size, height: size, rx: size * 0.2, fill }),
+    value === null ? null : s("text", { x: size / 2, y: size * 0.74, "font-size": size * 0.7, class: seat === 3 && kind === "own" ? "dark" : "" }, value ? String(value) : "?"),
+  );
+}
+
+function placementsText(view, placements) {
+  return placements
+    .map((pl) => `${pl.seat === null || pl.seat === undefined ? "neutral" : view.seats[pl.seat]?.name || `seat ${pl.seat + 1}`} ${pl.dice.map(([k, v]) => (k === "own" ? v : `${k} ${v}`)).join(", ")}`)
+    .join("; ");
+}
+
+/** The placed dice of one space from (x, y): each placement as a run of dice, runs a gap apart. */
+function placedDice(placements, x, y, size, maxW) {
+  const parts = [];
+  let cx = x;
+  let cy = y;
+  for (const pl of placements) {
+    const w = pl.dice.length * (size + 2);
+    if (cx + w > x + maxW && cx > x) {
+      cx = x;
+      cy += size + 3;
+    }
+    pl.dice.forEach(([k, v], i) => parts.push(die(cx + i * (size + 2), cy, size, k, v, pl.seat)));
+    cx += w + size * 0.45;
+  }
+  return s("g", { class: "placed" }, parts);
+}
+
+function text(x, y, str, cls = "", size = 13, extra = {}) {
+  return s("text", { x, y, class: cls, "font-size": size, ...extra }, str);
+}
+
+function target(el, on, label, key, onActivate) {
+  if (!on) return el;
+  el.classList.add("target");
+  el.setAttribute("data-key", key);
+  clickable(el, label, onActivate);
+  return el;
+}
+
+// ---- the map -----------------------------------------------------------------------------------
+
+function mapSvg(ctx, A, ui) {
+  const { view } = ctx;
+  const pub = view.public;
+  const B = new Board(pub);
+  const port = Boolean(ctx.narrow);
+  const W = port ? MAP_H : MAP_W;
+  const H = port ? MAP_W + PORT_CARDS_H : MAP_H;
+  const at = (id) => {
+    const [x, y] = NODE_XY[id] || [0, 0];
+    return port ? [y, x] : [x, y];
+  };
+  const orient = port ? "port" : "land";
+  const F = port ? 1.3 : 1; // upright on a phone the map is shown smaller: its pieces are drawn bigger
+  const pend = myPending(view);
+  const figuresAt = new Map();
+  const postsAt = new Map();
+  for (const p of pub.players) {
+    p.figures.forEach((loc, f) => push(figuresAt, loc, { seat: p.seat, fig: f, many: p.figures.length > 1 }));
+    for (const c of p.posts) push(postsAt, c, p.seat);
+  }
+  const name = (i) => ctx.seatName(i);
+
+  // the figures a travel step may move, and where from (to highlight the routes in use)
+  const stepFrom = new Map();
+  for (const [to, list] of A.step) for (const o of list) push(stepFrom, to, me(view)?.figures?.[o.fig]);
+
+  const routes = B.edges.map((e) => {
+    const [x1, y1] = at(e.a);
+    const [x2, y2] = at(e.b);
+    const cost = routeCostWords(e);
+    const active = (stepFrom.get(e.a) || []).includes(e.b) || (stepFrom.get(e.b) || []).includes(e.a);
+    const parts = [s("line", { class: "road-edge", x1, y1, x2, y2 }), s("line", { class: "road", x1, y1, x2, y2 })];
+    if (e.coins || e.camels) {
+      const mx = (x1 + x2) / 2;
+      const my = (y1 + y2) / 2;
+      const key = e.coins ? "coins" : "camels";
+      const n = e.coins || e.camels;
+      const w = 17 + String(n).length * 8;
+      parts.push(
+        s(
+          "g",
+          { class: `cost cost-${key}`, transform: `translate(${mx} ${my}) scale(${F}) translate(${-w / 2} -10)` },
+          s("rect", { width: w + 4, height: 20, rx: 10 }),
+          text(4, 15, String(n), "n", 14),
+          icon(key, 5 + String(n).length * 8, 3, 14),
+        ),
+      );
+    }
+    return s(
+      "g",
+      { class: `route ${active ? "active" : ""}`, "data-route": `${e.a}-${e.b}` },
+      s("title", null, `Route ${B.name(e.a)} – ${B.name(e.b)}: ${cost ? `${cost} extra` : "no extra cost"}`),
+      parts,
+    );
+  });
+
+  const cardsAt = new Map();
+  for (const cc of pub.city_cards || []) push(cardsAt, cc.city, cc);
+
+  const extras = [];
+  const nodes = [...B.nodes.values()].map((n) => {
+    const [x, y] = at(n.id);
+    const r = NODE_R[n.type] || 14;
+    const parts = [];
+    parts.push(s("circle", { class: "node-shape", cx: 0, cy: 0, r }));
+    if (n.type === "oasis") parts.push(text(0, 4.5, String(n.id), "oasis-n", 12));
+    else if (port && n.id === 21) parts.push(text(r + 4, 5, n.name, "city-name start", 15)); // clear of a route
+    else parts.push(text(0, r + 15, n.name, "city-name", n.type === "small" ? 14 : 15));
+    // trading posts on the rim, each seat at its own corner (Beijing's go on its VP spaces)
+    const posts = postsAt.get(n.id) || [];
+    if (n.type !== "beijing") {
+      for (const seat of posts) {
+        const ang = [-135, -45, 45, 135][seat % 4] * (Math.PI / 180);
+        const px = Math.cos(ang) * (r + 1);
+        const py = Math.sin(ang) * (r + 1);
+        parts.push(s("rect", { class: "post", x: px - 6, y: py - 6, width: 12, height: 12, rx: 2, fill: SEAT_COLOURS[seat % 4] }));
+      }
+    }
+    // figures: pawns across the middle
+    const figs = figuresAt.get(n.id) || [];
+    figs.forEach((f, i) => {
+      const fx = (i - (figs.length - 1) / 2) * 13;
+      parts.push(
+        s(
+          "g",
+          { class: "figure", transform: `translate(${fx} ${-2})` },
+          s("path", { d: "M-6 9 L-3.2 -1 A4.6 4.6 0 1 1 3.2 -1 L6 9 Z", fill: SEAT_COLOURS[f.seat % 4] }),
+        ),
+      );
+    });
+    const words = [`${B.name(n.id)}, ${KIND_WORDS[n.type] || n.type}`];
+    if (n.type === "small") words.push(`bonus: ${B.marker(pub.city_bonus?.[String(n.id)])}`);
+    if (n.type === "large") {
+      const tile = pub.outposts?.[String(n.id)];
+      words.push(tile ? `first trading post takes ${bundleWords(tile.reward)}` : "first-post bonus taken");
+    }
+    if (posts.length) words.push(`trading posts: ${posts.map(name).join(", ")}`);
+    for (const f of figs) words.push(`${name(f.seat)}'s figure${f.many ? ` ${f.fig + 1}` : ""} is here`);
+
+    // what a click here means now: a step, a post to move, a small city's bonus
+    const steps = A.step.get(n.id) || [];
+    const reloc = A.relocate.get(n.id);
+    const city = A.city.get(n.id);
+    const options = [...steps, ...(reloc ? [reloc] : []), ...(city ? [city] : [])];
+    const g = s(
+      "g",
+      { class: `node n-${n.type}`, transform: `translate(${x} ${y}) scale(${F})`, "data-node": n.id },
+      s("title", null, words.join("; ")),
+      options.length ? s("circle", { class: "ring", r: r + 6 }) : null,
+      parts,
+    );
+    const verb = steps.length ? "Move to" : reloc ? "Move your post here from" : "Take the bonus of";
+    target(g, options.length > 0, `${verb} ${words.join("; ")}`, `node-${n.id}`, () => pick(ctx, ui, options, `To ${B.name(n.id)}:`));
+    if (!options.length) {
+      g.setAttribute("role", "img");
+      g.setAttribute("aria-label", words.join("; "));
+    }
+
+    // the city's bonus: a small city's marker, a large city's outpost tile while nobody took it
+    const bAt = BONUS_AT[orient][n.id];
+    if (bAt && (n.type === "small" || n.type === "large")) {
+      const [dx, dy] = bAt;
+      const items = n.type === "small" ? B.markers[String(pub.city_bonus?.[String(n.id)])] : pub.outposts?.[String(n.id)]?.reward;
+      if (items) {
+        const b = bundle(items, 0, 0, 14);
+        const w = b.width + 10;
+        extras.push(
+          s(
+            "g",
+            { class: `bonus b-${n.type}`, transform: `translate(${x + dx * F} ${y + dy * F}) scale(${F}) translate(${-w / 2} -11)`, "aria-hidden": "true" },
+            s("rect", { width: w, height: 22, rx: n.type === "small" ? 11 : 4 }),
+            s("g", { transform: "translate(5 4)" }, b.node),
+          ),
+        );
+      }
+    }
+    // Beijing: the 10/7/4/1 spaces with the posts in arrival order
+    if (n.type === "beijing") {
+      const [dx, dy] = BEIJING_SLOTS_AT[orient];
+      B.beijingVp.forEach((vp, i) => {
+        const seat = (pub.beijing || [])[i];
+        const sx = x + dx * F + (i % 2) * 26 * F;
+        const sy = y + dy * F + Math.floor(i / 2) * 26 * F;
+        extras.push(
+          s(
+            "g",
+            { class: "bj-slot", transform: `translate(${sx} ${sy}) scale(${F})` },
+            s("title", null, `Beijing ${vp} VP space${seat !== undefined ? `: ${name(seat)}` : ""}`),
+            s("rect", { width: 23, height: 23, rx: 3, style: seat !== undefined ? { fill: SEAT_COLOURS[seat % 4] } : null }),
+            text(11.5, 16, String(vp), seat !== undefined && seat !== 3 ? "light" : "", 12),
+          ),
+        );
+      });
+    }
+    // the city card of a large city (landscape), clickable when its action space is an option
+    const cAt = CARD_AT[n.id];
+    if (!port && cAt) {
+      for (const cc of cardsAt.get(n.id) || []) {
+        const face = cityCardFace(cc.card, 0);
+        const w = Math.max(CARD_W, face.width + 12);
+        extras.push(cityCard(ctx, A, cc, B, { x: x + cAt[0] - w / 2, y: y + cAt[1] - CARD_H / 2, w, h: CARD_H }));
+      }
+    }
+    return g;
+  });
+
+  // the cards without a place by their city: Sumatra's (landscape), all nine (upright)
+  const loose = (pub.city_cards || []).filter((cc) => port || !CARD_AT[cc.city]);
+  if (port) {
+    const cw = (W - 16) / 3;
+    loose.forEach((cc, i) => {
+      extras.push(cityCard(ctx, A, cc, B, { x: (i % 3) * (cw + 8), y: H - PORT_CARDS_H + 84 + Math.floor(i / 3) * 60, w: cw, h: 54, named: true }));
+    });
+  } else {
+    const widths = loose.map((cc) => Math.max(CARD_W, cityCardFace(cc.card, 0).width + 12));
+    let cx = W - widths.reduce((a, b) => a + b + 6, -6);
+    loose.forEach((cc, i) => {
+      extras.push(cityCard(ctx, A, cc, B, { x: cx, y: H - CARD_H - 2, w: widths[i], h: CARD_H }));
+      cx += widths[i] + 6;
+    });
+  }
+
+  const desc = pub.players
+    .map((p) => `${name(p.seat)} (${SEAT_COLOUR_NAMES[p.seat % 4]}): figure${p.figures.length > 1 ? "s" : ""} in ${p.figures.map((f) => B.name(f)).join(" and ")}; trading posts in ${p.posts.map((c) => B.name(c)).join(", ") || "no city yet"}`)
+    .join(". ");
+  return s(
+    "svg",
+    { class: `vy-map ${port ? "portrait" : "landscape"}`, viewBox: `-8 -8 ${W + 16} ${H + 16}`, role: "group", "aria-labelledby": "vy-map-title vy-map-desc" },
+    s("title", { id: "vy-map-title" }, "The map: 25 locations and 30 routes from Venezia to Beijing"),
+    s("desc", { id: "vy-map-desc" }, desc),
+    s("rect", { class: "sea", x: -8, y: -8, width: W + 16, height: H + 16, rx: 14 }),
+    port ? text(4, H - PORT_CARDS_H + 68, "City cards (a trading post in the city lets you use its card)", "cards-title", 17) : null,
+    s("g", { class: "routes" }, routes),
+    s("g", { class: "extras" }, extras),
+    s("g", { class: "nodes" }, nodes),
+  );
+}
+
+/** A city card's effect as icons from (6, top), 38 high; returns the parts and their width. */
+function cityCardFace(card, top) {
+  const parts = [];
+  const mid = top + 19;
+  const sz = 14;
+  const arrow = (x) => text(x, mid + 5, "→", "arrow", 14);
+  let width = 0;
+  switch (card.kind) {
+    case "trade": {
+      const a = bundle(card.cost, 6, mid - sz / 2, sz);
+      const b = bundle(card.reward, 6 + a.width + 20, mid - sz / 2, sz);
+      parts.push(a.node, arrow(8 + a.width), b.node);
+      width = a.width + 20 + b.width;
+      break;
+    }
+    case "either": {
+      (card.ways || []).forEach((wy, i) => {
+        const yy = top + 3 + i * 17;
+        const a = bundle(wy.cost, 6, yy, 13);
+        const b = bundle(wy.reward, 6 + a.width + 18, yy, 13);
+        parts.push(a.node, text(8 + a.width, yy + 11, "⇄", "arrow", 12), b.node);
+        width = Math.max(width, a.width + 18 + b.width);
+      });
+      break;
+    }
+    case "per_pip": {
+      const b = bundle(card.reward, 6, mid - sz / 2, sz);
+      parts.push(b.node, text(10 + b.width, mid + 5, "× die", "small", 12));
+      width = b.width + 40;
+      break;
+    }
+    case "by_die": {
+      const t = `by die: ${(card.amount_by_die || []).join(" ")}`;
+      parts.push(icon(card.good, 6, mid - sz / 2, sz), text(24, mid + 5, t, "small", 12));
+      width = 18 + t.length * 6.4;
+      break;
+    }
+    case "count": {
+      const b = bundle(card.reward, 6, mid - sz / 2, sz);
+      const t = card.counts === "posts" ? "× posts" : "× contracts";
+      parts.push(b.node, text(10 + b.width, mid + 5, t, "small", 12));
+      width = b.width + 4 + t.length * 6.6;
+      break;
+    }
+    case "city_bonus": {
+      const cost = card.cost && Object.keys(card.cost).length ? bundle(card.cost, 6, mid - sz / 2, sz) : null;
+      if (cost) parts.push(cost.node, arrow(8 + cost.width));
+      const t = card.times_by_die ? "small-city bonus (1 or 2)" : "small-city bonus";
+      parts.push(text(cost ? 26 + cost.width : 6, mid + 5, t, "small", 12));
+      width = (cost ? 20 + cost.width : 0) + t.length * 6.6;
+      break;
+    }
+    default:
+      parts.push(text(6, mid + 5, card.kind, "small", 12));
+      width = 60;
+  }
+  return { parts, width };
+}
+
+function cityCard(ctx, A, cc, B, { x, y, w, h: hgt, named = false }) {
+  const space = `card-${cc.slot}`;
+  const option = A.spaces.get(space);
+  const used = cc.used;
+  const words = `City card in ${B.name(cc.city)}: ${cardWords(cc.card)}${used ? `; used this round by ${used.seat === null ? "a neutral die" : ctx.seatName(used.seat)}` : ""}`;
+  const g = s(
+    "g",
+    { class: `vy-space city-card ${used ? "used" : ""}`, transform: `translate(${x} ${y})`, "data-space": space, "data-card": cc.card.id },
+    s("title", null, words),
+    s("rect", { class: "frame", width: w, height: hgt, rx: 5 }),
+    named ? text(6, 15, B.name(cc.city), "card-city", 14) : null,
+    cityCardFace(cc.card, named ? hgt - 38 : 0).parts,
+    used ? placedDice([used], w - 22, hgt - 22, 18, 22) : null,
+  );
+  target(g, Boolean(option), `Choose ${words}`, space, () => send(ctx, option));
+  if (!option) {
+    g.setAttribute("role", "img");
+    g.setAttribute("aria-label", words);
+  }
+  return g;
+}
+
+// ---- the action board ------------------------------------------------------------------------
+
+const AB_W = 460;
+
+function box(x, y, w, hgt, title, cls = "") {
+  return [s("rect", { class: `box ${cls}`, x, y, width: w, height: hgt, rx: 8 }), title ? text(x + 8, y + 18, title, "box-title", 14) : null];
+}
+
+function actionSvg(ctx, A, ui) {
+  const { view } = ctx;
+  const pub = view.public;
+  const B = new Board(pub);
+  const pend = myPending(view);
+  const spaces = pub.spaces || {};
+  const out = [];
+  let y = 0;
+
+  // round counter, start player, the black dice on the board
+  out.push(text(0, 20, "Round", "box-title", 14));
+  for (let r = 1; r <= 5; r++) {
+    const cur = r === pub.round;
+    out.push(
+      s(
+        "g",
+        { class: `round ${cur ? "current" : r < pub.round ? "past" : ""}`, transform: `translate(${48 + (r - 1) * 28} 2)` },
+        s("circle", { cx: 12, cy: 12, r: 11 }),
+        text(12, 17, String(r), "", 13),
+      ),
+    );
+  }
+  const blackN = pub.black_dice || 0;
+  const blackG = s(
+    "g",
+    { class: "vy-space black-pool", transform: `translate(${AB_W - 160} 0)`, "data-black": "" },
+    s("title", null, `Black dice on the board: ${blackN}${A.black ? "; buy one for 3 camels" : ""}`),
+    s("rect", { class: "frame", width: 160, height: 28, rx: 6 }),
+    text(8, 19, "black dice", "small", 12),
+    [...Array(blackN).keys()].map((i) => die(70 + i * 17, 6, 15, "black", null, null)),
+  );
+  out.push(target(blackG, Boolean(A.black), "Buy a black die for 3 camels", "black", () => send(ctx, A.black)));
+  y = 38;
+
+  // an action space: its frame is the click target when "space" is an option
+  const spaceBox = (space, x, yy, w, hgt, title, inner) => {
+    const option = A.spaces.get(space);
+    const chosen = pend?.kind === "dice" && pend.space === space;
+    const placed = space === "khan" ? pub.khan || [] : spaces[space] || [];
+    const label = `${B.space(space)}, ${plural(B.diceNeeded(space), "die", "dice")}${placed.length ? `; dice on it: ${placementsText(view, placed)}` : "; empty"}`;
+    const g = s(
+      "g",
+      { class: `vy-space ${chosen ? "chosen" : ""}`, "data-space": space, transform: `translate(${x} ${yy})` },
+      s("title", null, label),
+      box(0, 0, w, hgt, title, "space"),
+      inner,
+    );
+    target(g, Boolean(option), `Choose ${label}`, `space-${space}`, () => send(ctx, option));
+    if (!option) {
+      g.setAttribute("role", "img");
+      g.setAttribute("aria-label", label);
+    }
+    return g;
+  };
+
+  // take 5 coins, Khan's favor
+  out.push(
+    spaceBox("coins", 0, y, 136, 84, "5 coins", [
+      bundle({ coins: 5 }, 10, 28, 18).node,
+      placedDice(spaces.coins || [], 10, 56, 20, 120),
+    ]),
+  );
+  const khan = pub.khan || [];
+  const ladder = [];
+  for (let i = 0; i < 4; i++) {
+    const x = 12 + i * 74;
+    ladder.push(s("rect", { class: "slot", x, y: 48, width: 56, height: 28, rx: 5 }));
+    if (i < khan.length) ladder.push(placedDice([khan[i]], x + 18, 52, 20, 40));
+    if (i < 3) ladder.push(text(x + 65, 67, "≤", "small", 13));
+  }
+  out.push(
+    spaceBox("khan", 144, y, AB_W - 144, 84, "Khan's favor", [
+      bundle({ camels: 2, any_good: 1 }, 120, 6, 16, { showOne: true }).node,
+      ladder,
+    ]),
+  );
+  y += 92;
+
+  // the bazaar: a row per good, a column per die value; the pending column choice makes cells targets
+  const rowH = 62;
+  const rows = ["camels", "pepper", "silk", "gold"];
+  out.push(...box(0, y, AB_W, 26 + rows.length * rowH, "Bazaar: the lowest die picks the column", "bazaar"));
+  rows.forEach((res, ri) => {
+    const ry = y + 26 + ri * rowH;
+    const info = B.bazaar[res] || { dice: 1, by_die: [] };
+    const cells = [];
+    const colOn = pend?.kind === "column" && pend.res === res;
+    info.by_die.forEach((gain, ci) => {
+      const cx = 86 + ci * 61;
+      const option = colOn ? A.column.get(ci + 1) : null;
+      const items = Object.entries(gain);
+      const first = bundle(Object.fromEntries(items.slice(0, 1)), 0, 0, 15, { showOne: true });
+      const rest = items.length > 1 ? bundle(Object.fromEntries(items.slice(1)), 0, 0, 12, { showOne: true }) : null;
+      const cell = s(
+        "g",
+        { class: "cell", transform: `translate(${cx} ${ry + 2})`, "data-row": res, "data-column": ci + 1 },
+        s("title", null, `${res} bazaar column ${ci + 1}: ${bundleWords(gain)}`),
+        s("rect", { class: "frame", width: 57, height: 34, rx: 4 }),
+        text(4, 11, String(ci + 1), "colno", 10),
+        s("g", { transform: `translate(${(57 - first.width) / 2} ${rest ? 3 : 10})` }, first.node),
+        rest ? s("g", { transform: `translate(${(57 - rest.width) / 2} 20)` }, rest.node) : null,
+      );
+      target(cell, Boolean(option), `Take column ${ci + 1} of the ${res} bazaar: ${bundleWords(gain)}`, `col-${ci + 1}`, () => send(ctx, option));
+      cells.push(cell);
+    });
+    const label = s("g", null, text(8, 20, res, "row-name", 14), [...Array(info.dice).keys()].map((i) => s("rect", { class: "need", x: 8 + i * 13, y: 27, width: 10, height: 10, rx: 2 })));
+    const placed = placedDice(spaces[res] || [], 86, 40, 18, AB_W - 96);
+    out.push(spaceBox(res, 0, ry, 82, rowH - 4, null, [label]));
+    out.push(s("g", { class: "bazaar-row", "data-row": res }, cells, s("g", { transform: `translate(0 ${ry})` }, placed)));
+  });
+  y += 26 + rows.length * rowH + 8;
+
+  // contracts: the space and the display of six (slot number = the die needed; slots 5 and 6 pay extra)
+  const disp = pub.display || [];
+  const cw = (AB_W - 16 - 8) / 3;
+  const chH = 64;
+  const dispRows = 2;
+  const inner = [
+    text(120, 18, "1 die: take 1 or 2 from the slots up to the die", "small", 12),
+    placedDice(spaces.contracts || [], 8, 26, 18, AB_W - 16),
+  ];
+  out.push(spaceBox("contracts", 0, y, AB_W, 50 + dispRows * (chH + 6), "Contracts", inner));
+  const eligible = new Set((pend?.kind === "contracts" ? pend.eligible || [] : []).map(([, c]) => c));
+  for (let i = 0; i < 6; i++) {
+    const cx = 8 + (i % 3) * (cw + 4);
+    const cy = y + 50 + Math.floor(i / 3) * (chH + 6);
+    const c = disp[i];
+    const extra = i === 4 ? "+1 coin or camel" : i === 5 ? "+2 coins or camels" : null;
+    if (!c) {
+      out.push(s("g", { transform: `translate(${cx} ${cy})`, class: "contract empty" }, s("rect", { width: cw, height: chH, rx: 6 }), text(8, 16, `slot ${i + 1}`, "small", 11)));
+      continue;
+    }
+    const options = A.take.get(c.id) || [];
+    const g = contractCard(c, cx, cy, cw, chH, `slot ${i + 1}`, extra);
+    g.setAttribute("data-contract", c.id);
+    if (eligible.has(c.id) && !options.length) g.classList.add("dim");
+    const label = `Contract ${c.id} in slot ${i + 1}: ${contractWords(c)}${extra ? ` (${extra})` : ""}`;
+    target(g, options.length > 0, `Take ${label}`, `take-${c.id}`, () => pick(ctx, ui, options, `Take ${c.id}:`));
+    if (!options.length) {
+      g.setAttribute("role", "img");
+      g.setAttribute("aria-label", label);
+    }
+    out.push(g);
+  }
+  y += 50 + dispRows * (chH + 6) + 8;
+
+  // travel (costs by steps taken) and the money bag
+  const tiers = B.tiers.slice(1);
+  out.push(
+    spaceBox("travel", 0, y, 290, 88, "Travel", [
+      text(64, 18, "steps up to the lowest die", "small", 12),
+      tiers.map((cost, i) =>
+        s("g", { transform: `translate(${8 + i * 46} 26)`, class: "tier" }, s("rect", { width: 42, height: 24, rx: 4 }), text(5, 16, `${i + 1}:`, "small", 11), text(28, 17, String(cost), "n", 13)),
+      ),
+      placedDice(spaces.travel || [], 8, 58, 20, 274),
+    ]),
+  );
+  const dieBag = A.dieActions.some((o) => o.a === "bag");
+  const bagG = s(
+    "g",
+    { class: `vy-space bag ${ui.bag ? "chosen" : ""}`, transform: `translate(298 ${y})`, "data-space": "bag" },
+    s("title", null, `Money bag: any die for 3 coins, a bonus action${(pub.bag || []).length ? `; dice in it: ${placementsText(view, pub.bag)}` : ""}`),
+    box(0, 0, AB_W - 298, 88, "Money bag", "space"),
+    bundle({ coins: 3 }, 104, 5, 16).node,
+    placedDice(pub.bag || [], 8, 30, 18, AB_W - 314),
+  );
+  out.push(
+    target(bagG, dieBag, "Money bag: choose it, then a die, for 3 coins", "bag", () => {
+      ui.bag = !ui.bag;
+      ui.dieMenu = null;
+      ctx.rerender();
+    }),
+  );
+  y += 96;
+
+  return s(
+    "svg",
+    { class: "vy-actions", viewBox: `-2 -2 ${AB_W + 4} ${y + 2}`, role: "group", "aria-labelledby": "vy-actions-title" },
+    s("title", { id: "vy-actions-title" }, `Action spaces, round ${pub.round} of 5`),
+    out,
+  );
+}
+
+function contractCard(c, x, y, w, hgt, head, extra) {
+  const cost = bundle(c.cost, 6, 20, 13);
+  const reward = bundle(c.reward, 6, 42, 14);
+  return s(
+    "g",
+    { class: "contract", transform: `translate(${x} ${y})` },
+    s("title", null, `${c.id}: ${contractWords(c)}${extra ? ` (${extra})` : ""}`),
+    s("rect", { class: "frame", width: w, height: hgt, rx: 6 }),
+    head ? text(6, 13, head, "small", 11) : null,
+    extra ? text(w - 5, 13, extra.startsWith("+1") ? "+1 coin/camel" : "+2 coins/camels", "small bonus-tag end", 10) : null,
+    cost.node,
+    text(w - 6, 36, "↓", "arrow end", 12),
+    s("line", { class: "sep", x1: 4, x2: w - 4, y1: 38.5, y2: 38.5 }),
+    reward.node,
+  );
+}
+
+// ---- clicking --------------------------------------------------------------------------------
+
+function send(ctx, option) {
+  if (!option || ctx.pending) return;
+  ctx.send(option);
+}
+
+/** One option: send it; several: show them as a short list to pick from. */
+function pick(ctx, ui, options, title) {
+  if (ctx.pending || !options.length) return;
+  if (options.length === 1) return ctx.send(options[0]);
+  ui.choose = { title, options };
+  ctx.rerender();
+  document.querySelector(".vy-chooser button")?.focus(); // brings the short list into view (a phone)
+}
+
+// ---- the dice tray and the chooser -------------------------------------------------------------
+
+function dieButton(kind, value, seat, { on, pressed, label, key, onClick, extra = {} }) {
+  const face = s("svg", { viewBox: "0 0 30 30", "aria-hidden": "true" }, die(2, 2, 26, kind, value, seat));
+  if (!on) return h("span", { class: "vy-die", "data-kind": kind, "data-value": value, role: "img", "aria-label": label, ...extra }, face);
+  return h(
+    "button",
+    { type: "button", class: `vy-die usable ${pressed ? "pressed" : ""}`, "data-kind": kind, "data-value": value, "data-key": key, "aria-label": label, "aria-pressed": pressed ? "true" : "false", onClick, ...extra },
+    face,
+  );
+}
+
+function trayPanel(ctx, A, ui) {
+  const { view } = ctx;
+  const mine = me(view);
+  if (!mine) return null;
+  const pend = myPending(view);
+  const B = new Board(view.public);
+  const seat = view.you;
+  const raschid = mine.character === "raschid";
+  const choosing = pend?.kind === "dice";
+  const dieOpts = (k, v) => A.dice.filter((o) => o.kind === k && (o.value === v || (raschid && k === "own" && v === 0)));
+  const actsOf = (k, v) => A.dieActions.filter((o) => o.kind === k && o.value === v);
+
+  let hint;
+  if (!view.prompt) hint = view.public.phase === "play" ? "Not your turn: your dice wait." : "Waiting for the other players.";
+  else if (ui.choose) hint = ui.choose.title;
+  else if (choosing) hint = `${B.space(pend.space)}: choose die ${pend.picked.length + 1} of ${pend.need}.`;
+  else if (ui.bag) hint = "Money bag: choose the die to put in it.";
+  else if (pend?.kind === "column") hint = `Choose a highlighted column of the ${pend.res} bazaar.`;
+  else if (pend?.kind === "travel") hint = "Choose a highlighted location on the map, or stop.";
+  else if (pend?.kind === "contracts") hint = "Choose a highlighted contract, or take no more.";
+  else if (A.good.size) hint = "Take 1 good of your choice:";
+  else if (A.goods.length) hint = `Take 2 different goods${ui.goods.length ? ` (${ui.goods[0]} chosen, one more)` : ""}:`;
+  else if (A.keep.size) hint = "Click one of your contracts to discard it for the new one, or decline.";
+  else if (A.spaces.size) hint = "Choose a highlighted action space; click a die for bonus actions.";
+  else if (A.dieActions.length || A.fulfil.size || A.black) hint = "Bonus actions: click a die, a contract you can fulfil, or the black dice; or end your turn.";
+  else hint = view.prompt.text;
+
+  const dice = mine.dice.map(([k, v], i) => {
+    const key = `die-${i}`;
+    const label = `${k === "own" ? "Your" : k === "black" ? "Black" : "White"} die ${v || "(value of your choice)"}`;
+    if (choosing) {
+      const opts = dieOpts(k, v);
+      if (!opts.length) return dieButton(k, v, seat, { on: false, label });
+      if (raschid && k === "own") {
+        return dieButton(k, v, seat, {
+          on: true,
+          pressed: ui.naming,
+          key,
+          label: `${label}: name its value`,
+          onClick: () => {
+            ui.naming = !ui.naming;
+            ctx.rerender();
+          },
+        });
+      }
+      return dieButton(k, v, seat, { on: true, key, label: `Place ${label.toLowerCase()}`, onClick: () => send(ctx, opts[0]) });
+    }
+    const acts = actsOf(k, v);
+    if (ui.bag) {
+      const bag = acts.find((o) => o.a === "bag");
+      return dieButton(k, v, seat, { on: Boolean(bag), key, label: `Put ${label.toLowerCase()} in the money bag`, onClick: () => send(ctx, bag) });
+    }
+    const open = ui.dieMenu && ui.dieMenu[0] === k && ui.dieMenu[1] === v;
+    return dieButton(k, v, seat, {
+      on: acts.length > 0,
+      pressed: open,
+      key,
+      label: `${label}: bonus actions`,
+      onClick: () => {
+        ui.dieMenu = open ? null : [k, v];
+        ctx.rerender();
+      },
+    });
+  });
+
+  const extra = [];
+  if (choosing && pend.picked.length) {
+    extra.push(h("p", { class: "hint" }, "Chosen so far: ", pend.picked.map(([k, v]) => dieWords(k, v)).join(", ")));
+  }
+  if (choosing && raschid && ui.naming) {
+    const values = A.dice.filter((o) => o.kind === "own");
+    extra.push(
+      h(
+        "div",
+        { class: "vy-faces", role: "group", "aria-label": "The value of your die" },
+        values.map((o) => dieButton("own", o.value, seat, { on: true, key: `face-${o.value}`, label: `Place an own die as a ${o.value}`, onClick: () => send(ctx, o), extra: { "data-face": o.value } })),
+      ),
+    );
+  }
+  if (ui.dieMenu && !choosing && !ui.bag) {
+    const [k, v] = ui.dieMenu;
+    extra.push(
+      h(
+        "div",
+        { class: "vy-menu", role: "group", "aria-label": `Bonus actions with the ${dieWords(k, v)} die` },
+        actsOf(k, v).map((o) => choiceButton(ctx, o, describe(o, view))),
+      ),
+    );
+  }
+  if (A.good.size || A.goods.length) {
+    const have = mine;
+    extra.push(
+      h(
+        "div",
+        { class: "vy-goodpick", role: "group", "aria-label": A.good.size ? "Take 1 good" : "Take 2 different goods" },
+        GOODS.map((g) =>
+          resIcon(g, `+1 ${g}`, {
+            on: A.good.has(g) || A.goods.some((o) => o.goods.includes(g)),
+            pressed: ui.goods.includes(g),
+            label: `${A.good.has(g) ? "Take" : "Choose"} 1 ${g} (you have ${have[g]})`,
+            onClick: () => pickGood(ctx, A, ui, g),
+            extra: { "data-good": g, "data-key": `good-${g}` },
+          }),
+        ),
+      ),
+    );
+  }
+  if (ui.choose) {
+    extra.push(
+      h(
+        "div",
+        { class: "vy-chooser", role: "group", "aria-label": ui.choose.title },
+        ui.choose.options.map((o) => choiceButton(ctx, o, describe(o, view))),
+        h("button", { type: "button", class: "link", "data-key": "choose-back", onClick: () => { ui.choose = null; ctx.rerender(); } }, "back"),
+      ),
+    );
+  }
+  return h(
+    "section",
+    { class: `vy-tray panel ${view.prompt ? "active" : ""}`, "aria-labelledby": "vy-tray-title" },
+    h("h2", { id: "vy-tray-title" }, "Your dice"),
+    h("p", { class: "hint vy-hint" }, hint),
+    h("div", { class: "vy-dice", role: "group", "aria-label": "Your dice" }, dice.length ? dice : h("span", { class: "hint" }, "no dice left")),
+    extra,
+  );
+}
+
+/** A good chosen in the tray: one for "1 good", two different ones (toggled) for "2 different goods". */
+function pickGood(ctx, A, ui, g) {
+  if (A.good.has(g)) return send(ctx, A.good.get(g));
+  if (!A.goods.length || ctx.pending) return;
+  if (ui.goods.includes(g)) ui.goods = ui.goods.filter((x) => x !== g);
+  else ui.goods = [...ui.goods, g];
+  if (ui.goods.length === 2) {
+    const o = A.goods.find((m) => m.goods.every((x) => ui.goods.includes(x)));
+    ui.goods = [];
+    if (o) return send(ctx, o);
+  }
+  ctx.rerender();
+}
+
+function choiceButton(ctx, option, label) {
+  return h(
+    "button",
+    { type: "button", class: "choice", "data-move": JSON.stringify(option), "data-key": `vy-${JSON.stringify(option)}`, disabled: ctx.pending, onClick: () => send(ctx, option) },
+    label,
+  );
+}
+
+// ---- player boards -----------------------------------------------------------------------------
+
+function resIcon(key, n, { on = false, label, onClick, pressed = false, extra = {} } = {}) {
+  // a resource with its amount; a button when it is a choice (the goods in the tray)
+  const svg = s("svg", { viewBox: "0 0 24 24", class: "ricon", "aria-hidden": "true" }, key === "vp" ? s("path", { class: "ic ic-vp", d: PATHS.vp }) : icon(key, 0, 0, 24));
+  const body = [svg, h("span", { class: "rn" }, String(n))];
+  if (!on) return h("span", { class: `res r-${key}`, title: `${n} ${key === "vp" ? "VP" : key}`, ...extra }, body);
+  return h("button", { type: "button", class: `res r-${key} usable ${pressed ? "pressed" : ""}`, "aria-label": label, "aria-pressed": pressed ? "true" : "false", onClick, ...extra }, body);
+}
+
+function miniSvg(w, hgt, nodes) {
+  return s("svg", { viewBox: `0 0 ${w} ${hgt}`, width: w, height: hgt, class: "mini", "aria-hidden": "true" }, nodes);
+}
+
+function playerBoard(ctx, A, p) {
+  const { view } = ctx;
+  const pub = view.public;
+  const B = new Board(pub);
+  const mine = p.seat === view.you;
+  const turn = pub.turn === p.seat && pub.phase === "play" && !view.result;
+  const colour = SEAT_COLOURS[p.seat % 4];
+  const resources = RESOURCES.map((r) => resIcon(r, p[r], { extra: { "data-res": r } }));
+  const dice = p.dice.length ? miniSvg(p.dice.length * 22, 22, p.dice.map(([k, v], i) => die(i * 22 + 1, 1, 20, k, v, p.seat))) : h("span", null, "none left");
+  const contracts = p.contracts.map((c) => {
+    const svg = s("svg", { viewBox: "0 0 150 64", class: "contract-svg", "aria-hidden": "true" }, contractCard(c, 1, 1, 148, 62, c.id, null));
+    const fulfil = mine ? A.fulfil.get(c.id) : null;
+    const keep = mine ? A.keep.get(c.id) : null;
+    const option = fulfil || keep;
+    const label = `${c.id}: ${contractWords(c)}`;
+    if (!option) return h("div", { class: "vy-contract", "data-contract": c.id, role: "img", "aria-label": label }, svg);
+    return h(
+      "button",
+      { type: "button", class: `vy-contract usable ${keep ? "discard" : ""}`, "data-contract": c.id, "data-key": `contract-${c.id}`, "aria-label": fulfil ? `Fulfil ${label}` : `Discard ${label} for the new contract`, onClick: () => send(ctx, option) },
+      svg,
+      h("span", { class: "tag" }, fulfil ? "fulfil" : "discard"),
+    );
+  });
+  const goals = mine ? view.private?.goals || [] : p.goals || [];
+  const posts = new Set(p.posts);
+  const goalList = goals.length
+    ? h(
+        "ul",
+        { class: "vy-goals", "aria-label": mine ? "Your goal cards (secret)" : "Goal cards" },
+        goals.map((g) => h("li", { "data-goal": g.id }, `${g.cities.map((c) => `${B.name(c)}${posts.has(c) ? " ✓" : ""}`).join(" + ")}: ${g.vp} VP`)),
+      )
+    : null;
+  return h(
+    "section",
+    { class: `vy-player panel ${mine ? "me" : ""} ${turn ? "turn" : ""}`, "data-seat": p.seat, style: { borderTopColor: colour }, "aria-label": `${ctx.seatName(p.seat)}'s board` },
+    h(
+      "h3",
+      null,
+      h("span", { class: "swatch", style: { background: colour }, "aria-hidden": "true" }),
+      ctx.seatName(p.seat),
+      mine ? " (you)" : "",
+      turn ? h("span", { class: "turn-tag" }, "to play") : null,
+      pub.start_player === p.seat ? h("span", { class: "start-tag", title: "start player" }, "start") : null,
+    ),
+    h("p", { class: "vy-char", title: B.characters[p.character]?.ability || "" }, B.character(p.character), h("span", { class: "sr" }, `: ${B.characters[p.character]?.ability || ""}`)),
+    h("div", { class: "vy-res" }, resources),
+    h("div", { class: "vy-line" }, h("span", { class: "k" }, "Dice:"), dice),
+    h("p", { class: "vy-line" }, `Trading posts: ${p.posts.length} placed, ${p.posts_left} left · contracts done: ${p.completed} · goal cards: ${p.goal_cards}`),
+    h("div", { class: "vy-contracts" }, contracts.length ? contracts : h("span", { class: "hint" }, "no active contract")),
+    goalList ? h("h4", null, mine && !view.result ? "Your goal cards (secret)" : mine ? "Your goal cards" : "Goal cards") : null,
+    goalList,
+  );
+}
+
+// ---- the log -----------------------------------------------------------------------------------
+
+function logLine(ev, view) {
+  const pub = view.public;
+  const B = new Board(pub);
+  const who = ev.seat !== undefined && ev.seat !== null ? view.seats[ev.seat]?.name || `Seat ${ev.seat + 1}` : "";
+  switch (ev.ev) {
+    case "round":
+      return `Round ${ev.round} begins; ${view.seats[ev.start_player]?.name || "?"} starts.`;
+    case "roll":
+      return `${who} has the dice ${ev.dice.map(([k, v]) => (v ? `${v}${k === "own" ? "" : ` ${k}`}` : "?")).join(", ")}.`;
+    case "place":
+      return `${who} placed ${ev.dice.map(([k, v]) => dieWords(k, v)).join(", ")} on ${B.space(ev.space)}${ev.fee ? `, paying ${plural(ev.fee, "coin")}` : ""}.`;
+    case "bazaar":
+      return `${who} took ${bundleWords((B.bazaar[ev.res]?.by_die || [])[ev.column - 1])} at the bazaar.`;
+    case "take_contract":
+      return `${who} took ${ev.contract}${ev.discard ? `, discarding ${ev.discard}` : ""}.`;
+    case "fulfil":
+      return `${who} fulfilled ${ev.contract}.`;
+    case "step":
+      return `${who} moved from ${B.name(ev.from)} to ${B.name(ev.to)}${ev.coins || ev.camels ? ` for ${[ev.coins ? plural(ev.coins, "coin") : "", ev.camels ? plural(ev.camels, "camel") : ""].filter(Boolean).join(" + ")}` : ""}.`;
+    case "post":
+      return `${who} placed trading post ${ev.nth} in ${B.name(ev.city)}${ev.vp ? ` (+${ev.vp} VP)` : ""}.`;
+    case "outpost_bonus":
+      return `${who} took the first-post bonus of ${B.name(ev.city)}.`;
+    case "relocate":
+      return `${who} moved a trading post from ${B.name(ev.from)} to ${B.name(ev.to)}.`;
+    case "bag":
+      return `${who} put the ${dieWords(ev.die[0], ev.die[1])} die in the money bag.`;
+    case "reroll":
+      return `${who} rerolled a ${ev.kind} ${ev.from}: ${ev.to}.`;
+    case "adjust":
+      return `${who} turned a ${ev.kind} ${ev.from} to ${ev.from + ev.by}.`;
+    case "black_die":
+      return `${who} took a black die: ${ev.value}.`;
+    case "compensation":
+      return `${who} took ${plural(ev.coins, "coin")} and ${plural(ev.camels, "camel")} as compensation.`;
+    case "special_contract":
+      return ev.contract ? `${who} took ${ev.contract} from the special pile.` : `${who} ${ev.kept ? "kept" : "declined"} a special contract.`;
+    case "mercator":
+      return `${who} (Mercator) received ${ev.res}.`;
+    case "card_times":
+      return `${who} used a city card ${plural(ev.times, "time")}.`;
+    case "display_refill":
+      return `The contract display was refilled: ${(ev.contracts || []).join(", ")}.`;
+    case "end_turn":
+      return `${who} ended the turn.`;
+    case "character":
+      return `${who} chose ${B.character(ev.character)}.`;
+    case "goals_kept":
+      return `${who} kept 2 goal cards.`;
+    case "final_scoring":
+      return `Final scoring: ${(ev.scores || []).map((sc, i) => `${view.seats[i]?.name || `Seat ${i + 1}`} ${sc}`).join(", ")}.`;
+    default:
+      return String(ev.ev);
+  }
+}
+
+function breakdownPanel(view) {
+  const res = view.result;
+  if (!res?.breakdown) return null;
+  const items = [
+    ["in_game", "in game"],
+    ["goal_cards", "goal cards"],
+    ["goal_cities", "goal cities"],
+    ["coins", "coins"],
+    ["beijing", "Beijing"],
+    ["goods", "goods"],
+    ["most_contracts", "most contracts"],
+    ["all_posts", "all posts"],
+    ["total", "total"],
+  ];
+  return h(
+    "section",
+    { class: "panel vy-breakdown", "aria-labelledby": "vy-bd-title" },
+    h("h2", { id: "vy-bd-title" }, "Final scoring in detail"),
+    h(
+      "table",
+      null,
+      h("thead", null, h("tr", null, h("th", null, "player"), items.map(([, l]) => h("th", null, l)), h("th", null, "camels"))),
+      h(
+        "tbody",
+        null,
+        res.breakdown.map((b, i) => h("tr", { "data-seat": i }, h("th", null, view.seats[i]?.name || `Seat ${i + 1}`), items.map(([k]) => h("td", null, String(b[k] ?? 0))), h("td", null, String(res.tiebreak?.[i] ?? "")))),
+      ),
+    ),
+  );
+}
+
+// ---- the renderer ------------------------------------------------------------------------------
+
+export default {
+  id: "voyages",
+  title: "The Voyages of Marco Polo",
+  minSeats: 2,
+  maxSeats: 4,
+  scoreUnit: "VP",
+  options: [{ key: "expert", label: "Expert set-up (random city bonuses, character draft, keep 2 of 4 goal cards)" }],
+
+  render(ctx) {
+    const A = analyse(ctx.view);
+    const ui = uiState(ctx);
+    const pub = ctx.view.public;
+    if (!pub.track || !pub.players) return h("p", { class: "hint" }, "Setting up…");
+    const map = h("section", { class: "vy-mapbox panel", "aria-label": "Map" }, mapSvg(ctx, A, ui));
+    const tray = trayPanel(ctx, A, ui);
+    const actions = h("section", { class: "vy-actionbox panel", "aria-label": "Action spaces" }, actionSvg(ctx, A, ui));
+    const players = h("div", { class: "vy-players" }, pub.players.map((p) => playerBoard(ctx, A, p)));
+    if (ctx.narrow) {
+      // one column on a phone: your dice first, then the map when a location is to be chosen
+      const onMap = A.step.size || A.relocate.size || A.city.size;
+      return h("div", { class: "voyages narrow" }, tray, onMap ? [map, actions] : [actions, map], breakdownPanel(ctx.view), players);
+    }
+    return h("div", { class: "voyages" }, h("div", { class: "vy-grid" }, map, h("div", { class: "vy-side" }, tray, actions)), breakdownPanel(ctx.view), players);
+  },
+
+  describe,
+
+  hasGesture(move, view) {
+    if (!GESTURES.has(move.a)) return false;
+    if (move.a === "die" || move.a === "bag" || move.a === "reroll" || move.a === "adjust") return me(view) !== null;
+    return true;
+  },
+
+  status(view, ctx) {
+    const pub = view.public;
+    if (pub.phase === "play" && pub.turn !== null && pub.turn !== undefined) return `Round ${pub.round} of 5: ${ctx.seatName(pub.turn)} is playing.`;
+    const waiting = [...new Set((pub.pending || []).map((p) => p.seat))].map((i) => ctx.seatName(i));
+    if (waiting.length) return `Round ${pub.round} of 5: waiting for ${waiting.join(" and ")}.`;
+    return `Round ${pub.round} of 5.`;
+  },
+
+  logLines(view) {
+    return (view.public.log || []).map((ev) => ({ n: ev.n, text: logLine(ev, view) }));
+  },
+
+  resultNote(view) {
+    const res = view.result;
+    const top = Math.max(...res.scores);
+    const tied = res.scores.filter((x) => x === top).length;
+    if (tied > 1 && tied > res.winners.length) return "Tied on points: the player with the most camels wins.";
+    if (tied > 1) return "Tied on points and on camels: a shared win.";
+    return null;
+  },
+};

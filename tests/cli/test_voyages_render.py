@@ -1,0 +1,249 @@
+"""The Voyages terminal renderer on views taken from real engine states (`GAME.setup`, moves, `GAME.view`)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from clients.cli.games.voyages import VoyagesRenderer, bundle_words, card_words, event_words
+from clients.cli.render import option_label, option_labels, renderer_for, view_text
+from server.games.base import State
+from server.games.voyages.bots import GreedyBot
+from server.games.voyages.engine import GAME
+
+NAMES = ("ann", "bob", "cy", "dee")
+
+
+def view_of(state: State, seat: int | None) -> dict[str, Any]:
+    """The whole document a viewer gets from the server (room.build_view's shape)."""
+    seats = state["seats"]
+    v = GAME.view(state, seat)
+    result = GAME.result(state)
+    return {
+        "game": "voyages",
+        "room": "rvoy",
+        "you": seat,
+        "status": "finished" if result else "playing",
+        "seats": [{"name": NAMES[i], "taken": True, "connected": True} for i in range(seats)],
+        "public": v["public"],
+        "private": v["private"],
+        "prompt": GAME.prompt(state, seat),
+        "result": result,
+    }
+
+
+def play(state: State, moves: int, seed: int = 1) -> State:
+    """`moves` moves of greedy bots (each seat its own bot, seeded)."""
+    bots = [GreedyBot(seed + i) for i in range(state["seats"])]
+    for _ in range(moves):
+        if GAME.result(state) is not None:
+            break
+        seat = GAME.active_seats(state)[0]
+        move = bots[seat].choose(GAME.prompt(state, seat), GAME.view(state, seat))
+        state = GAME.apply(state, seat, move)
+    return state
+
+
+def move(state: State, want: dict[str, Any]) -> State:
+    """Apply `want` for the seat to move (it must be one of its options)."""
+    seat = GAME.active_seats(state)[0]
+    assert want in GAME.legal_moves(state, seat), (want, GAME.legal_moves(state, seat))
+    return GAME.apply(state, seat, want)
+
+
+def test_the_voyages_renderer_is_registered() -> None:
+    assert isinstance(renderer_for("voyages"), VoyagesRenderer)
+
+
+def test_own_goal_cards_appear_in_your_render_only() -> None:
+    state = play(GAME.setup(2, {}, 7), 30)
+    mine = [g["id"] for g in GAME.view(state, 0)["private"]["goals"]]
+    theirs = [g["id"] for g in GAME.view(state, 1)["private"]["goals"]]
+    assert len(mine) == 2 and len(theirs) == 2
+    own = view_text(view_of(state, 0), width=140)
+    other = view_text(view_of(state, 1), width=140)
+    spectator = view_text(view_of(state, None), width=140)
+    assert "Your goal cards (secret)" in own
+    for gid in mine:
+        assert f"{gid}:" in own
+        assert gid not in other
+        assert gid not in spectator
+    for gid in theirs:
+        assert gid not in own
+    assert "Your goal cards" not in spectator
+    assert "You are watching." in spectator
+
+
+def test_goal_cards_are_shown_for_everybody_after_the_final_scoring() -> None:
+    state = play(GAME.setup(2, {}, 3), 2000)
+    assert GAME.result(state) is not None
+    spectator = view_text(view_of(state, None), width=140)
+    for seat in (0, 1):
+        for g in GAME.view(state, seat)["private"]["goals"]:
+            assert f"{g['id']}:" in spectator
+
+
+def test_the_map_lists_the_25_locations_and_the_30_routes_with_their_costs() -> None:
+    text = view_text(view_of(GAME.setup(2, {}, 5), 0), width=160)
+    for name in ("Venezia", "Moscow", "Beijing", "Sumatra", "Kochi", "Oasis 22", "Lan-Zhou", "Samarcanda"):
+        assert name in text
+    rows = [line for line in text.splitlines() if line[:2].strip().isdigit() and "│" in line]
+    assert len(rows) == 25
+    assert "Map: 30 routes" in text
+    for route in ("Venezia – Oasis 9: 3 camels", "Adana – Kochi: 15 coins", "Venezia – Alexandria: free"):
+        assert route in text
+    anxi = next(line for line in rows if "Anxi" in line)
+    assert "small city" in anxi and "bonus: 5 coins" in anxi  # the beginner marker on Anxi
+    beijing = next(line for line in rows if "Beijing" in line)
+    assert "10/7/4/1 VP" in beijing
+    venezia = next(line for line in rows if "Venezia" in line)
+    assert "ann*" in venezia and "bob" in venezia  # both figures start there; yours is marked
+
+
+def test_trading_posts_and_figures_show_where_they_are() -> None:
+    state = GAME.setup(2, {"characters": ["kubilai", "berke"]}, 5)
+    text = view_text(view_of(state, 1), width=160)
+    beijing = next(line for line in text.splitlines() if line[:2].strip() == "8")
+    assert "ann (10 VP)" in beijing  # Kubilai starts with a post on Beijing's 10 space
+    assert "ann" in beijing.split("│")[-1]  # and his figure stands there
+
+
+def test_the_turn_line_dice_and_players_are_shown() -> None:
+    state = GAME.setup(2, {}, 5)  # beginner: Raschid (no roll) and Matteo (white die)
+    text = view_text(view_of(state, 1), width=160)
+    assert "Round 1 of 5.  ann to play." in text
+    assert "Raschid ad-Din Sinan" in text and "Matteo Polo" in text
+    ann = next(line for line in text.splitlines() if line.startswith("▶"))
+    assert "[?][?][?][?][?]" in ann  # Raschid's dice are not rolled
+    bob = next(line for line in text.splitlines() if "bob (you)" in line and "Matteo" in line)
+    assert "]w" in bob  # Matteo's white die
+    assert "Contracts held" in text and "Your board" in text
+
+
+def test_dice_placed_on_action_spaces_and_the_khan_ladder_are_shown() -> None:
+    state = GAME.setup(2, {}, 5)
+    state = move(state, {"a": "space", "space": "khan"})
+    text = view_text(view_of(state, 0), width=160)
+    assert "ann (you) is placing dice on Khan's favor (0 of 1 chosen)" in text
+    assert "place your own die as a 4 on Khan's favor" in option_labels(view_of(state, 0))
+    state = move(state, {"a": "die", "kind": "own", "value": 4})
+    state = move(state, {"a": "good", "good": "silk"})
+    text = view_text(view_of(state, None), width=160)
+    khan = next(line for line in text.splitlines() if line.startswith("Khan's favor"))
+    assert "neutral [1] ≤ neutral [1] ≤ ann [4] ≤ empty" in khan
+    coins = next(line for line in text.splitlines() if line.startswith("Take 5 coins"))
+    assert "neutral [1]" in coins  # the 2-player neutral die
+    assert "ann placed own 4 on Khan's favor" in text
+
+
+def test_the_contract_display_city_cards_and_the_bazaar_are_shown() -> None:
+    state = GAME.setup(3, {}, 9)
+    view = view_of(state, 0)
+    text = view_text(view, width=160)
+    display = view["public"]["display"]
+    assert len(display) == 6
+    assert f"slot 1: {display[0]['id']}: pay " in text
+    assert "(+2 coins or camels)" in text
+    for cc in view["public"]["city_cards"]:
+        assert cc["card"]["id"] in text
+    assert text.count("  Sumatra: city-card-") == 3
+    gold = next(line for line in text.splitlines() if line.startswith("gold ") and "│" in line)
+    assert "3 gold + 1 free move" in gold and "2 gold + 2 camels" in gold
+
+
+def test_option_labels_read_as_words_in_real_games() -> None:
+    seen: dict[str, str] = {}
+    for seed, seats, options in ((1, 2, {}), (2, 3, {"expert": True}), (3, 4, {})):
+        state = GAME.setup(seats, options, seed)
+        rng = random.Random(seed)
+        while GAME.result(state) is None:
+            seat = GAME.active_seats(state)[0]
+            view = view_of(state, seat)
+            for o, label in zip(view["prompt"]["options"], option_labels(view), strict=True):
+                assert not label.startswith("{"), (o, label)
+                seen.setdefault(str(o["a"]), label)
+            state = GAME.apply(state, seat, rng.choice(view["prompt"]["options"]))
+    for verb in ("space", "die", "end", "bag", "column", "take", "good", "comp", "goals", "character"):
+        assert verb in seen, verb
+
+
+def test_labels_name_the_action_the_dice_and_the_places() -> None:
+    state = GAME.setup(2, {}, 5)
+    view = view_of(state, 0)
+    labels = option_labels(view)
+    assert "choose Bazaar: gold (3 dice)" in labels
+    assert "choose Travel (2 dice)" in labels
+    assert "put the own (any value) die in the money bag for 3 coins" in labels
+    state = move(state, {"a": "space", "space": "travel"})
+    state = move(state, {"a": "die", "kind": "own", "value": 2})
+    state = move(state, {"a": "die", "kind": "own", "value": 2})
+    labels = option_labels(view_of(state, 0))
+    assert "move from Venezia to Alexandria" in labels
+    assert "move from Venezia to Oasis 9 (route: 3 camels)" not in labels  # ann has 2 camels only
+    assert "move from Venezia to Oasis 1" in labels
+    state = move(state, {"a": "step", "fig": 0, "to": 1})
+    labels = option_labels(view_of(state, 0))
+    assert labels == ["move from Oasis 1 to Venezia", "move from Oasis 1 to Moscow", "stop moving here"]
+
+
+def test_the_other_pending_choices_read_as_words() -> None:
+    state = GAME.setup(2, {}, 5)
+    view = view_of(state, 0)
+    words = {
+        "take column 3 of the silk bazaar: 2 silk + 1 camel": {"a": "column", "n": 3},
+        "take 1 pepper and 1 gold": {"a": "goods", "goods": ["pepper", "gold"]},
+        "buy a black die for 3 camels": {"a": "black"},
+        "turn the own 3 die to 2 for 2 camels": {"a": "adjust", "kind": "own", "value": 3, "by": -1},
+        "reroll the black 5 die for 1 camel": {"a": "reroll", "kind": "black", "value": 5},
+        "end your turn": {"a": "end"},
+        "take the bonus 3 camels": {"a": "bonus", "marker": 1},
+        "take the bonus of Kochi (3 VP)": {"a": "city", "city": 24},
+        "move your trading post from Moscow": {"a": "relocate", "from": 2},
+        "give 1 silk for 2 camels": {"a": "trade", "give": "silk"},
+        "decline the new contract": {"a": "decline"},
+        "play Wilhelm von Rubruk": {"a": "character", "character": "wilhelm"},
+    }
+    view["public"]["pending"] = [{"seat": 0, "kind": "column", "res": "silk", "max": 4}]
+    for expected, option in words.items():
+        assert option_label(view, option) == expected
+    assert option_label(view, {"a": "teleport", "to": 9}) == '{"a":"teleport","to":9}'
+
+
+def test_words_for_costs_rewards_and_city_cards() -> None:
+    assert bundle_words({"camels": 2, "silk": 1, "gold": 2}) == "2 camels + 1 silk + 2 gold"
+    assert bundle_words({"any_good": 1, "black_die": 1, "vp": 5}) == "1 good of your choice + 1 black die + 5 VP"
+    assert bundle_words({"two_goods": 1, "move": 1, "contract": 1}) == (
+        "2 different goods + 1 free move + the top special contract"
+    )
+    assert card_words({"kind": "per_pip", "reward": {"coins": 2}}) == "2 coins per pip of the die"
+    assert card_words({"kind": "by_die", "good": "gold", "amount_by_die": [1, 1, 1, 1, 1, 3]}) == (
+        "gold by die value 1–6: 1/1/1/1/1/3"
+    )
+
+
+def test_log_events_read_as_words() -> None:
+    state = play(GAME.setup(2, {}, 7), 60)
+    view = view_of(state, 0)
+    for ev in view["public"]["log"]:
+        assert not event_words(view, ev).startswith("{"), ev
+    assert event_words(view, {"ev": "step", "seat": 1, "from": 0, "to": 9, "coins": 3, "camels": 3}) == (
+        "bob moved from Venezia to Oasis 9 for 3 coins + 3 camels"
+    )
+    assert event_words(view, {"ev": "post", "seat": 0, "city": 2, "nth": 8, "vp": 5}) == (
+        "ann (you) placed trading post 8 in Moscow (+5 VP)"
+    )
+    assert event_words(view, {"ev": "comet", "n": 3}) == '{"ev":"comet"}'
+
+
+def test_the_result_shows_scores_camels_and_the_breakdown() -> None:
+    state = play(GAME.setup(2, {}, 3), 2000)
+    result = GAME.result(state)
+    assert result is not None
+    text = view_text(view_of(state, 0), width=160)
+    assert "Game over after round 5." in text
+    assert "Final result" in text and "camels" in text
+    assert "Final scoring" in text and "most contracts" in text
+    winner = result["winners"][0]
+    row = next(line for line in text.splitlines() if "│" in line and "winner" in line)
+    assert NAMES[winner] in row and str(result["scores"][winner]) in row
+    assert "The game is over." in text
