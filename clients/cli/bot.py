@@ -111,10 +111,10 @@ class RandomBot:
                     await self._reconnect()
                 return
             try:
-                kind, _ = await asyncio.wait_for(self.session.events.get(), remaining)
+                kind, what = await asyncio.wait_for(self.session.events.get(), remaining)
             except TimeoutError:
                 continue
-            if kind == "closed":
+            if kind == "closed" and what is self.session.client:  # not a stale event of a replaced client
                 await self._reconnect()
                 return
 

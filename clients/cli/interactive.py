@@ -100,7 +100,7 @@ class Interactive:
                     dirty = dirty or arg == self.room
                 elif kind == "lobby":
                     dirty = dirty or self.room is None
-                elif kind == "closed":
+                elif kind == "closed" and arg is self.session.client:  # skip stale events of replaced clients
                     await self.session.reconnect()
                     dirty = True
                 if dirty and self.session.events.empty():  # coalesce a burst of updates into one redraw
