@@ -30,6 +30,9 @@ CASES: list[tuple[str, int, int, dict[str, Any]]] = [
     ("classic", 2, 1, {"max_rounds": 10}),
     ("classic", 3, 2, {"max_rounds": 10}),
     ("classic", 4, 3, {"max_rounds": 10}),
+    ("khan", 2, 1, {}),
+    ("khan", 3, 2, {"caravans": True}),
+    ("khan", 4, 3, {"black_dice_variant": True}),
 ]
 CONSTANT_KEYS = ("track", "board")
 

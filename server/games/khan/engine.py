@@ -332,16 +332,18 @@ class Khan(Game):
             p = state["players"][s]
             p["dice"] = sorted(([["own", 1 + rng.below(6)] for _ in range(DICE_PER_PLAYER)]), key=_die_key)
             values = [v for _, v in p["dice"]]
+            items: list[dict[str, Any]] = []
             if p["character"] == "isabella":
                 counts = Counter(values)
                 if any(n >= 2 for n in counts.values()):
-                    self._push(state, s, [{"kind": "isabella", "counts": {str(v): counts[v] for v in sorted(counts)}}])
+                    items.append({"kind": "isabella", "counts": {str(v): counts[v] for v in sorted(counts)}})
                 else:
                     self._isabella(state, s, values)
             total = sum(values)
             if total < COMPENSATION_LIMIT:
-                self._push(state, s, [{"kind": "comp", "amount": COMPENSATION_LIMIT - total}])
+                items.append({"kind": "comp", "amount": COMPENSATION_LIMIT - total})
                 self._bump(state, "compensation")
+            self._push(state, s, items)
             self._log(state, {"ev": "roll", "seat": s, "dice": [list(d) for d in p["dice"]]})
         state["rng"] = rng.seed
         state["phase"] = "start"
