@@ -136,6 +136,7 @@ def choice_selector(move: dict[str, Any]) -> str:
 
 def create_room_in_ui(p: Player, seats: int, seed: int) -> str:
     """Fill the lobby's form (with the test-server seed) and create; the creator sits down at once."""
+    p.page.select_option("#game", "expedition")  # the form lists every game with a renderer
     p.page.select_option("#seats", str(seats))
     p.page.click("summary:has-text('Test servers')")
     p.page.fill("#seed", str(seed))

@@ -1,0 +1,569 @@
+"""Terminal renderer for Marco Polo, the classic trading game (game id `classic`).
+
+Owns: the route map as text (every stopping point with its type and trading-post colour, its land and sea
+links, the pawns on it, and the option number of each possible end of the viewer's move), the two ransom
+spaces with what lies on them, the last spin and fight, the trading visit, every player's pawn, route,
+money, card count and mission progress, the viewer's own hand, money, total and mission, the recent log in
+words, the result, and prompt options in words.
+Must not: decide rules. It reads the view only (the board comes with the view); the viewer's hand and
+mission city come from `private` and are drawn only when the view carries them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from clients.cli.render import GameRenderer, Move, View, compact, register, seat_name
+
+#: goods colours in the game's order, as rich styles
+CARD_STYLES: dict[str, str] = {
+    "violet": "bold magenta",
+    "green": "bold green",
+    "yellow": "bold yellow",
+    "turquoise": "bold cyan",
+}
+#: how each type of stopping point is written in the map (mark, words)
+NODE_KINDS: dict[str, tuple[str, str]] = {
+    "venice": ("V", "start and goal"),
+    "khanbaliq": ("K", "the Khan's capital"),
+    "mission": ("*", "mission city"),
+    "port": ("^", "port"),
+    "post": ("o", "trading post"),
+    "city": (".", "city"),
+}
+RAIDERS = {"robbers": "robbers", "pirates": "pirates"}
+PHASE_WORDS = {
+    "spin": "declaring the route and spinning",
+    "move": "choosing where the move ends",
+    "fight": "deciding whether to fight",
+    "ransom": "paying a ransom",
+    "gift": "giving gifts to the Khan",
+    "sell": "selling goods",
+    "buy": "buying goods",
+    "discard": "putting back a goods card",
+    "over": "game over",
+}
+LOG_SHOWN = 8
+
+
+# ---- reading the view -----------------------------------------------------------------------------
+
+
+def board_nodes(public: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The stopping points of the board in the view, by id (board order kept)."""
+    return {str(n["id"]): n for n in (public.get("board") or {}).get("nodes") or []}
+
+
+def node_name(public: dict[str, Any], node: str | None) -> str:
+    """A stopping point's display name (its id when the view does not know it)."""
+    if node is None:
+        return "?"
+    n = board_nodes(public).get(node)
+    return str(n.get("name") or node) if n else str(node).title()
+
+
+def node_words(public: dict[str, Any], node: str) -> str:
+    """`Caffa (violet trading post)`, `Trebizond (port)`, `Ragusa (city)`."""
+    n = board_nodes(public).get(node) or {}
+    kind = str(n.get("type", "city"))
+    words = NODE_KINDS.get(kind, ("?", kind))[1]
+    if kind == "post" and n.get("colour"):
+        words = f"{n['colour']} trading post"
+    if kind in ("venice", "khanbaliq"):
+        return node_name(public, node)
+    return f"{node_name(public, node)} ({words})"
+
+
+def links(public: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
+    """links[node][route] = the neighbouring points along routes of that type, in board order."""
+    order = {nid: i for i, nid in enumerate(board_nodes(public))}
+    out: dict[str, dict[str, list[str]]] = {nid: {"land": [], "sea": []} for nid in order}
+    for a, b, mode in (public.get("board") or {}).get("edges") or []:
+        out.setdefault(a, {"land": [], "sea": []}).setdefault(mode, []).append(b)
+        out.setdefault(b, {"land": [], "sea": []}).setdefault(mode, []).append(a)
+    for routes in out.values():
+        for nbs in routes.values():
+            nbs.sort(key=lambda n: order.get(n, 1 << 30))
+    return out
+
+
+def card_parts(card: str) -> tuple[str, str]:
+    """Colour and value (or `hazard`) of a card id such as `violet-80-1` or `green-hazard-3`."""
+    parts = card.split("-")
+    if len(parts) >= 2:
+        return parts[0], parts[1]
+    return card, "?"
+
+
+def card_words(card: str) -> str:
+    """`violet 80` for `violet-80-1` (copies are interchangeable)."""
+    colour, value = card_parts(card)
+    return f"{colour} {value}"
+
+
+def card_text(card: str) -> Text:
+    """A card in words, drawn in its colour."""
+    return Text(card_words(card), style=CARD_STYLES.get(card_parts(card)[0], ""))
+
+
+def card_value(card: str) -> int:
+    value = card_parts(card)[1]
+    return int(value) if value.isdigit() else 0
+
+
+def raiders(space: str | None) -> str:
+    return RAIDERS.get(str(space), str(space))
+
+
+def ransom_space_name(space: str | None) -> str:
+    return f"the {raiders(space)}' ransom space"
+
+
+def _players(public: dict[str, Any]) -> list[dict[str, Any]]:
+    return list(public.get("players") or [])
+
+
+def mission_words(player: dict[str, Any], public: dict[str, Any]) -> str:
+    """A player's progress as everybody sees it."""
+    if player.get("secret"):
+        city = player.get("mission")
+        return f"mission done ({node_name(public, city)})" if city else "mission done"
+    if player.get("table"):
+        return "Golden Table, mission secret"
+    return "no Golden Table yet"
+
+
+# ---- the renderer ---------------------------------------------------------------------------------
+
+
+class ClassicRenderer(GameRenderer):
+    """Marco Polo (classic): turn line, map, ransom spaces, players, the viewer's hand, log and result."""
+
+    game = "classic"
+
+    # ---- option labels --------------------------------------------------------------------
+
+    def label(self, view: View, option: Move) -> str:
+        """A prompt option in words, e.g. `declare sea and spin the sea compass`, `sell a violet 80 card`."""
+        public = view.get("public") or {}
+        a = option.get("a")
+        options = (view.get("prompt") or {}).get("options") or []
+        if a == "spin":
+            route = option["route"]
+            if sum(1 for o in options if o.get("a") == "spin") > 1:
+                return f"declare {route} and spin the {route} compass"
+            return f"spin the {route} compass"
+        if a == "move":
+            return f"end the move at {node_words(public, option['to'])}"
+        if a == "fight":
+            space = (public.get("fight") or {}).get("space") or _spin_space(public)
+            return f"fight the {raiders(space)} (the Golden Table protects you: you lose nothing)"
+        if a == "decline":
+            return "decline the fight (your turn ends)"
+        if a == "ransom" and option.get("pay") == "money":
+            space = (public.get("fight") or {}).get("space")
+            return f"pay 50 bezants onto {ransom_space_name(space)}"
+        if a == "ransom" and "card" in option:
+            space = (public.get("fight") or {}).get("space")
+            return f"give a {card_words(option['card'])} card onto {ransom_space_name(space)}"
+        if a == "gift":
+            return f"give a {card_words(option['card'])} card to the Khan"
+        if a == "sell":
+            card = option["card"]
+            return f"sell a {card_words(card)} card for {card_value(card)} bezants"
+        if a == "done" and len(option) == 1:
+            if public.get("phase") == "sell":
+                return "done selling"
+            return "done trading (end the visit)"
+        if a == "buy" and len(option) == 1:
+            colour = (public.get("trade") or {}).get("colour", "?")
+            return f"buy the top {colour} card for 20 bezants"
+        if a == "force":
+            return f"make {seat_name(view, int(option['seat']))} sell you a blind card for 30 bezants"
+        if a == "discard":
+            return f"put a {card_words(option['card'])} card at the bottom of its stack"
+        return compact(option)
+
+    # ---- the board ------------------------------------------------------------------------
+
+    def body(self, view: View) -> RenderableType:
+        """The map, ransom spaces and stacks, players, the log, the turn and spin, and your hand."""
+        public = view.get("public") or {}
+        if "board" not in public:
+            return super().body(view)
+        # the long map first; what the next choice depends on last, next to the prompt
+        parts: list[RenderableType] = [
+            self.route_map(view),
+            self.ransom_and_stacks(view),
+            self.players(view),
+            self.log(view),
+            self.turn_line(view),
+        ]
+        spin = self.spin_line(view)
+        if spin is not None:
+            parts.append(spin)
+        if view.get("private") is not None:
+            parts.append(self.hand(view))
+        return Group(*parts)
+
+    def turn_line(self, view: View) -> Text:
+        """Round, whose turn, what they are doing, the winning total and the trading visit."""
+        public = view["public"]
+        if public.get("status") == "over" or view.get("result"):
+            turns, rounds = public.get("turns", "?"), public.get("round", "?")
+            return Text(f"Game over after {turns} turns (round {rounds}).", style="bold")
+        turn = public.get("turn")
+        phase = str(public.get("phase"))
+        limit = (public.get("options") or {}).get("max_rounds")
+        text = Text.assemble(
+            f"Round {public.get('round', '?')}" + (f" of {limit}" if limit else "") + ": ",
+            (seat_name(view, turn), "bold reverse" if turn == view.get("you") else "bold"),
+            f" to play, {PHASE_WORDS.get(phase, phase)}.",
+            f"  Goal: back in Venice with {public.get('target', '?')} bezants in total.",
+        )
+        trade = public.get("trade")
+        if trade:
+            colour = str(trade.get("colour"))
+            text.append("\nTrading at ")
+            text.append(node_name(public, trade.get("post")), style="bold")
+            text.append(" (")
+            text.append(colour, style=CARD_STYLES.get(colour, ""))
+            text.append(f"): bought {trade.get('bought', 0)} of 3 from the stack.")
+        return text
+
+    def spin_line(self, view: View) -> Text | None:
+        """This turn's spin and fight (cleared by the server when the turn ends)."""
+        public = view["public"]
+        spin = public.get("spin")
+        if not spin:
+            return None
+        who = seat_name(view, public.get("turn"), you=False)
+        value = spin.get("value")
+        text = Text(f"Spun the {spin.get('route')} compass: ", style="bold")
+        text.append(f"{value}" if isinstance(value, int) else f"the {raiders(value)}!")
+        fight = public.get("fight")
+        if fight:
+            result = "won" if fight.get("won") else "lost"
+            text.append(
+                f"  Fight: {who} rolled {fight.get('player')}, the {raiders(fight.get('space'))} {fight.get('raiders')}"
+                f" ({who} {result})."
+            )
+        return text
+
+    def _targets(self, view: View) -> dict[str, int]:
+        """The option number (from 1) of each move destination in the viewer's prompt."""
+        options = (view.get("prompt") or {}).get("options") or []
+        return {str(o["to"]): i for i, o in enumerate(options, 1) if o.get("a") == "move" and "to" in o}
+
+    def route_map(self, view: View) -> RenderableType:
+        """Every stopping point with its type, land and sea links, pawns and move choices."""
+        public = view["public"]
+        nodes = board_nodes(public)
+        nbs = links(public)
+        targets = self._targets(view)
+        pawns: dict[str, list[int]] = {}
+        for p in _players(public):
+            pawns.setdefault(str(p.get("pawn")), []).append(int(p["seat"]))
+        mine = (view.get("private") or {}).get("mission")
+        t = Table(show_edge=False, pad_edge=False, box=None, collapse_padding=True, header_style="bold underline")
+        t.add_column("stopping point", no_wrap=True)
+        t.add_column("type", no_wrap=True)
+        t.add_column("land to")
+        t.add_column("sea to")
+        t.add_column("pawns", no_wrap=True)
+        for nid, n in nodes.items():
+            kind = str(n.get("type", "city"))
+            mark, words = NODE_KINDS.get(kind, ("?", kind))
+            type_text = Text()
+            if kind == "post":
+                colour = str(n.get("colour"))
+                type_text.append(colour, style=CARD_STYLES.get(colour, ""))
+                type_text.append(" post")
+            else:
+                type_text.append(words)
+            if nid == mine:
+                type_text.append(" (your mission)", style="bold")
+            name = Text(f"{mark} ", style="dim")
+            name.append(str(n.get("name", nid)), style="bold" if kind in ("venice", "khanbaliq", "mission") else "")
+            here = Text()
+            for seat in pawns.get(nid, []):
+                if here:
+                    here.append(" ")
+                here.append(seat_name(view, seat, you=False), style="bold")
+                if seat == view.get("you"):
+                    here.append("*", style="bold")
+            if nid in targets:
+                if here:
+                    here.append(" ")
+                here.append(f"<- {targets[nid]})", style="bold reverse")
+            t.add_row(
+                name,
+                type_text,
+                ", ".join(node_name(public, x) for x in nbs.get(nid, {}).get("land", [])),
+                ", ".join(node_name(public, x) for x in nbs.get(nid, {}).get("sea", [])),
+                here,
+            )
+        title = Text("Route map", style="bold")
+        title.append(
+            "  (V Venice, K Khanbaliq, * mission city, ^ port, o trading post, . city;"
+            + (" * after a name marks your pawn; <- n) is choice n" if view.get("you") is not None else "")
+            + ")",
+            style="dim",
+        )
+        return Group(title, t)
+
+    def ransom_and_stacks(self, view: View) -> Text:
+        """What lies on both ransom spaces, and how many cards each colour's stack holds."""
+        public = view["public"]
+        text = Text("Ransom spaces:", style="bold")
+        spaces = (public.get("board") or {}).get("ransom_spaces") or []
+        ransom = public.get("ransom") or {}
+        for space in spaces:
+            sid = str(space.get("id"))
+            lying = ransom.get(sid) or {}
+            text.append(f"\n  {space.get('name', sid)} ({space.get('route')}): ")
+            money = int(lying.get("money") or 0)
+            cards = list(lying.get("cards") or [])
+            if not money and not cards:
+                text.append("empty (a winner takes 30 from the bank)", style="dim")
+                continue
+            bits: list[Text] = []
+            if money:
+                bits.append(Text(f"{money} bezants"))
+            bits += [card_text(c) for c in cards]
+            text.append_text(Text(", ").join(bits))
+        stacks = public.get("stacks") or {}
+        text.append("\nStacks: ", style="bold")
+        for i, (colour, n) in enumerate(stacks.items()):
+            if i:
+                text.append(", ")
+            text.append(colour, style=CARD_STYLES.get(colour, ""))
+            text.append(f" {n}")
+        text.append(f".  Golden Tables left: {public.get('tables', '?')}.")
+        text.append(f"  Secrets of the East left: {public.get('secrets', '?')}.")
+        return text
+
+    def players(self, view: View) -> Table:
+        """Each player's pawn, route type, money, cards in hand, mission progress and connection."""
+        public = view["public"]
+        seats = view.get("seats") or []
+        t = Table(title="Players", title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
+        for col, just in (
+            ("", "left"),
+            ("seat", "right"),
+            ("player", "left"),
+            ("at", "left"),
+            ("route", "left"),
+            ("money", "right"),
+            ("cards", "right"),
+            ("mission", "left"),
+            ("online", "left"),
+        ):
+            t.add_column(col, justify=just)  # type: ignore[arg-type]
+        for p in _players(public):
+            s = int(p["seat"])
+            connected = seats[s].get("connected") if s < len(seats) else None
+            mission = mission_words(p, public)
+            if p.get("skip"):
+                mission += f"; misses {p['skip']} turn" + ("s" if p["skip"] > 1 else "")
+            t.add_row(
+                "▶" if s == public.get("turn") and not view.get("result") else "",
+                str(s),
+                seat_name(view, s),
+                node_name(public, p.get("pawn")),
+                str(p.get("route") or "-"),
+                str(p.get("money", "?")),
+                str(p.get("hand", "?")),
+                mission,
+                "yes" if connected else "no",
+            )
+        return t
+
+    def hand(self, view: View) -> Text:
+        """The viewer's own cards, money, total, colours for the win, mission and private notices."""
+        public = view.get("public") or {}
+        private = view.get("private") or {}
+        you = view.get("you")
+        me = next((p for p in _players(public) if p.get("seat") == you), {})
+        hand: list[str] = list(private.get("hand") or [])
+        text = Text(f"Your hand ({len(hand)} cards, worth {sum(card_value(c) for c in hand)})", style="bold")
+        by_colour: dict[str, list[str]] = {}
+        for card in hand:
+            by_colour.setdefault(card_parts(card)[0], []).append(card)
+        for colour in [c for c in CARD_STYLES if c in by_colour] + sorted(c for c in by_colour if c not in CARD_STYLES):
+            values = sorted((card_parts(c)[1] for c in by_colour[colour]), key=lambda v: -int(v) if v.isdigit() else 0)
+            counts: dict[str, int] = {}
+            for v in values:
+                counts[v] = counts.get(v, 0) + 1
+            text.append("\n  ")
+            text.append(f"{colour:<10}", style=CARD_STYLES.get(colour, ""))
+            text.append(", ".join(v if n == 1 else f"{v} ×{n}" for v, n in counts.items()))
+        if not hand:
+            text.append("\n  (no cards)", style="dim")
+        money = me.get("money", "?")
+        total, target = private.get("total", "?"), public.get("target", "?")
+        text.append(f"\nYour money: {money} bezants.  Your total: {total} of {target}")
+        text.append(" (money + cards + 240 per Golden Table and Secret of the East).")
+        counts_win = {c: len(by_colour.get(c, [])) for c in ("turquoise", "yellow", "green")}
+        text.append("\nColours for the win (1 or 2 each): ")
+        text.append(", ".join(f"{c} {n}" + (" ok" if 1 <= n <= 2 else " (no)") for c, n in counts_win.items()))
+        mission = private.get("mission")
+        text.append("\nMission: ")
+        if me.get("secret"):
+            text.append(f"done in {node_name(public, mission)}: you hold the Secret of the East; now home to Venice.")
+        elif mission:
+            text.append(f"your Golden Table sends you to {node_name(public, mission)}", style="bold")
+            text.append(" (secret until you reach it).")
+        else:
+            eighties = sum(1 for c in hand if card_parts(c)[1] == "80")
+            text.append(f"no Golden Table yet: bring three 80-cards to Khanbaliq (you hold {eighties}).")
+        for note in private.get("notices") or []:
+            text.append("\n  " + notice_words(view, note), style="italic")
+        return text
+
+    def log(self, view: View) -> Text:
+        """The last few log events in words."""
+        events = (view.get("public") or {}).get("log") or []
+        text = Text("Recent events", style="bold")
+        if not events:
+            text.append("\n  (nothing yet)", style="dim")
+        for ev in events[-LOG_SHOWN:]:
+            text.append("\n  " + event_words(view, ev))
+        return text
+
+    def result(self, view: View) -> RenderableType:
+        """Totals, progress and winners, and why the game ended."""
+        res = view.get("result") or {}
+        scores: list[Any] = list(res.get("scores") or [])
+        ranking: list[int] = list(res.get("ranking") or range(len(scores)))
+        progress: list[Any] = list(res.get("progress") or [])
+        winners = set(res.get("winners") or [])
+        table = Table(title="Final result", title_justify="left", title_style="bold", show_edge=False)
+        for col, just in (
+            ("rank", "right"),
+            ("player", "left"),
+            ("total", "right"),
+            ("progress", "left"),
+            ("", "left"),
+        ):
+            table.add_column(col, justify=just)  # type: ignore[arg-type]
+        words = {0: "no Golden Table", 1: "Golden Table", 2: "mission done"}
+        for place, s in enumerate(ranking, 1):
+            if s >= len(scores):
+                continue
+            prog = words.get(progress[s], str(progress[s])) if s < len(progress) else ""
+            table.add_row(
+                str(place),
+                seat_name(view, s),
+                str(scores[s]),
+                prog,
+                "winner" if s in winners else "",
+                style="bold green" if s in winners else None,
+            )
+        names = ", ".join(seat_name(view, w) for w in sorted(winners)) or "nobody"
+        if res.get("reason") == "venice":
+            why = "reached Venice with the mission done, the total and the colours."
+        elif res.get("reason") == "round_limit":
+            why = "the round limit ended the game: most progress, then the highest total, wins."
+        else:
+            why = ""
+        line = Text(("Winners: " if len(winners) > 1 else "Winner: ") + names, style="bold green")
+        if why:
+            line.append(f" ({why})", style="")
+        return Group(table, line)
+
+
+def _spin_space(public: dict[str, Any]) -> str | None:
+    spin = public.get("spin") or {}
+    value = spin.get("value")
+    return value if isinstance(value, str) else None
+
+
+def notice_words(view: View, note: dict[str, Any]) -> str:
+    """One of the viewer's private notices in words."""
+    public = view.get("public") or {}
+    kind = note.get("ev")
+    try:
+        if kind == "buy":
+            return f"You drew a {card_words(note['card'])} card."
+        if kind == "golden_table":
+            return f"The Khan's Golden Table names your mission city: {node_name(public, note.get('mission'))}."
+        if kind == "forced_sale" and "card" in note:
+            return f"You took a {card_words(note['card'])} card from {seat_name(view, note.get('from'))}."
+        if kind == "forced_sale":
+            return f"{seat_name(view, note.get('to'))} made you sell a card for 30 bezants."
+    except (KeyError, TypeError):
+        pass
+    return compact(note)
+
+
+def event_words(view: View, ev: dict[str, Any]) -> str:
+    """One public log event in words (compact JSON for an event this client does not know)."""
+    public = view.get("public") or {}
+    kind = ev.get("ev")
+    who = seat_name(view, ev.get("seat")) if "seat" in ev else ""
+    try:
+        if kind == "spin":
+            value = ev["value"]
+            got = str(value) if isinstance(value, int) else f"the {raiders(value)}"
+            return f"{who} spun the {ev['route']} compass: {got}"
+        if kind == "move":
+            short = " (stopped short)" if ev.get("short") else ""
+            return f"{who} moved from {node_name(public, ev['from'])} to {node_name(public, ev['to'])}{short}"
+        if kind == "no_move":
+            return f"{who} could not end a move anywhere and stayed"
+        if kind == "fight":
+            won = ev["player"] >= ev["raiders"]
+            words = f"{who} fought the {raiders(ev['space'])}: {ev['player']} against {ev['raiders']}, "
+            if not won:
+                return words + "lost"
+            loot = ev.get("loot") or {}
+            if loot.get("bank"):
+                return words + f"won {loot.get('money', 30)} bezants from the bank"
+            taken: list[str] = [f"{loot['money']} bezants"] if loot.get("money") else []
+            taken.extend(card_words(c) for c in loot.get("cards") or [])
+            return words + "won " + ", ".join(taken)
+        if kind == "decline":
+            return f"{who} declined the fight"
+        if kind == "ransom":
+            what = card_words(ev["card"]) if "card" in ev else f"{ev.get('money', 0)} bezants"
+            return f"{who} paid {what} onto {ransom_space_name(ev.get('space'))}"
+        if kind == "sell":
+            return f"{who} sold {card_words(ev['card'])} for {ev.get('value')} bezants"
+        if kind == "buy":
+            how = "took a free" if ev.get("free") else "bought a"
+            return f"{who} {how} {ev['colour']} card"
+        if kind == "hazard":
+            paid = f" (paid {ev['paid']})" if "paid" in ev else ""
+            return f'{who} drew the hazard card "{ev["name"]}": {ev["text"]}{paid}'
+        if kind == "discard":
+            return f"{who} put {card_words(ev['card'])} at the bottom of its stack"
+        if kind == "gifts":
+            return f"{who} gave the Khan " + ", ".join(card_words(c) for c in ev["cards"])
+        if kind == "golden_table":
+            return f"{who} received a Golden Table with a secret mission"
+        if kind == "mission":
+            return f"{who} reached the mission city {node_name(public, ev['city'])} and took a Secret of the East"
+        if kind == "venice":
+            return f"{who} reached Venice, not yet able to win"
+        if kind == "win":
+            return f"{who} reached Venice with {ev['total']} bezants in total and wins"
+        if kind == "miss_turn":
+            return f"{who} missed a turn"
+        if kind == "forced_sale":
+            return (
+                f"{seat_name(view, ev['buyer'])} made {seat_name(view, ev['seller'])} sell a blind card "
+                f"for {ev.get('price', 30)} bezants"
+            )
+        if kind == "round_limit":
+            return "the round limit was reached: the game ends"
+    except (KeyError, TypeError, ValueError):
+        pass
+    return compact({k: v for k, v in ev.items() if k != "n"})
+
+
+RENDERER = register(ClassicRenderer())

@@ -1,0 +1,745 @@
+// Marco Polo, the classic trading game: the route map as SVG (stopping points by type, land and sea routes,
+// pawns, the ransom spaces, the two compass wheels), the player's hand, money and mission, the goods stacks,
+// the players, and the turn (spin, fight, trading).
+// Owns: drawing the view (docs/games/classic.md, "Views") and turning clicks into prompt options.
+// Must not: decide a rule. Every move sent is one of `view.prompt.options`, sent as listed; what is
+// highlighted (destinations, cards, routes, the stack) is read from the options, never worked out here.
+import { clickable, h, s } from "../dom.js";
+
+const GOODS = { violet: "#7d4fb0", green: "#2f8a41", yellow: "#e3b21c", turquoise: "#17a3a0" };
+const WIN_COLOURS = ["turquoise", "yellow", "green"];
+const PAWNS = [
+  { name: "red", fill: "#d62828", text: "#fff" },
+  { name: "blue", fill: "#1f5fd1", text: "#fff" },
+  { name: "white", fill: "#f7f4ec", text: "#1b1b1b" },
+  { name: "black", fill: "#262626", text: "#fff" },
+];
+const KIND_WORDS = {
+  venice: "Venice, start and goal",
+  khanbaliq: "the Khan's capital",
+  mission: "mission city",
+  port: "port",
+  post: "trading post",
+  city: "city",
+};
+const PHASE_WORDS = {
+  spin: "declaring the route and spinning",
+  move: "choosing where the move ends",
+  fight: "deciding whether to fight",
+  ransom: "paying a ransom",
+  gift: "giving gifts to the Khan",
+  sell: "selling goods",
+  buy: "buying goods",
+  discard: "putting back a goods card",
+};
+const TURN_TAG = { spin: "spinning", move: "moving", fight: "fighting", ransom: "ransom", gift: "gifts", sell: "selling", buy: "buying", discard: "discarding" };
+const DIE = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+const NARROW_MAP_WIDTH = 1250; // px: on a small screen the map keeps this width and scrolls inside its box
+const SCROLL_BELOW = 1000; // px of window width under which the map scrolls (its labels would be too small)
+
+function scrollingMap(ctx) {
+  return ctx.narrow || window.innerWidth < SCROLL_BELOW;
+}
+
+// ---- reading the view ------------------------------------------------------------------------
+
+const NODE_INDEX = new WeakMap(); // board object -> Map(id -> node); the board is constant within a view
+
+function board(view) {
+  const b = view.public.board;
+  if (!NODE_INDEX.has(b)) NODE_INDEX.set(b, new Map(b.nodes.map((n) => [n.id, n])));
+  return b;
+}
+
+function nodesOf(view) {
+  return NODE_INDEX.get(board(view));
+}
+
+function nodeOf(view, id) {
+  return nodesOf(view).get(id);
+}
+
+function nodeName(view, id) {
+  return nodeOf(view, id)?.name || id;
+}
+
+function nodeWords(view, id) {
+  const n = nodeOf(view, id);
+  if (!n) return id;
+  if (n.type === "venice" || n.type === "khanbaliq") return n.name;
+  if (n.type === "post") return `${n.name} (${n.colour} trading post)`;
+  return `${n.name} (${KIND_WORDS[n.type] || n.type})`;
+}
+
+function cardParts(id) {
+  const [colour, value] = id.split("-");
+  return { colour, value };
+}
+
+function cardType(id) {
+  return id.slice(0, id.lastIndexOf("-")); // "violet-80-2" -> "violet-80": copies are interchangeable
+}
+
+function cardName(id) {
+  const { colour, value } = cardParts(id);
+  return `${colour} ${value}`;
+}
+
+function cardValue(id) {
+  const v = Number(cardParts(id).value);
+  return Number.isFinite(v) ? v : 0;
+}
+
+function raiders(space) {
+  return space === "pirates" ? "pirates" : space === "robbers" ? "robbers" : String(space);
+}
+
+function plural(n, word, many = `${word}s`) {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+/** A custom property as a style string (dom.js assigns style objects, which custom properties ignore). */
+function goodsStyle(colour) {
+  return `--goods: ${GOODS[colour] || "#888"}`;
+}
+
+function pawnOf(seat) {
+  return PAWNS[seat % PAWNS.length];
+}
+
+/** The prompt sorted by gesture. */
+function analyse(view) {
+  const opts = view.prompt ? view.prompt.options : [];
+  const a = { spins: new Map(), moves: new Map(), cards: new Map(), cardAction: null, buy: null, all: opts };
+  for (const o of opts) {
+    if (o.a === "spin") a.spins.set(o.route, o);
+    else if (o.a === "move") a.moves.set(o.to, o);
+    else if (o.a === "buy") a.buy = o;
+    else if (["sell", "gift", "discard"].includes(o.a) || (o.a === "ransom" && o.card)) {
+      a.cards.set(cardType(o.card), o);
+      a.cardAction = o.a;
+    }
+  }
+  return a;
+}
+
+function describe(move, view) {
+  const pub = view.public;
+  const space = pub.fight?.space || (typeof pub.spin?.value === "string" ? pub.spin.value : null);
+  switch (move.a) {
+    case "spin": {
+      const both = (view.prompt?.options || []).filter((o) => o.a === "spin").length > 1;
+      return both ? `Go by ${move.route}: spin the ${move.route} compass` : `Spin the ${move.route} compass`;
+    }
+    case "move":
+      return `End the move at ${nodeWords(view, move.to)}`;
+    case "fight":
+      return `Fight the ${raiders(space)} (the Golden Table protects you: you lose nothing)`;
+    case "decline":
+      return "Decline the fight (your turn ends)";
+    case "ransom":
+      return move.card
+        ? `Give ${cardName(move.card)} onto the ${raiders(space)}' ransom space`
+        : `Pay 50 bezants onto the ${raiders(space)}' ransom space`;
+    case "gift":
+      return `Give ${cardName(move.card)} to the Khan`;
+    case "sell":
+      return `Sell ${cardName(move.card)} for ${cardValue(move.card)} bezants`;
+    case "done":
+      return pub.phase === "sell" ? "Done selling" : "Done trading";
+    case "buy":
+      return `Buy the top ${pub.trade?.colour || ""} card for 20 bezants`;
+    case "force": {
+      const name = view.seats[move.seat]?.name || `Seat ${move.seat + 1}`;
+      return `Make ${name} sell you a blind card for 30 bezants`;
+    }
+    case "discard":
+      return `Put ${cardName(move.card)} at the bottom of its stack`;
+    default:
+      return JSON.stringify(move);
+  }
+}
+
+function missionWords(view, p) {
+  if (p.secret) return p.mission ? `mission done in ${nodeName(view, p.mission)}` : "mission done";
+  if (p.table) return "Golden Table, mission secret";
+  return "no Golden Table yet";
+}
+
+// ---- the UI state of one room ------------------------------------------------------------------
+
+function uiState(ctx) {
+  const ui = ctx.ui;
+  const key = JSON.stringify([ctx.view.public.turns, ctx.view.public.phase, ctx.view.prompt]);
+  ui.fresh = ui.key !== key;
+  if (ui.fresh) ui.key = key;
+  return ui;
+}
+
+// ---- the map -------------------------------------------------------------------------------------
+
+function nodeShape(n) {
+  switch (n.type) {
+    case "venice":
+      return [s("circle", { class: "shape", r: 21 }), s("circle", { class: "inner", r: 12 })];
+    case "khanbaliq":
+      return [s("rect", { class: "shape", x: -20, y: -20, width: 40, height: 40, rx: 4 }), s("rect", { class: "inner", x: -10, y: -10, width: 20, height: 20, rx: 2 })];
+    case "mission": {
+      const pts = [];
+      for (let i = 0; i < 10; i++) {
+        const r = i % 2 ? 9 : 22;
+        const ang = -Math.PI / 2 + (i * Math.PI) / 5;
+        pts.push(`${(r * Math.cos(ang)).toFixed(1)},${(r * Math.sin(ang)).toFixed(1)}`);
+      }
+      return [s("polygon", { class: "shape", points: pts.join(" ") })];
+    }
+    case "port":
+      return [s("polygon", { class: "shape", points: "0,-17 16,12 -16,12" })];
+    case "post":
+      return [s("circle", { class: "shape", r: 16, fill: GOODS[n.colour] || "#999" })];
+    default:
+      return [s("circle", { class: "shape", r: 8 })];
+  }
+}
+
+function nodeRadius(n) {
+  return { venice: 21, khanbaliq: 22, mission: 22, port: 16, post: 16 }[n.type] || 8;
+}
+
+function wheel(ctx, moves, route, cx, cy, r) {
+  const { view } = ctx;
+  const sectors = board(view).wheels[route] || [];
+  const spin = view.public.spin;
+  const spun = spin && spin.route === route ? spin.sector : null;
+  const n = sectors.length || 8;
+  const parts = [];
+  const pt = (ang, rad) => `${(cx + rad * Math.cos(ang)).toFixed(1)},${(cy + rad * Math.sin(ang)).toFixed(1)}`;
+  sectors.forEach((v, i) => {
+    const a0 = -Math.PI / 2 - Math.PI / n + (i * 2 * Math.PI) / n;
+    const a1 = a0 + (2 * Math.PI) / n;
+    const hazard = typeof v === "string";
+    parts.push(
+      s("path", {
+        class: `sector ${hazard ? "hazard" : ""} ${i === spun ? "spun" : ""}`,
+        d: `M${cx},${cy} L${pt(a0, r)} A${r},${r} 0 0 1 ${pt(a1, r)} Z`,
+      }),
+    );
+    const mid = (a0 + a1) / 2;
+    const [tx, ty] = pt(mid, r * 0.66).split(",");
+    parts.push(s("text", { class: "sector-label", x: tx, y: Number(ty) + 7, "font-size": hazard ? 17 : 21 }, hazard ? (v === "pirates" ? "☠" : "⚔") : String(v)));
+  });
+  parts.push(s("circle", { class: "hub", cx, cy, r: 9 }));
+  parts.push(s("text", { class: "wheel-title", x: cx, y: cy + r + 26 }, `${route === "land" ? "Land" : "Sea"} compass`));
+  const option = moves.spins.get(route);
+  const g = s(
+    "g",
+    { class: `wheel ${route} ${option ? "target" : ""} ${spun !== null ? "last" : ""}`, "data-route": route },
+    s("title", null, `The ${route} compass: ${sectors.map((v) => (typeof v === "string" ? raiders(v) : v)).join(", ")}`),
+    option ? s("circle", { class: "target-ring", cx, cy, r: r + 8 }) : null,
+    parts,
+  );
+  if (option) {
+    g.setAttribute("data-key", `wheel-${route}`);
+    clickable(g, describe(option, view), () => !ctx.pending && ctx.send(option));
+  } else {
+    g.setAttribute("role", "img");
+    g.setAttribute("aria-label", `The ${route} compass${spun !== null ? `, last spun: ${sectors[spun]}` : ""}`);
+  }
+  return g;
+}
+
+function ransomBox(view, space) {
+  const lying = view.public.ransom[space.id] || { money: 0, cards: [] };
+  const W = 250;
+  const H = 78;
+  const x = Math.max(4, Math.min(board(view).canvas.width - W - 4, space.x - W / 2));
+  const y = Math.max(4, Math.min(board(view).canvas.height - H - 4, space.y - H / 2));
+  const shown = lying.cards.slice(0, 6);
+  const chips = shown.map((c, i) =>
+    s(
+      "g",
+      { transform: `translate(${112 + i * 22} ${38})` },
+      s("rect", { class: "chip", width: 20, height: 30, rx: 3, fill: GOODS[cardParts(c).colour] || "#999" }),
+      s("text", { class: "chip-n", x: 10, y: 20 }, cardParts(c).value),
+    ),
+  );
+  const more = lying.cards.length > shown.length ? s("text", { class: "ransom-more", x: W - 8, y: 58 }, `+${lying.cards.length - shown.length}`) : null;
+  const what = [lying.money ? `${lying.money} bezants` : null, ...lying.cards.map(cardName)].filter(Boolean);
+  const label = `${space.name} (${space.route}): ${what.length ? what.join(", ") : "empty; a winner takes 30 from the bank"}`;
+  return s(
+    "g",
+    { class: `ransom ${space.id}`, transform: `translate(${x} ${y})`, role: "img", "aria-label": label, "data-space": space.id },
+    s("title", null, label),
+    s("rect", { class: "ransom-frame", width: W, height: H, rx: 10 }),
+    s("text", { class: "ransom-title", x: 12, y: 24 }, `${space.id === "pirates" ? "☠" : "⚔"} ${space.id === "pirates" ? "Pirates" : "Robbers"}' ransom`),
+    s("text", { class: "ransom-money", x: 12, y: 60 }, lying.money ? `${lying.money} bz` : lying.cards.length ? "" : "empty"),
+    chips,
+    more,
+  );
+}
+
+function legend() {
+  const rows = [
+    ["city", "city (one pawn)"],
+    ["post", "trading post"],
+    ["port", "port (change route)"],
+    ["mission", "mission city"],
+    ["land", "land route"],
+    ["sea", "sea route"],
+  ];
+  return s(
+    "g",
+    { class: "legend", transform: "translate(360 612)", "aria-hidden": "true" },
+    s("rect", { class: "legend-frame", x: -14, y: -22, width: 250, height: rows.length * 30 + 14, rx: 8 }),
+    rows.map(([k, text], i) => {
+      const y = i * 30;
+      let mark;
+      if (k === "land" || k === "sea") mark = s("line", { class: `route ${k}`, x1: -4, y1: y - 5, x2: 30, y2: y - 5 });
+      else mark = s("g", { class: `node ${k}`, transform: `translate(13 ${y - 5}) scale(0.7)` }, nodeShape({ type: k, colour: "violet" }));
+      return s("g", null, mark, s("text", { class: "legend-text", x: 42, y }, text));
+    }),
+  );
+}
+
+function mapSvg(ctx, moves) {
+  const { view, seatName } = ctx;
+  const b = board(view);
+  const pub = view.public;
+  const W = b.canvas.width;
+  const H = b.canvas.height;
+  const mine = view.private?.mission && !pub.players[view.you]?.secret ? view.private.mission : null;
+  const pawnsAt = new Map();
+  for (const p of pub.players) {
+    if (!pawnsAt.has(p.pawn)) pawnsAt.set(p.pawn, []);
+    pawnsAt.get(p.pawn).push(p);
+  }
+  const revealed = new Map(pub.players.filter((p) => p.secret && p.mission).map((p) => [p.mission, p]));
+  const routes = b.edges.map(([a, c, mode]) => {
+    const na = nodesOf(view).get(a);
+    const nc = nodesOf(view).get(c);
+    return s("line", { class: `route ${mode}`, x1: na.x, y1: na.y, x2: nc.x, y2: nc.y, "data-edge": `${a}-${c}` });
+  });
+  const nodes = b.nodes.map((n) => {
+    const option = moves.moves.get(n.id);
+    const here = pawnsAt.get(n.id) || [];
+    const bits = [n.type === "post" ? `${n.name}, ${n.colour} trading post` : n.type === "venice" ? KIND_WORDS.venice : `${n.name}, ${KIND_WORDS[n.type] || n.type}`];
+    if (n.id === mine) bits.push("your secret mission city");
+    if (revealed.has(n.id)) bits.push(`mission city of ${seatName(revealed.get(n.id).seat)} (done)`);
+    for (const p of here) bits.push(`${seatName(p.seat)}'s ${pawnOf(p.seat).name} pawn is here`);
+    const g = s(
+      "g",
+      {
+        class: `node ${n.type} ${option ? "target" : ""} ${n.id === mine ? "my-mission" : ""}`,
+        transform: `translate(${n.x} ${n.y})`,
+        "data-node": n.id,
+      },
+      s("title", null, bits.join("; ")),
+      n.id === mine ? s("circle", { class: "mission-ring", r: 31 }) : null,
+      option ? s("circle", { class: "target-ring", r: 30 }) : null,
+      nodeShape(n),
+      option ? s("circle", { class: "hit", r: 30 }) : null,
+    );
+    if (option) {
+      g.setAttribute("data-key", `node-${n.id}`);
+      clickable(g, `${describe(option, view)}. ${bits.slice(1).join("; ")}`.replace(/\. $/, ""), () => !ctx.pending && ctx.send(option));
+    } else {
+      g.setAttribute("role", "img");
+      g.setAttribute("aria-label", bits.join("; "));
+    }
+    return g;
+  });
+  const labels = b.nodes.map((n) => {
+    const big = ["venice", "khanbaliq", "mission"].includes(n.type);
+    const y = n.y + nodeRadius(n) + (big ? 22 : 19);
+    return s("text", { class: `label ${big ? "big" : ""} ${moves.moves.has(n.id) ? "target" : ""}`, x: n.x, y }, n.name);
+  });
+  const tags = [];
+  if (mine) {
+    const n = nodesOf(view).get(mine);
+    tags.push(s("text", { class: "tag mine", x: n.x, y: n.y - 34 }, "your mission"));
+  }
+  for (const [city, p] of revealed) {
+    const n = nodesOf(view).get(city);
+    if (n) tags.push(s("text", { class: "tag", x: n.x, y: n.y - 34 }, `${seatName(p.seat)}: done`));
+  }
+  const pawns = [];
+  for (const [id, list] of pawnsAt) {
+    const n = nodesOf(view).get(id);
+    if (!n) continue;
+    const r = nodeRadius(n);
+    const step = 29;
+    const x0 = n.x - (step * (list.length - 1)) / 2;
+    list.forEach((p, i) => {
+      const c = pawnOf(p.seat);
+      const me = p.seat === view.you;
+      pawns.push(
+        s(
+          "g",
+          { class: `pawn ${me ? "me" : ""} ${p.seat === pub.turn ? "turn" : ""}`, transform: `translate(${x0 + i * step} ${n.y - r - 20}) scale(1.25)`, "data-seat": p.seat, "aria-hidden": "true" },
+          s("path", { d: "M-11 12 L-7 -2 A9 9 0 1 1 7 -2 L11 12 Z", fill: c.fill }),
+          s("text", { y: 8, fill: c.text }, String(p.seat + 1)),
+        ),
+      );
+    });
+  }
+  const desc = pub.players
+    .map((p) => `${seatName(p.seat)} (${pawnOf(p.seat).name}) at ${nodeName(view, p.pawn)}${p.route ? `, travelling by ${p.route}` : ""}`)
+    .concat(
+      b.ransom_spaces.map((sp) => {
+        const l = pub.ransom[sp.id];
+        const what = [l.money ? `${l.money} bezants` : null, ...l.cards.map(cardName)].filter(Boolean);
+        return `${sp.name}: ${what.length ? what.join(", ") : "empty"}`;
+      }),
+    )
+    .join(". ");
+  return s(
+    "svg",
+    {
+      class: "route-map",
+      viewBox: `0 0 ${W} ${H}`,
+      role: "group",
+      "aria-labelledby": "map-title map-desc",
+      style: scrollingMap(ctx) ? { width: `${NARROW_MAP_WIDTH}px` } : null,
+    },
+    s("title", { id: "map-title" }, `Route map from Venice to Khanbaliq and the mission cities: ${b.nodes.length} stopping points`),
+    s("desc", { id: "map-desc" }, desc),
+    s("rect", { class: "sea-bg", x: 0, y: 0, width: W, height: H, rx: 18 }),
+    s("g", { class: "routes", "aria-hidden": "true" }, routes),
+    b.ransom_spaces.map((sp) => ransomBox(view, sp)),
+    wheel(ctx, moves, "land", 95, 690, 58),
+    wheel(ctx, moves, "sea", 240, 690, 58),
+    legend(),
+    s("g", { class: "nodes" }, nodes),
+    s("g", { class: "labels", "aria-hidden": "true" }, labels, tags),
+    s("g", { class: "pawns" }, pawns),
+  );
+}
+
+function mapPanel(ctx, moves, ui) {
+  const svg = mapSvg(ctx, moves);
+  if (!scrollingMap(ctx)) return h("div", { class: "map panel" }, svg);
+  // a phone or a small window: the map keeps a readable size and scrolls inside its box; a new turn
+  // centres the choices (or your pawn)
+  const box = h("div", {
+    class: "map panel scroll",
+    tabindex: "0",
+    "aria-label": "Route map (scrolls sideways)",
+    onScroll: (ev) => {
+      ui.scroll = ev.target.scrollLeft;
+    },
+  });
+  box.append(svg);
+  const b = board(ctx.view);
+  let focusX = null;
+  if (ui.fresh || ui.scroll === undefined) {
+    const xs = [...moves.moves.keys()].map((id) => nodesOf(ctx.view).get(id)?.x).filter((x) => x !== undefined);
+    const me = ctx.view.you !== null && ctx.view.you !== undefined ? ctx.view.public.players[ctx.view.you] : null;
+    if (xs.length) focusX = (Math.min(...xs) + Math.max(...xs)) / 2;
+    else if (me) focusX = nodesOf(ctx.view).get(me.pawn)?.x ?? null;
+  }
+  requestAnimationFrame(() => {
+    if (focusX !== null) ui.scroll = Math.max(0, (focusX / b.canvas.width) * NARROW_MAP_WIDTH - box.clientWidth / 2);
+    box.scrollLeft = ui.scroll || 0;
+  });
+  return box;
+}
+
+// ---- the panels ------------------------------------------------------------------------------------
+
+function cardEl(id, { option, label, key }) {
+  const { colour, value } = cardParts(id);
+  const face = [h("span", { class: "band" }, colour), h("span", { class: "value" }, value), h("span", { class: "unit" }, "bezants")];
+  const common = { class: `mp-card g-${colour} ${option ? "usable" : ""}`, "data-card": id, "data-type": cardType(id), style: goodsStyle(colour) };
+  if (!option) return h("div", { ...common, role: "listitem", "aria-label": `${cardName(id)} card` }, face);
+  return h("button", { ...common, type: "button", "data-key": key, "aria-label": label }, face);
+}
+
+function handPanel(ctx, moves) {
+  const { view } = ctx;
+  const priv = view.private;
+  if (!priv) return null;
+  const pub = view.public;
+  const me = pub.players[view.you] || {};
+  const hand = priv.hand;
+  const cards = hand.map((id, i) => {
+    const option = moves.cards.get(cardType(id));
+    if (!option) return cardEl(id, {});
+    const el = cardEl(id, { option, key: `card-${id}`, label: describe(option, view) });
+    el.addEventListener("click", () => !ctx.pending && ctx.send(option));
+    el.dataset.i = i;
+    return el;
+  });
+  const counts = Object.fromEntries(WIN_COLOURS.map((c) => [c, hand.filter((id) => cardParts(id).colour === c).length]));
+  let mission;
+  if (me.secret) mission = `Mission done in ${nodeName(view, priv.mission)}: you hold the Secret of the East. Now home to Venice.`;
+  else if (priv.mission) mission = h("span", null, "Your Golden Table sends you to ", h("strong", { class: "mission-city" }, nodeName(view, priv.mission)), " (secret until you reach it).");
+  else mission = `No Golden Table yet: bring three 80-cards to Khanbaliq (you hold ${hand.filter((id) => cardParts(id).value === "80").length}).`;
+  const hints = {
+    sell: "Click a card to sell it at face value.",
+    gift: "Click an 80-card to give it to the Khan.",
+    discard: "Click the card to put at the bottom of its stack.",
+    ransom: moves.all.some((o) => o.a === "ransom" && o.pay === "money") ? "Click a card to give it as ransom, or pay 50 bezants below." : "Click the card to give as ransom.",
+  };
+  return h(
+    "section",
+    { class: "hand panel", "aria-labelledby": "hand-title" },
+    h("h2", { id: "hand-title" }, `Your hand (${hand.length}, worth ${hand.reduce((t, id) => t + cardValue(id), 0)})`),
+    moves.cardAction ? h("p", { class: "hint do" }, hints[moves.cardAction]) : null,
+    h("div", { class: "mp-cards", role: moves.cardAction ? "group" : "list", "aria-labelledby": "hand-title" }, cards.length ? cards : h("p", { class: "hint" }, "No cards.")),
+    h(
+      "dl",
+      { class: "mine" },
+      h("dt", null, "Money"),
+      h("dd", { class: "money" }, `${me.money ?? "?"} bezants`),
+      h("dt", null, "Total"),
+      h("dd", { class: "total" }, `${priv.total} of ${pub.target}`, h("span", { class: "hint" }, " (money, cards, 240 per Golden Table and Secret)")),
+      h("dt", null, "Colours"),
+      h(
+        "dd",
+        { class: "colours" },
+        WIN_COLOURS.map((c) => h("span", { class: `colour-count ${counts[c] >= 1 && counts[c] <= 2 ? "ok" : "no"}`, style: goodsStyle(c) }, `${c} ${counts[c]}`)),
+        h("span", { class: "hint" }, " (1 or 2 each to win)"),
+      ),
+      h("dt", null, "Mission"),
+      h("dd", { class: "mission" }, mission),
+    ),
+    priv.notices.length ? h("ul", { class: "notices-mine" }, priv.notices.map((n) => h("li", null, noticeLine(ctx, n)))) : null,
+  );
+}
+
+function noticeLine(ctx, n) {
+  switch (n.ev) {
+    case "buy":
+      return `You drew ${cardName(n.card)}.`;
+    case "golden_table":
+      return `The Khan's Golden Table names your mission city: ${nodeName(ctx.view, n.mission)}.`;
+    case "forced_sale":
+      return n.card ? `You took ${cardName(n.card)} from ${ctx.seatName(n.from)}.` : `${ctx.seatName(n.to)} made you sell a card for 30 bezants.`;
+    default:
+      return JSON.stringify(n);
+  }
+}
+
+function turnPanel(ctx, moves) {
+  const { view, seatName } = ctx;
+  const pub = view.public;
+  const mineNow = Boolean(view.prompt);
+  const who = seatName(pub.turn);
+  const lines = [];
+  if (pub.spin) {
+    const v = pub.spin.value;
+    lines.push(h("p", { class: "spin-line" }, `${who} spun the ${pub.spin.route} compass: `, h("strong", null, typeof v === "string" ? `the ${raiders(v)}!` : String(v))));
+  }
+  if (pub.fight) {
+    const f = pub.fight;
+    lines.push(
+      h(
+        "p",
+        { class: `fight-line ${f.won ? "won" : "lost"}` },
+        "Fight: ",
+        h("span", { class: "die", "aria-label": `${who} rolled ${f.player}` }, `${DIE[f.player] || ""} ${f.player}`),
+        " against the ",
+        raiders(f.space),
+        " ",
+        h("span", { class: "die", "aria-label": `the ${raiders(f.space)} rolled ${f.raiders}` }, `${DIE[f.raiders] || ""} ${f.raiders}`),
+        ": ",
+        h("strong", null, f.won ? `${who} won` : `${who} lost`),
+      ),
+    );
+  }
+  if (pub.trade) {
+    const t = pub.trade;
+    lines.push(h("p", { class: "trade-line" }, `${who} is trading at ${nodeName(view, t.post)} `, h("span", { class: "swatch-goods", style: { background: GOODS[t.colour] } }), ` ${t.colour}: bought ${t.bought} of 3.`));
+  }
+  let act = null;
+  if (mineNow && moves.spins.size) {
+    act = h(
+      "div",
+      { class: "route-choices", role: "group", "aria-label": "Route" },
+      [...moves.spins.values()].map((o) =>
+        h("button", { type: "button", class: `route-choice ${o.route}`, "data-route": o.route, "data-key": `route-${o.route}`, disabled: ctx.pending, onClick: () => ctx.send(o) }, describe(o, view)),
+      ),
+    );
+  } else if (mineNow && moves.moves.size) {
+    act = h(
+      "div",
+      { class: "dest-choices", role: "group", "aria-label": "Where the move ends" },
+      h("span", { class: "hint" }, "Click a ringed stopping point on the map, or: "),
+      [...moves.moves.values()].map((o) =>
+        h("button", { type: "button", class: "dest", "data-to": o.to, "data-key": `dest-${o.to}`, disabled: ctx.pending, onClick: () => ctx.send(o) }, nodeWords(view, o.to)),
+      ),
+    );
+  }
+  if (!lines.length && !act) return null;
+  return h("section", { class: `turn panel ${mineNow ? "mine" : ""}`, "aria-label": "This turn" }, lines, act);
+}
+
+function stacksPanel(ctx, moves) {
+  const pub = ctx.view.public;
+  const trade = pub.trade;
+  const piles = Object.entries(pub.stacks).map(([colour, n]) => {
+    const buying = moves.buy && trade?.colour === colour;
+    const inner = [h("span", { class: "pile-n" }, String(n)), h("span", { class: "pile-c" }, colour)];
+    const style = goodsStyle(colour);
+    if (buying) {
+      return h(
+        "button",
+        {
+          type: "button",
+          id: "buy-pile",
+          class: "mp-pile usable",
+          style,
+          "data-colour": colour,
+          "data-key": "buy-pile",
+          "aria-label": `${describe(moves.buy, ctx.view)} (${plural(n, "card")} in the stack, bought ${trade.bought} of 3)`,
+          onClick: () => !ctx.pending && ctx.send(moves.buy),
+        },
+        inner,
+        h("span", { class: "pile-buy" }, "buy 20"),
+      );
+    }
+    return h("div", { class: "mp-pile", style, "data-colour": colour, role: "listitem", "aria-label": `${colour} stack: ${plural(n, "card")}` }, inner);
+  });
+  return h(
+    "section",
+    { class: `stacks panel ${moves.buy ? "buying" : ""}`, "aria-labelledby": "stacks-title" },
+    h("h2", { id: "stacks-title" }, moves.buy ? `Buy from the ${trade.colour} stack` : "Goods stacks"),
+    h("div", { class: "mp-piles", role: moves.buy ? "group" : "list", "aria-labelledby": "stacks-title" }, piles),
+    h("p", { class: "hint" }, `Golden Tables left: ${pub.tables}. Secrets of the East left: ${pub.secrets}.`),
+  );
+}
+
+function playersPanel(ctx) {
+  const { view, seatName } = ctx;
+  const pub = view.public;
+  const rows = pub.players.map((p) => {
+    const c = pawnOf(p.seat);
+    const mine = p.seat === view.you;
+    const turn = pub.turn === p.seat && !view.result;
+    return h(
+      "li",
+      { class: `player ${turn ? "turn" : ""} ${mine ? "me" : ""}`, "data-seat": p.seat },
+      h("span", { class: "swatch", style: { background: c.fill, color: c.text }, "aria-hidden": "true" }, String(p.seat + 1)),
+      h("span", { class: "pname" }, seatName(p.seat), mine ? " (you)" : "", turn ? h("span", { class: "turn-tag" }, TURN_TAG[pub.phase] || pub.phase) : null),
+      h(
+        "span",
+        { class: "pstats" },
+        `${c.name} pawn at ${nodeName(view, p.pawn)}${p.route ? ` (by ${p.route})` : ""} · `,
+        h("strong", { class: "money" }, `${p.money} bezants`),
+        ` · ${plural(p.hand, "card")} · ${missionWords(view, p)}${p.skip ? ` · misses ${plural(p.skip, "turn")}` : ""}`,
+      ),
+    );
+  });
+  return h(
+    "section",
+    { class: "players panel", "aria-labelledby": "players-title" },
+    h("h2", { id: "players-title" }, "Players"),
+    h("ul", null, rows),
+    h(
+      "p",
+      { class: "hint" },
+      view.result ? `The game ended after ${plural(pub.turns, "turn")}.` : `Round ${pub.round}${pub.options?.max_rounds ? ` of at most ${pub.options.max_rounds}` : ""}.`,
+      ` Goal: back in Venice with the mission done, ${pub.target} bezants in total and 1–2 cards each of turquoise, yellow and green.`,
+    ),
+  );
+}
+
+// ---- the log -----------------------------------------------------------------------------------
+
+function logLine(ev, view, seatName) {
+  const who = ev.seat !== undefined && ev.seat !== null ? seatName(ev.seat) : "";
+  switch (ev.ev) {
+    case "spin":
+      return `${who} spun the ${ev.route} compass: ${typeof ev.value === "string" ? `the ${raiders(ev.value)}` : ev.value}.`;
+    case "move":
+      return `${who} moved from ${nodeName(view, ev.from)} to ${nodeName(view, ev.to)}${ev.short ? " (stopped short)" : ""}.`;
+    case "no_move":
+      return `${who} could not end a move anywhere and stayed.`;
+    case "fight": {
+      const base = `${who} fought the ${raiders(ev.space)}: ${ev.player} against ${ev.raiders}`;
+      if (ev.player < ev.raiders) return `${base}, lost.`;
+      const loot = ev.loot || {};
+      if (loot.bank) return `${base}, won ${loot.money} bezants from the bank.`;
+      const got = [loot.money ? `${loot.money} bezants` : null, ...(loot.cards || []).map(cardName)].filter(Boolean);
+      return `${base}, won ${got.join(", ")}.`;
+    }
+    case "decline":
+      return `${who} declined the fight.`;
+    case "ransom":
+      return `${who} paid ${ev.card ? cardName(ev.card) : `${ev.money} bezants`} onto the ${raiders(ev.space)}' ransom space.`;
+    case "sell":
+      return `${who} sold ${cardName(ev.card)} for ${ev.value} bezants.`;
+    case "buy":
+      return `${who} ${ev.free ? "took a free" : "bought a"} ${ev.colour} card.`;
+    case "hazard":
+      return `${who} drew “${ev.name}”: ${ev.text}${ev.paid !== undefined ? ` (paid ${ev.paid})` : ""}`;
+    case "discard":
+      return `${who} put ${cardName(ev.card)} at the bottom of its stack.`;
+    case "gifts":
+      return `${who} gave the Khan ${ev.cards.map(cardName).join(", ")}.`;
+    case "golden_table":
+      return `${who} received a Golden Table with a secret mission.`;
+    case "mission":
+      return `${who} reached the mission city ${nodeName(view, ev.city)} and took a Secret of the East.`;
+    case "venice":
+      return `${who} reached Venice, not yet able to win.`;
+    case "win":
+      return `${who} reached Venice with ${ev.total} bezants in total and wins!`;
+    case "miss_turn":
+      return `${who} missed a turn.`;
+    case "forced_sale":
+      return `${seatName(ev.buyer)} made ${seatName(ev.seller)} sell a blind card for ${ev.price} bezants.`;
+    case "round_limit":
+      return "The round limit is reached: the game ends.";
+    default:
+      return `${ev.ev}`;
+  }
+}
+
+// ---- the renderer --------------------------------------------------------------------------------
+
+export default {
+  id: "classic",
+  title: "Marco Polo (classic)",
+  minSeats: 2,
+  maxSeats: 4,
+  scoreUnit: "bezants in total",
+
+  render(ctx) {
+    const moves = analyse(ctx.view);
+    const ui = uiState(ctx);
+    return h(
+      "div",
+      { class: "classic" },
+      turnPanel(ctx, moves),
+      mapPanel(ctx, moves, ui),
+      h("div", { class: "classic-tableau" }, handPanel(ctx, moves), stacksPanel(ctx, moves), playersPanel(ctx)),
+    );
+  },
+
+  describe,
+
+  hasGesture(move) {
+    return ["spin", "move", "sell", "gift", "discard", "buy"].includes(move.a) || (move.a === "ransom" && Boolean(move.card));
+  },
+
+  status(view, ctx) {
+    const pub = view.public;
+    if (pub.turn === undefined) return "";
+    return `${ctx.seatName(pub.turn)} is ${PHASE_WORDS[pub.phase] || "playing"}.`;
+  },
+
+  logLines(view) {
+    const seatName = (i) => view.seats[i]?.name || `Seat ${i + 1}`;
+    return (view.public.log || []).map((ev) => ({ n: ev.n, text: logLine(ev, view, seatName) }));
+  },
+
+  resultNote(view) {
+    const res = view.result;
+    const words = ["no Golden Table", "Golden Table", "mission done"];
+    const progress = (res.progress || []).map((p, i) => `${view.seats[i]?.name || `Seat ${i + 1}`}: ${words[p] || p}`).join(", ");
+    if (res.reason === "venice") return `Back in Venice with the mission done, the total and the colours. Progress: ${progress}.`;
+    if (res.reason === "round_limit") return `The round limit ended the game: most progress wins, then the highest total. Progress: ${progress}.`;
+    return null;
+  },
+};
