@@ -166,7 +166,10 @@ class RedisCluster:
                 if loop.time() - last_renew >= renew_every:
                     last_renew = loop.time()
                     for room in list(self._hub.rooms):
-                        if not await self.store.renew_lease(room, self.node, self.lease_ms):
+                        if room not in self._hub.rooms:
+                            continue  # dropped meanwhile (a finished room hands its lease back)
+                        renewed = await self.store.renew_lease(room, self.node, self.lease_ms)
+                        if not renewed and room in self._hub.rooms:
                             log.warning("cluster: lost the lease of room %s", room)
                             await self._hub.lease_lost(room)
                 await self._hub.check_remote_rooms()
