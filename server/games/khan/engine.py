@@ -1239,11 +1239,14 @@ class Khan(Game):
                 self._bump(state, "mongke_oases")
                 self._push(state, seat, [{"kind": "mongke", "n": len(oases)}])
         ends: list[str] = []
-        for f in sorted(item["moved"], reverse=True):
+        for f in sorted(item["moved"]):
             city = p["figures"][f]
             if city in D.CITIES and city not in p["posts"] and city not in ends:
                 ends.append(city)
-                self._place_post(state, seat, city)
+        if item["mode"] != "action":
+            del ends[1:]  # a move from a card or a reward places 1 post at most (rulebook supplement)
+        for city in reversed(ends):
+            self._place_post(state, seat, city)
 
     def _place_post(self, state: State, seat: int, city: str) -> None:
         p = state["players"][seat]

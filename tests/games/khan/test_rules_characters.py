@@ -110,6 +110,21 @@ def test_mailin_may_split_a_movement_between_her_two_figures_and_each_posts_wher
     assert state["players"][0]["posts"] == ["karakorum"]
 
 
+def test_mailin_places_only_one_post_when_a_card_or_reward_moves_her_figures() -> None:
+    state = build(
+        3,
+        characters=["mailin", "dewu", "abha"],
+        players={0: {**RICH, "dice": own(6), "figures": ["beijing", "beijing"]}},
+    )
+    state["outposts"] = {c: None for c in state["outposts"]}
+    state["contract_spaces"] = {c: [None, None] for c in D.CONTRACT_CITIES}
+    state["area"] = ["city-card-21", state["area"][1]]
+    state = place(state, 0, "slot-6", 6)
+    state = play(state, 0, step("karakorum", 1), step("o_gobi", 0), step("xian", 0))
+    assert state["players"][0]["figures"] == ["xian", "karakorum"]
+    assert state["players"][0]["posts"] == ["xian"]
+
+
 def test_mailin_chooses_one_round_bonus_to_receive_twice() -> None:
     state = build(3, characters=["mailin", "dewu", "abha"], players={0: {**ZERO, "posts": ["kashgar", "hormuz"]}})
     state["markers"]["kashgar"] = "marker-3"
