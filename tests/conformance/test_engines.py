@@ -16,26 +16,12 @@ from hypothesis import strategies as st
 from server.games import all_games
 from server.games.base import MAX_OPTIONS, Game, IllegalMove, Rng, State, pack, unpack
 from server.games.bots import RandomBot
+from tests.util import strings
 
 GAMES = all_games()
 CASES = [(gid, n) for gid, g in sorted(GAMES.items()) for n in range(g.min_seats, g.max_seats + 1)]
 IDS = [f"{gid}-{n}" for gid, n in CASES]
 MOVE_BOUND = 20_000
-
-
-def _strings(doc: Any) -> set[str]:
-    out: set[str] = set()
-    stack = [doc]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, str):
-            out.add(x)
-        elif isinstance(x, dict):
-            stack.extend(x.keys())
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            stack.extend(x)
-    return out
 
 
 def _is_json_document(doc: Any) -> bool:
@@ -116,7 +102,7 @@ def test_every_step_keeps_the_interface_promises(gid: str, seats: int) -> None:
                 assert _is_json_document(v)
                 if viewer is None:
                     assert v["private"] is None
-                seen = _strings(v)
+                seen = strings(v)
                 assert not (seen & hidden), f"hidden data in the view of {viewer}"
                 for other in range(seats):
                     if other != viewer:

@@ -12,6 +12,7 @@ import pytest
 from clients.client import Client
 from server.games import get_game
 from server.games.base import State
+from tests.util import strings
 
 from .conftest import Played, play_to_end
 
@@ -30,20 +31,6 @@ async def _room_with(
         assert await p.join(room) == i
     await players[-1].wait_for(room, lambda s: s["status"] == "playing")
     return room, players, spectator
-
-
-def _strings(doc: Any) -> set[str]:
-    out: set[str] = set()
-    stack = [doc]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, str):
-            out.add(x)
-        elif isinstance(x, dict):
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            stack.extend(x)
-    return out
 
 
 def _states_by_version(seats: int, seed: int, start_v: int, played: Played) -> list[tuple[int, State]]:
@@ -118,7 +105,7 @@ async def test_hidden_hands_never_appear_in_another_viewers_raw_frames(connect: 
             state = _state_at(states, msg["v"])
             assert state is not None
             payload = msg["state"] if msg["t"] == "snapshot" else [op.get("value") for op in msg["ops"]]
-            seen = _strings(payload)
+            seen = strings(payload)
             forbidden = set(GAME.hidden_tokens(state))
             for other in range(seats):
                 if other != viewer_seat:

@@ -12,6 +12,7 @@ from typing import Any
 from server.games.base import Move, Rng, State
 from server.games.classic.data import COLOURS, WHEELS, colour_of, table_id
 from server.games.classic.engine import GAME
+from tests.util import strings  # noqa: F401 (re-exported for the rule tests)
 
 DONE: Move = {"a": "done"}
 BUY: Move = {"a": "buy"}
@@ -179,17 +180,3 @@ def of_colour(cards: list[str], colour: str) -> list[str]:
     return [c for c in cards if colour_of(c) == colour]
 
 
-def strings(doc: Any) -> set[str]:
-    """Every string anywhere in a view (keys and values)."""
-    out: set[str] = set()
-    stack = [doc]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, str):
-            out.add(x)
-        elif isinstance(x, dict):
-            stack.extend(x.keys())
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            stack.extend(x)
-    return out

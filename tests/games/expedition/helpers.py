@@ -12,6 +12,7 @@ from typing import Any
 from server.games.base import Move, State
 from server.games.expedition.data import ALL_CARDS, TRACK
 from server.games.expedition.engine import GAME
+from tests.util import strings  # noqa: F401 (re-exported for the rule tests)
 
 PASS: Move = {"a": "pass"}
 STOP: Move = {"a": "stop"}
@@ -127,17 +128,3 @@ def gold(state: State, seat: int) -> int:
     return int(g[0] + 2 * g[1] + 3 * g[2])
 
 
-def strings(doc: Any) -> set[str]:
-    """Every string anywhere in a view (keys and values)."""
-    out: set[str] = set()
-    stack = [doc]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, str):
-            out.add(x)
-        elif isinstance(x, dict):
-            stack.extend(x.keys())
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            stack.extend(x)
-    return out

@@ -12,6 +12,7 @@ from typing import Any
 from server.games.base import Move, State
 from server.games.khan import data as D
 from server.games.khan.engine import GAME
+from tests.util import strings  # noqa: F401 (re-exported for the rule tests)
 
 END: Move = {"a": "end"}
 STOP: Move = {"a": "stop"}
@@ -148,22 +149,6 @@ def finish(state: State) -> State:
     state = next_round(state)
     assert GAME.result(state) is not None
     return state
-
-
-def strings(doc: Any) -> set[str]:
-    """Every string anywhere in a view (keys and values)."""
-    out: set[str] = set()
-    stack = [doc]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, str):
-            out.add(x)
-        elif isinstance(x, dict):
-            stack.extend(x.keys())
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            stack.extend(x)
-    return out
 
 
 def through_start(state: State) -> State:
