@@ -574,13 +574,13 @@ function mapSvg(ctx, A, ui) {
 
 const CELL_W = 150;
 const CELL_H = 92;
-const COLS = 4;
 
 function actionSvg(ctx, A, ui) {
   const { view } = ctx;
   const pub = view.public;
   const B = new Board(pub);
   const pend = myPending(view);
+  const COLS = ctx.narrow ? 2 : 4; // two columns on a phone: the cards' text stays readable
   const cells = [];
   const spaceBox = (space, title, lines, placements, i, { need, extra = null } = {}) => {
     const col = i % COLS;
@@ -596,7 +596,7 @@ function actionSvg(ctx, A, ui) {
       s("title", null, full),
       s("rect", { class: "box", x, y, width: CELL_W - 4, height: CELL_H - 4, rx: 6 }),
       text(x + 6, y + 16, title, "box-title", 13),
-      need ? text(x + CELL_W - 12, y + 16, `${need}⚀`, "need", 12, { "text-anchor": "end" }) : null,
+      need ? text(x + CELL_W - 10, y + CELL_H - 10, plural(need, "die", "dice"), "need", 10.5) : null,
       wrap(lines.join(" "), 25, 2).map((ln, k) => text(x + 6, y + 31 + k * 12, ln, "small", 10.5)),
       extra,
       placedDice(placements, x + 6, y + 58, 20, CELL_W - 16),
@@ -668,7 +668,7 @@ function contractsPanel(ctx, A, ui) {
           "div",
           { class: "kh-city-row", "data-city": city },
           h("span", { class: "k" }, B.name(city)),
-          row.map((c) => (c ? contractButton(ctx, ui, c, A.take.get(c.id), { where: ` in ${B.name(city)}` }) : h("span", { class: "kh-contract empty" }, "empty"))),
+          h("div", { class: "kh-city-contracts" }, row.map((c) => (c ? contractButton(ctx, ui, c, A.take.get(c.id), { where: ` in ${B.name(city)}` }) : h("span", { class: "kh-contract empty" }, "empty")))),
         ),
       ),
     ),
