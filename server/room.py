@@ -121,18 +121,6 @@ class Room:
     def status(self) -> str:
         return str(self.meta["status"])
 
-    def info(self) -> dict[str, Any]:
-        """The room as the lobby lists it."""
-        m = self.meta
-        return {
-            "room": m["room"],
-            "game": m["game"],
-            "seats": m["seats"],
-            "players": list(m["names"]),
-            "status": m["status"],
-            "public": m["public"],
-        }
-
     def seat_of(self, player: str | None) -> int | None:
         """The seat `player` holds here, if any."""
         if player is None:
