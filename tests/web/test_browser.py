@@ -17,44 +17,17 @@ import pytest
 from clients.client import Client
 from tests.web.conftest import CHROMIUM, Bot, run_async
 
+from .pages import BrowserSeat
+
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Chromium is not installed at /usr/bin/chromium (apt-get install -y chromium)"
 )
 
-ROOM_JS = "() => { const r = document.querySelector('section.room'); return r && {...r.dataset}; }"
 
-
-class Player:
-    """One browser context (own localStorage) and its page, named on the lobby's first screen."""
-
-    def __init__(self, browser: Any, base: str, name: str, viewport: dict[str, int] | None = None) -> None:
-        self.ctx = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
-        self.page = self.ctx.new_page()
-        self.page.set_default_timeout(15000)
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.name = name
-        self.page.goto(base + "/")
-        self.page.fill("#name", name)
-        self.page.click("button:has-text('Enter')")
-        self.page.wait_for_selector(f"text=Hello, {name}")
-
-    def close(self) -> None:
-        self.ctx.close()
+class Player(BrowserSeat):
+    """A browser seat with this game's gestures."""
 
     # ---- reading the page ------------------------------------------------------------------
-
-    def room(self) -> dict[str, str]:
-        data: dict[str, str] | None = self.page.evaluate(ROOM_JS)
-        assert data is not None, "not on a room page"
-        return data
-
-    def v(self) -> int:
-        return int(self.room()["v"])
-
-    def options(self) -> list[dict[str, Any]]:
-        raw = self.page.eval_on_selector_all(".all-choices [data-move]", "els => els.map(e => e.dataset.move)")
-        return [json.loads(m) for m in raw]
 
     def hand(self) -> list[str]:
         return list(self.page.eval_on_selector_all(".hand [data-card]", "els => els.map(e => e.dataset.card)"))
@@ -63,17 +36,6 @@ class Player:
         """The hand's cards selected to pay with."""
         sel = ".hand .cards button[aria-pressed='true']"
         return list(self.page.eval_on_selector_all(sel, "els => els.map(e => e.dataset.card)"))
-
-    def notices(self) -> list[str]:
-        return list(self.page.eval_on_selector_all(".notice.error", "els => els.map(e => e.textContent)"))
-
-    def wait_room(self, room: str) -> None:
-        self.page.wait_for_selector(f"section.room[data-room='{room}']")
-
-    def wait_version_above(self, v: int) -> None:
-        self.page.wait_for_function(
-            "v => { const r = document.querySelector('section.room'); return r && +r.dataset.v > v; }", arg=v
-        )
 
     # ---- gestures ----------------------------------------------------------------------------
 

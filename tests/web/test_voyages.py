@@ -8,7 +8,6 @@ the view it holds) only to decide which gesture to make; a greedy heuristic with
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from typing import Any
@@ -18,64 +17,19 @@ import pytest
 from server.games.voyages.bots import GreedyBot
 from tests.web.conftest import CHROMIUM
 
+from .pages import BrowserSeat, as_json
+
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Chromium is not installed at /usr/bin/chromium (apt-get install -y chromium)"
 )
 
-ROOM_JS = "() => { const r = document.querySelector('section.room'); return r && {...r.dataset}; }"
-VIEW_JS = "room => window.marcopolo.store.get(room).view"
 SEED = 4242
 
 
-def as_json(move: dict[str, Any]) -> str:
-    """An option as the page writes it in `data-move` (JSON.stringify of the option as sent)."""
-    return json.dumps(move, separators=(",", ":"), ensure_ascii=False)
+class Seat(BrowserSeat):
+    """A browser seat with this game's gestures."""
 
-
-class Seat:
-    """One browser context (own localStorage) and its page, named on the lobby's first screen."""
-
-    def __init__(self, browser: Any, base: str, name: str, viewport: dict[str, int] | None = None) -> None:
-        self.ctx = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
-        self.page = self.ctx.new_page()
-        self.page.set_default_timeout(10000)
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.name = name
-        self.room_id = ""
-        self.page.goto(base + "/")
-        self.page.fill("#name", name)
-        self.page.click("button:has-text('Enter')")
-        self.page.wait_for_selector(f"text=Hello, {name}")
-
-    def close(self) -> None:
-        self.ctx.close()
-
-    # ---- reading the page ------------------------------------------------------------------
-
-    def room(self) -> dict[str, str]:
-        data: dict[str, str] | None = self.page.evaluate(ROOM_JS)
-        assert data is not None, "not on a room page"
-        return data
-
-    def v(self) -> int:
-        return int(self.room()["v"])
-
-    def view(self) -> dict[str, Any]:
-        view: dict[str, Any] = self.page.evaluate(VIEW_JS, self.room_id)
-        return view
-
-    def options(self) -> list[dict[str, Any]]:
-        raw = self.page.eval_on_selector_all(".all-choices [data-move]", "els => els.map(e => e.dataset.move)")
-        return [json.loads(m) for m in raw]
-
-    def notices(self) -> list[str]:
-        return list(self.page.eval_on_selector_all(".notice.error", "els => els.map(e => e.textContent)"))
-
-    def wait_version_above(self, v: int) -> None:
-        self.page.wait_for_function(
-            "v => { const r = document.querySelector('section.room'); return r && +r.dataset.v > v; }", arg=v
-        )
+    timeout_ms = 10000
 
     # ---- gestures ----------------------------------------------------------------------------
 
