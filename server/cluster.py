@@ -165,12 +165,12 @@ class RedisCluster:
             try:
                 if loop.time() - last_renew >= renew_every:
                     last_renew = loop.time()
-                    for room in list(self._hub.rooms):
-                        if room not in self._hub.rooms:
-                            continue  # dropped meanwhile (a finished room hands its lease back)
-                        renewed = await self.store.renew_lease(room, self.node, self.lease_ms)
-                        if not renewed and room in self._hub.rooms:
-                            log.warning("cluster: lost the lease of room %s", room)
+                    rooms = list(self._hub.rooms)
+                    # one round trip for all rooms; a lease that lapsed while nobody took it is simply taken back
+                    held = await self.store.keep_leases(rooms, self.node, self.lease_ms) if rooms else []
+                    for room, ours in zip(rooms, held, strict=True):
+                        if not ours and room in self._hub.rooms:  # still here: not a finished room handed back
+                            log.warning("cluster: another node took the lease of room %s", room)
                             await self._hub.lease_lost(room)
                 await self._hub.check_remote_rooms()
             except StoreUnavailable as err:

@@ -128,6 +128,13 @@ class Store(ABC):
         """Extend the lease to ``ttl_ms`` from now, only if ``node`` holds it."""
 
     @abstractmethod
+    async def keep_leases(self, rooms: list[str], node: str, ttl_ms: int) -> list[bool]:
+        """Renew ``node``'s leases of ``rooms`` (taking any that lapsed and are free) in one round trip.
+
+        Returns, per room, whether ``node`` holds the lease now (False: another node took it).
+        """
+
+    @abstractmethod
     async def release_lease(self, room: str, node: str) -> None:
         """Drop the lease, only if ``node`` holds it."""
 
@@ -411,6 +418,9 @@ class MemoryStore(Store):
         self._leases[room] = (node, self._clock() + ttl_ms / 1000)
         return True
 
+    async def keep_leases(self, rooms: list[str], node: str, ttl_ms: int) -> list[bool]:
+        return [await self.acquire_lease(room, node, ttl_ms) for room in rooms]
+
     async def release_lease(self, room: str, node: str) -> None:
         if self._holder(room) == node:
             del self._leases[room]
@@ -524,6 +534,20 @@ end
 return 0
 """
 
+_KEEP = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  local holder = redis.call('GET', key)
+  if holder == ARGV[1] or not holder then
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+    out[i] = 1
+  else
+    out[i] = 0
+  end
+end
+return out
+"""
+
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('DEL', KEYS[1])
@@ -577,6 +601,7 @@ class RedisStore(Store):
         self._create, self._save_meta, self._append = reg(_CREATE), reg(_SAVE_META), reg(_APPEND)
         self._snapshot, self._finish = reg(_SNAPSHOT), reg(_FINISH)
         self._acquire, self._renew, self._release = reg(_ACQUIRE), reg(_RENEW), reg(_RELEASE)
+        self._keep = reg(_KEEP)
         self._prune = reg(_PRUNE)
         self._closed = False
 
@@ -750,6 +775,15 @@ class RedisStore(Store):
         _check_ttl(ttl_ms, "ttl_ms")
         with _unavailable():
             return bool(await self._renew(keys=[self._lease_key(room)], args=[node, ttl_ms]))
+
+    async def keep_leases(self, rooms: list[str], node: str, ttl_ms: int) -> list[bool]:
+        _check_ttl(ttl_ms, "ttl_ms")
+        held: list[bool] = []
+        with _unavailable():
+            for i in range(0, len(rooms), 500):
+                chunk = [self._lease_key(r) for r in rooms[i : i + 500]]
+                held.extend(bool(x) for x in await self._keep(keys=chunk, args=[node, ttl_ms]))
+        return held
 
     async def release_lease(self, room: str, node: str) -> None:
         with _unavailable():

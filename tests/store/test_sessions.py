@@ -38,3 +38,13 @@ async def test_get_meta_reads_only_the_meta(backend: Backend) -> None:
     meta = await backend.store.get_meta("rm1")
     assert meta is not None and meta["room"] == "rm1"
     assert await backend.store.get_meta("nope") is None
+
+
+async def test_keep_leases_renews_ours_takes_back_free_ones_and_leaves_others(backend: Backend) -> None:
+    store = backend.store
+    assert await store.acquire_lease("r1", "n1", 60_000)
+    assert await store.acquire_lease("r2", "n2", 60_000)
+    assert await store.keep_leases(["r1", "r2", "r3"], "n1", 60_000) == [True, False, True]
+    assert await store.lease_holder("r1") == "n1"
+    assert await store.lease_holder("r2") == "n2"
+    assert await store.lease_holder("r3") == "n1"
