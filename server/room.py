@@ -102,6 +102,7 @@ class Room:
         self.snap_v = meta.get("snap_v", 0)
         self.needs_reload = False
         self.bot_delay = bot_delay
+        self._stopped = False
         self._bots: dict[int, Any] = {}
         self._bot_timers: dict[int, asyncio.Task[None]] = {}
         self._inbox: asyncio.Queue[Command | None] = asyncio.Queue()
@@ -137,6 +138,7 @@ class Room:
         self._schedule_bots()
 
     async def stop(self) -> None:
+        self._stopped = True
         for timer in self._bot_timers.values():
             timer.cancel()
         await self._inbox.put(None)
@@ -145,6 +147,8 @@ class Room:
 
     async def submit(self, kind: str, conn: Conn | None, re: int | None = None, **args: Any) -> Any:
         """Queue a command for the actor and wait for its outcome (raises RoomError)."""
+        if self._stopped:
+            raise RoomError("unavailable", "the room was closed here; retry")
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         await self._inbox.put(Command(kind, conn, args, re, fut))
         return await fut
@@ -153,6 +157,11 @@ class Room:
         while True:
             cmd = await self._inbox.get()
             if cmd is None:
+                # commands queued behind the stop are answered, never left waiting forever
+                while not self._inbox.empty():
+                    late = self._inbox.get_nowait()
+                    if late is not None and not late.done.done():
+                        late.done.set_exception(RoomError("unavailable", "the room was closed here; retry"))
                 return
             try:
                 if self.needs_reload:

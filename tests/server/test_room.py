@@ -121,3 +121,13 @@ async def test_a_disconnected_seat_shows_and_costs_a_version(hub: Hub) -> None:
     again = Recorder(hub, "pb", "B")
     assert await room.submit("join", again.conn) == 1
     assert room.v == v + 2 and room.build_view(None)["seats"][1]["connected"] is True
+
+
+async def test_a_stopped_room_answers_unavailable_instead_of_leaving_requests_waiting(hub: Hub) -> None:
+    room_id = await _room(hub)
+    room = hub.rooms[room_id]
+    a = Recorder(hub, "pa", "A")
+    await room.stop()
+    with pytest.raises(RoomError) as err:
+        await room.submit("join", a.conn)
+    assert err.value.code == "unavailable"
