@@ -38,12 +38,22 @@ async def finish(*tasks: asyncio.Task[int], timeout: float = 60.0) -> list[int]:
 
 
 async def cancel_all(*tasks: asyncio.Task[int]) -> None:
-    """Cancel whatever is still running and wait for it (the CLIs close their connections); never raises."""
+    """Cancel whatever is still running and wait for it (the CLIs close their connections); never raises.
+
+    On Python 3.11 `asyncio.wait_for` can swallow a cancellation that arrives as its inner wait completes
+    (fixed in 3.12), so a task still running after a moment is cancelled again.
+    """
     for task in tasks:
         task.cancel()
     for task in tasks:
+        for _ in range(100):
+            done, _pending = await asyncio.wait({task}, timeout=0.1)
+            if done:
+                break
+            task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
+            if task.done():
+                task.result()
 
 
 async def test_three_random_bots_play_one_created_room_to_the_end(
