@@ -34,6 +34,9 @@ def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
         action="store_true",
         help="TESTS ONLY: honour a client-chosen `seed` room option (a known seed reveals every deck)",
     )
+    ap.add_argument("--lease-ms", type=int, default=2000, help="room lease on Redis (failover time), ms")
+    ap.add_argument("--presence-grace", type=float, default=5.0, help="seconds seats stay connected after a takeover")
+    ap.add_argument("--keep-log", action="store_true", help="keep every log entry at snapshots (replays, audits)")
     ap.add_argument("--log-level", default="INFO")
     a = ap.parse_args(argv)
     settings = Settings(
@@ -50,6 +53,9 @@ def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
         allow_client_seed=a.allow_client_seed,
         bot_delay=a.bot_delay,
         web_root=a.web_root,
+        lease_ms=a.lease_ms,
+        presence_grace=a.presence_grace,
+        keep_log=a.keep_log,
     )
     return settings, a.log_level.upper()
 

@@ -31,8 +31,15 @@ class Settings:
     session_ttl: int = 30 * 24 * 3600
     #: a snapshot is written every this many versions (and at the end); recovery replays the rest
     snapshot_every: int = 32
-    #: a room's lease (several nodes on one Redis): a node that stops renewing loses its rooms after this
-    lease_ms: int = 5000
+    #: a room's lease (several nodes on one Redis): a node that stops renewing loses its rooms after this;
+    #: leases are renewed every third of it, in one round trip for all rooms
+    lease_ms: int = 2000
+    #: how often a node looks for rooms its connections watch whose node went away (seconds)
+    check_every: float = 0.25
+    #: after a takeover, seats stay shown as connected this long (seconds) so their players can re-attach
+    presence_grace: float = 5.0
+    #: keep every log entry when a snapshot is written (replays, audits, the fault tests' checks)
+    keep_log: bool = False
     #: seconds a server-seated bot waits before its move (so people can follow the game)
     bot_delay: float = 0.5
     #: folder of the browser client, served at /
