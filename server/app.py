@@ -116,10 +116,11 @@ class App:
             self._bootstrap.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._bootstrap
+        # rooms first: their leases are handed back at once, so other nodes take them while sockets close
+        await self.hub.close()
         if self.server is not None:
             self.server.close()
             await self.server.wait_closed()
-        await self.hub.close()
         await self.hub.cluster.stop()
         await self.store.close()
 

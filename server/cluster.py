@@ -107,6 +107,10 @@ class RedisCluster:
 
     async def stop(self) -> None:
         await self._out.put(None)
+        publisher = next((t for t in self._tasks if t.get_name() == "cluster-publish"), None)
+        if publisher is not None:  # let the last messages (leases handed back) go out first
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
+                await asyncio.wait_for(asyncio.shield(publisher), 1.0)
         for task in self._tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -420,6 +420,8 @@ class Hub:
             await self._check_remote_rooms()
 
     async def _check_remote_rooms(self) -> None:
+        if not self.ready:
+            return
         for room_id, views in list(self.remote_views.items()):
             if not views:
                 self.remote_views.pop(room_id, None)
