@@ -200,7 +200,8 @@ class Player:
             c = Client(url)
             try:
                 await asyncio.wait_for(c.connect(), 2)
-                answer = await c.request("hello", timeout=3, name=self.name, **({"token": self.token} if self.token else {}))
+                known = {"token": self.token} if self.token else {}
+                answer = await c.request("hello", timeout=3, name=self.name, **known)
                 self.token = answer["token"]
                 c.player = answer["player"]
                 c.on_update = self._watch(c)

@@ -83,7 +83,12 @@ async def seated(c: Cluster, seed: int) -> tuple[str, list[Player], Player]:
 
 
 async def play_through(
-    room: str, players: list[Player], fault: Callable[[], Awaitable[Any]], before: int = 8, after: int = 8, seed: int = 1
+    room: str,
+    players: list[Player],
+    fault: Callable[[], Awaitable[Any]],
+    before: int = 8,
+    after: int = 8,
+    seed: int = 1,
 ) -> Any:
     """Play until `before` oks, run the fault (while play goes on), then play until `after` more oks."""
     rng = random.Random(seed)
