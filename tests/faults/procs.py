@@ -25,12 +25,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from websockets.exceptions import ConnectionClosed
+
 from clients.client import Client, ServerError
 from server.games import get_game
 from server.room import restore
 from server.store import RedisStore
 
 ROOT = Path(__file__).resolve().parents[2]
+#: what a client sees when a request's connection or answer is lost: the outcome is unknown
+LOST = (TimeoutError, ConnectionError, OSError, ConnectionClosed)
 REDIS_SERVER = shutil.which("redis-server")
 
 
@@ -185,6 +189,7 @@ class Player:
     regressions: list[tuple[int, int]] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
     reconnects: int = 0
+    resent: int = 0
     highest: int = -1
     node: int = 0
 
@@ -207,7 +212,7 @@ class Player:
                 c.on_update = self._watch(c)
                 self.client = c
                 return c
-            except (OSError, TimeoutError, ConnectionError, ServerError):
+            except (*LOST, ServerError):
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(c.close(), 1)
                 self.node += 1
@@ -240,14 +245,19 @@ class Player:
                 if err.code != "unavailable":
                     raise
                 await asyncio.sleep(0.2)
-            except (TimeoutError, ConnectionError, OSError):
+            except LOST:
                 self.count("timeout")
                 self.reconnects += 1
                 await self.connect(self.node + 1)
         raise AssertionError(f"{self.name} could not join {room}")
 
-    async def play(self, room: str, rng: random.Random, until: Any, move_timeout: float = 3.0) -> None:
-        """Play random options of the prompt until `until()` or the game ends (bounded by a deadline)."""
+    async def play(
+        self, room: str, rng: random.Random, until: Any, move_timeout: float = 3.0, resend: float = 0.0
+    ) -> None:
+        """Play random options of the prompt until `until()` or the game ends (bounded by a deadline).
+
+        With `resend`, that share of acknowledged moves is sent once more with the version it was made at:
+        the server must refuse it (never apply a move twice)."""
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline and not until():
             c = self.client
@@ -285,7 +295,7 @@ class Player:
                 else:
                     raise
                 continue
-            except (TimeoutError, ConnectionError, OSError):
+            except LOST:
                 self.count("timeout")
                 if c.closed.is_set():
                     continue
@@ -293,6 +303,16 @@ class Player:
                     await c.request("sync", timeout=2, room=room)
                 continue
             self.acks.append(Ack(int(answer["v"]), self.seat, move))
+            if resend and rng.random() < resend:
+                self.resent += 1
+                try:
+                    again = await c.request("move", timeout=move_timeout, room=room, move=move, v=made_at)
+                except ServerError as err:
+                    self.count(f"resend:{err.code}")
+                except LOST:
+                    self.count("resend:timeout")
+                else:
+                    raise AssertionError(f"a move resent at v={made_at} was applied again: {again}")
 
     async def settle(self, room: str) -> dict[str, Any]:
         """Connect anew and take a fresh snapshot: the view this player ends with."""
@@ -302,7 +322,7 @@ class Player:
                 await asyncio.wait_for(c.join(room, seat=self.seat if self.seat >= 0 else None,
                                               spectate=self.seat < 0), 5)
                 return c.views[room].state
-            except (ServerError, TimeoutError, ConnectionError, OSError):
+            except (ServerError, *LOST):
                 self.node += 1
                 await asyncio.sleep(0.25)
         raise AssertionError(f"{self.name} could not read the room at the end")
