@@ -140,8 +140,14 @@ class Hub:
             if loaded is None:
                 await self.cluster.release(room_id, token)
                 return None
-            meta, state, snap_v = restore(loaded.meta, loaded.snap_v, loaded.snapshot, loaded.log)
+            try:
+                meta, state, snap_v = restore(loaded.meta, loaded.snap_v, loaded.snapshot, loaded.log)
+            except BaseException:
+                log.exception("room %s: could not be restored", room_id)
+                await self.cluster.release(room_id, token)
+                raise
             meta["snap_v"] = snap_v
+            log.info("room %s: runs here from v=%d (lease %s)", room_id, meta["v"], token)
             if takeover:
                 self.metrics.takeovers.inc()
             return self._new_room(meta, state, token, grace=self.settings.presence_grace)
