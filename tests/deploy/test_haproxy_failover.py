@@ -192,12 +192,12 @@ def _start_cluster(processes: Processes, tmp_path: Path) -> tuple[str, str, dict
     redis_server = tool("redis-server", "Debian package redis-server")
     haproxy = tool("haproxy", "Debian package haproxy")
     rport = free_port()
-    processes.start(
+    proc = processes.start(
         "redis",
         [redis_server, "--port", str(rport), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
          "--dir", str(tmp_path)],
     )
-    wait_port(rport)
+    wait_port(rport, proc=proc)
     redis_url = f"redis://127.0.0.1:{rport}/0"
     nodes = {f"node{i}": free_port() for i in (1, 2, 3)}
     for name, port in nodes.items():
