@@ -90,11 +90,9 @@ class Processes:
     def log(self, name: str) -> str:
         return (self.logs / f"{name}.log").read_text(errors="replace")
 
-    def kill(self, name: str) -> None:
-        """SIGKILL one process by its PID (a crash: no handover, no clean close)."""
-        proc = self.procs[name]
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
+    def send(self, name: str, sig: signal.Signals) -> None:
+        """Send a signal to one process by its PID (SIGKILL: a crash, SIGTERM: a clean stop); don't wait."""
+        os.kill(self.procs[name].pid, sig)
 
     def stop_all(self) -> None:
         for proc in reversed(list(self.procs.values())):
