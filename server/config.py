@@ -71,8 +71,19 @@ class Settings(BaseSettings):
     session_ttl: int = Field(30 * 24 * 3600, gt=0, description="seconds a player's token stays valid unused")
     #: a snapshot is written every this many versions (and at the end); recovery replays the rest
     snapshot_every: int = Field(32, gt=0, description="versions between two stored snapshots of a room")
-    #: a room's lease (several nodes on one Redis): a node that stops renewing loses its rooms after this
-    lease_ms: int = Field(5000, gt=0, description="room lease in ms: a dead node's rooms move on after this")
+    #: a room's lease (several nodes on one Redis): a node that stops renewing loses its rooms after this;
+    #: leases are renewed every third of it, in one round trip for all rooms
+    lease_ms: int = Field(2000, gt=0, description="room lease in ms: a dead node's rooms move on after this")
+    #: how often a node looks for rooms its connections watch whose node went away (seconds)
+    check_every: float = Field(
+        0.25, gt=0, description="seconds between a node's checks for watched rooms whose node went away"
+    )
+    #: after a takeover, seats stay shown as connected this long (seconds) so their players can re-attach
+    presence_grace: float = Field(
+        5.0, ge=0, description="seconds seats stay shown connected after a takeover, for their players to re-attach"
+    )
+    #: keep every log entry when a snapshot is written (replays, audits, the fault tests' checks)
+    keep_log: bool = Field(False, description="keep every log entry at snapshots (replays, audits)")
     #: seconds a server-seated bot waits before its move (so people can follow the game)
     bot_delay: float = Field(0.5, ge=0, description="seconds a server-seated bot waits before moving")
     #: folder of the browser client, served at /
