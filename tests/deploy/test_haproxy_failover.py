@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import redis.asyncio as aredis
 
 from clients.client import Client, RoomView, ServerError
 from server.games import get_game
@@ -156,8 +155,10 @@ async def _play(
     acked: Acked,
     stop: Callable[[], bool],
     clock: PatchClock | None = None,
+    timeouts: list[float] | None = None,
 ) -> None:
     """Random legal moves until `stop()` or the end; every acknowledged move goes into `acked`."""
+    timeouts = [] if timeouts is None else timeouts
     for _ in range(5000):
         views = [p.view(room) for p in players]
         if stop() or any(v.get("result") for v in views):
@@ -169,10 +170,15 @@ async def _play(
         view = mover.view(room)
         move = rng.choice(view["prompt"]["options"])
         try:
-            v = int((await mover.request("move", timeout=5.0, room=room, move=move))["v"])
+            # made against the version held: a retry can never apply twice
+            answer = await mover.request("move", timeout=5.0, room=room, move=move, v=mover.views[room].v)
+            v = int(answer["v"])
         except ServerError as err:
-            assert err.code in ("not_your_turn", "illegal_move"), err  # a stale prompt
+            assert err.code in ("not_your_turn", "illegal_move", "stale"), err  # a stale prompt
             await asyncio.sleep(0.005)
+            continue
+        except TimeoutError:
+            timeouts.append(time.monotonic())  # outcome unknown: the stored log says (checked at the end)
             continue
         acked.append((v, view["you"], move))
         if clock is not None:
@@ -180,13 +186,20 @@ async def _play(
     raise AssertionError("the game did not end")
 
 
+async def _stored_moves(store: RedisStore, room: str) -> dict[int, dict[str, Any]]:
+    """The room's move entries in the stored log, by version (the nodes keep the whole log: --keep-log)."""
+    entries = await store.full_log(room)
+    assert entries and entries[0]["v"] == 1, "the log was trimmed"
+    return {e["v"]: e for e in sorted(entries, key=lambda e: e["v"]) if e["k"] == "move"}
+
+
 async def _owner(redis_url: str, room: str) -> str | None:
-    raw = aredis.Redis.from_url(redis_url)
+    """The node holding the room's lease."""
+    store = RedisStore(redis_url, prefix="mp:")
     try:
-        holder = await raw.get(f"mp:lease:{room}")
+        return await store.lease_holder(room)
     finally:
-        await raw.aclose()
-    return None if holder is None else holder.decode()
+        await store.close()
 
 
 def _start_cluster(processes: Processes, tmp_path: Path) -> tuple[str, str, dict[str, int]]:
@@ -206,8 +219,8 @@ def _start_cluster(processes: Processes, tmp_path: Path) -> tuple[str, str, dict
             name,
             [sys.executable, "-m", "server", "--port", str(port), "--store", redis_url, "--node-id", name,
              "--allow-client-seed", "--rate", "1000", "--burst", "2000", "--bot-delay", "0",
-             # no snapshot before the end, so the stored log holds every move of the game
-             "--snapshot-every", "100000", "--log-format", "json"],
+             # snapshots as usual, but the log is kept whole, so the test can compare every move with it
+             "--keep-log", "--log-format", "json"],
         )
     for port in nodes.values():
         wait_http_ok(f"http://127.0.0.1:{port}/healthz")
@@ -273,16 +286,16 @@ async def test_a_stopped_nodes_game_finishes_through_the_proxy_with_every_acknow
             assert c.view(room)["public"] == GAME.view(replay, seat)["public"]
             assert c.view(room)["private"] == GAME.view(replay, seat)["private"]
 
-        # every move acknowledged by the dead node is in the stored log, at its version
-        store = RedisStore(redis_url, prefix="mp:")
+        # every move acknowledged by the dead node is in the stored log, at its version, and no other move
+        store = RedisStore(redis_url, prefix="mp:", trim_log=False)
         try:
-            loaded = await store.load(room)
-            assert loaded is not None and loaded.snap_v == 0
-            stored = {e["v"]: e for e in loaded.log}
+            stored = await _stored_moves(store, room)
+            assert [v for v in stored if v <= v_kill] == [v for v, _s, _m in acked]
             for v, seat, move in acked:
-                assert stored[v] == {"v": v, "k": "move", "seat": seat, "move": move}
+                assert (stored[v]["seat"], stored[v]["move"]) == (seat, move)
 
-            await _play([ann, bob], room, rng, acked, stop=lambda: False, clock=patches)
+            timeouts: list[float] = []
+            await _play([ann, bob], room, rng, acked, stop=lambda: False, clock=patches, timeouts=timeouts)
             t_move = next(t for t, v in patches.moves if v > v_kill)
             assert patches.first is not None, "no patch came after the crash"
             failover = patches.first - t_kill
@@ -290,10 +303,15 @@ async def test_a_stopped_nodes_game_finishes_through_the_proxy_with_every_acknow
             for c in (ann, bob):
                 await c.wait_for(room, lambda s: s["result"] is not None)
 
-            # a replay of every acknowledged move is the final state the store and the players hold
+            # every acknowledged move is in the stored log; its replay is the final state the store and the
+            # players hold (a move whose answer timed out may be stored without an ok: it is in the log too)
+            stored = await _stored_moves(store, room)
+            for v, seat, move in acked:
+                assert (stored[v]["seat"], stored[v]["move"]) == (seat, move)
+            assert len(acked) <= len(stored) <= len(acked) + len(timeouts)  # only a timed-out move lacks its ok
             state = GAME.setup(2, {}, SEED)
-            for _v, seat, move in acked:
-                state = GAME.apply(state, seat, move)
+            for entry in stored.values():
+                state = GAME.apply(state, entry["seat"], entry["move"])
             assert GAME.result(state) is not None
             final = await store.load(room)
             assert final is not None and final.meta["status"] == "finished"
@@ -313,7 +331,8 @@ async def test_a_stopped_nodes_game_finishes_through_the_proxy_with_every_acknow
                 f"{new_owner} (both players "
                 f"re-attached) {t_back - t_kill:.2f} s after the kill; first patch from {new_owner} at "
                 f"{failover:.2f} s; first move acknowledged at {t_move - t_kill:.2f} s; game finished with "
-                f"{len(acked)} acknowledged moves, all in the stored state"
+                f"{len(acked)} acknowledged moves, all in the stored log ({len(stored)} moves; "
+                f"{len(timeouts)} answers timed out)"
             )
     finally:
         for c in clients:
