@@ -33,7 +33,7 @@ from .conftest import DEPLOY, Processes, free_port, tool, wait_http_ok, wait_por
 
 GAME = get_game("expedition")
 SEED = 4242
-FAILOVER_BOUND = 30.0  # seconds; today a room moves once its 5 s lease lapses (see docs/benchmarks.md)
+FAILOVER_BOUND = 30.0  # seconds, generous: a room moves once its lease (2 s) lapses (see docs/benchmarks.md)
 Acked = list[tuple[int, int, dict[str, Any]]]
 
 
