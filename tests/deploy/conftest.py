@@ -58,6 +58,7 @@ def http_status(url: str, timeout: float = 2.0) -> int | None:
         with urllib.request.urlopen(url, timeout=timeout) as resp:
             return int(resp.status)
     except urllib.error.HTTPError as err:
+        err.close()  # it holds the response's socket
         return int(err.code)
     except (OSError, urllib.error.URLError):
         return None
