@@ -155,6 +155,19 @@ def test_the_haproxy_config_passes_haproxy_check() -> None:
     assert all("could not resolve address" in w for w in warnings), warnings
 
 
+def test_the_haproxy_config_routes_without_stickiness_and_keeps_idle_websockets_open() -> None:
+    lines = [line.split("#")[0].strip() for line in (DEPLOY / "haproxy" / "haproxy.cfg").read_text().splitlines()]
+    lines = [line for line in lines if line]
+    assert not [line for line in lines if line.split()[0] in ("cookie", "stick", "stick-table", "hash-type")]
+    balance = next(line for line in lines if line.startswith("balance "))
+    assert balance.split()[1] in ("leastconn", "roundrobin"), "a hash balance would pin players to nodes"
+    tunnel = next(line for line in lines if line.startswith("timeout tunnel "))
+    value = tunnel.split()[2]
+    seconds = int(value[:-1]) * {"s": 1, "m": 60, "h": 3600}[value[-1]]
+    assert seconds > 20, "an idle game's socket must outlive the server's 20 s ping interval"
+    assert "option httpchk GET /healthz" in lines and any(line.startswith("option redispatch") for line in lines)
+
+
 def test_the_prometheus_config_and_alert_rules_pass_promtool() -> None:
     promtool = tool("promtool", "Debian package prometheus")
     out = _run([promtool, "check", "config", str(DEPLOY / "prometheus" / "prometheus.yml")])
