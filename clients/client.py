@@ -94,11 +94,13 @@ class Client:
         rid = next(self._ids)
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[rid] = fut
-        await self.ws.send(msgpack.packb({"t": t, "id": rid, **fields}, use_bin_type=True))
         try:
+            await self.ws.send(msgpack.packb({"t": t, "id": rid, **fields}, use_bin_type=True))
             answer = await asyncio.wait_for(fut, timeout)
         finally:
             self._waiting.pop(rid, None)
+            if fut.done() and not fut.cancelled():
+                fut.exception()  # retrieved: a closed connection's error is raised here or not at all
         if answer["t"] == "error":
             raise ServerError(answer["code"], answer["message"])
         return answer

@@ -332,8 +332,8 @@ class Hub:
         if views is None or conn.id not in views:
             return room
         if isinstance(room, Room):
-            if conn.id not in room.viewers:
-                spectate = views.pop(conn.id)
+            spectate = views.pop(conn.id, None)
+            if spectate is not None and conn.id not in room.viewers:
                 await room.submit("join", conn, None, seat=None, spectate=spectate)
         elif self.remote_owner.get(room_id) != room.owner:
             self.forward(room.owner, room_id, "join", conn, None, {"seat": None, "spectate": views[conn.id]})
@@ -440,16 +440,18 @@ class Hub:
             else:
                 room = RemoteRoom(self, owner, room_id)
             log.info("room %s now runs on %s; re-joining %d viewers", room_id, owner or self.node, len(views))
-            self.remote_views.pop(room_id, None)
             self.remote_owner.pop(room_id, None)
-            for cid, spectate in list(views.items()):
+            for cid in list(views):
+                spectate = views.pop(cid, None)  # None: a request of that connection re-joined it meanwhile
                 conn = self.local_conns.get(cid)
-                if conn is None:
+                if conn is None or spectate is None:
                     continue
                 try:
                     await room.submit("join", conn, None, seat=None, spectate=spectate)
                 except RoomError as err:
                     log.warning("re-joining %s to %s failed: %s", cid, room_id, err.message)
+            if not self.remote_views.get(room_id):
+                self.remote_views.pop(room_id, None)
 
     # ---- hello ------------------------------------------------------------------------------
 

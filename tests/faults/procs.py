@@ -25,12 +25,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from websockets.exceptions import ConnectionClosed
+
 from clients.client import Client, ServerError
 from server.games import get_game
 from server.room import restore
 from server.store import RedisStore
 
 ROOT = Path(__file__).resolve().parents[2]
+#: what a client sees when a request's connection or answer is lost: the outcome is unknown
+LOST = (TimeoutError, ConnectionError, OSError, ConnectionClosed)
 REDIS_SERVER = shutil.which("redis-server")
 
 
@@ -182,9 +186,14 @@ class Player:
     token: str | None = None
     client: Client | None = None
     acks: list[Ack] = field(default_factory=list)
+    #: moves answered `unavailable` or `stale`, with the version they were made at: never applied
+    refused: list[Ack] = field(default_factory=list)
+    #: moves whose answer was lost (timeout, closed connection): they may or may not be stored
+    unknown: list[Ack] = field(default_factory=list)
     regressions: list[tuple[int, int]] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
     reconnects: int = 0
+    resent: int = 0
     highest: int = -1
     node: int = 0
 
@@ -207,7 +216,7 @@ class Player:
                 c.on_update = self._watch(c)
                 self.client = c
                 return c
-            except (OSError, TimeoutError, ConnectionError, ServerError):
+            except (*LOST, ServerError):
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(c.close(), 1)
                 self.node += 1
@@ -240,14 +249,19 @@ class Player:
                 if err.code != "unavailable":
                     raise
                 await asyncio.sleep(0.2)
-            except (TimeoutError, ConnectionError, OSError):
+            except LOST:
                 self.count("timeout")
                 self.reconnects += 1
                 await self.connect(self.node + 1)
         raise AssertionError(f"{self.name} could not join {room}")
 
-    async def play(self, room: str, rng: random.Random, until: Any, move_timeout: float = 3.0) -> None:
-        """Play random options of the prompt until `until()` or the game ends (bounded by a deadline)."""
+    async def play(
+        self, room: str, rng: random.Random, until: Any, move_timeout: float = 3.0, resend: float = 0.0
+    ) -> None:
+        """Play random options of the prompt until `until()` or the game ends (bounded by a deadline).
+
+        With `resend`, that share of acknowledged moves is sent once more with the version it was made at:
+        the server must refuse it (never apply a move twice)."""
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline and not until():
             c = self.client
@@ -275,6 +289,8 @@ class Player:
                 answer = await c.request("move", timeout=move_timeout, room=room, move=move, v=made_at)
             except ServerError as err:
                 self.count(err.code)
+                if err.code in ("unavailable", "stale"):
+                    self.refused.append(Ack(made_at, self.seat, move))
                 if err.code == "unavailable":
                     await asyncio.sleep(0.1)
                 elif err.code in ("stale", "not_your_turn", "illegal_move"):
@@ -285,14 +301,25 @@ class Player:
                 else:
                     raise
                 continue
-            except (TimeoutError, ConnectionError, OSError):
+            except LOST:
                 self.count("timeout")
+                self.unknown.append(Ack(made_at, self.seat, move))
                 if c.closed.is_set():
                     continue
                 with contextlib.suppress(Exception):
                     await c.request("sync", timeout=2, room=room)
                 continue
             self.acks.append(Ack(int(answer["v"]), self.seat, move))
+            if resend and rng.random() < resend:
+                self.resent += 1
+                try:
+                    again = await c.request("move", timeout=move_timeout, room=room, move=move, v=made_at)
+                except ServerError as err:
+                    self.count(f"resend:{err.code}")
+                except LOST:
+                    self.count("resend:timeout")
+                else:
+                    raise AssertionError(f"a move resent at v={made_at} was applied again: {again}")
 
     async def settle(self, room: str) -> dict[str, Any]:
         """Connect anew and take a fresh snapshot: the view this player ends with."""
@@ -302,7 +329,7 @@ class Player:
                 await asyncio.wait_for(c.join(room, seat=self.seat if self.seat >= 0 else None,
                                               spectate=self.seat < 0), 5)
                 return c.views[room].state
-            except (ServerError, TimeoutError, ConnectionError, OSError):
+            except (ServerError, *LOST):
                 self.node += 1
                 await asyncio.sleep(0.25)
         raise AssertionError(f"{self.name} could not read the room at the end")
@@ -329,6 +356,15 @@ async def audit(redis_url: str, prefix: str, room: str, players: list[Player]) -
         e = by_v.get(a.v)
         assert e is not None, f"acknowledged v={a.v} is not in the store"
         assert e["k"] == "move" and e["seat"] == a.seat and e["move"] == a.move, (a, e)
+    acked_v = {a.v for a in acks}
+    for p in players:
+        unsure = {(u.v, u.seat, repr(u.move)) for u in p.unknown}
+        for r in p.refused:
+            if (r.v, r.seat, repr(r.move)) in unsure:
+                continue  # the same choice was sent again later and its answer was lost
+            e = by_v.get(r.v + 1)
+            if e is not None and r.v + 1 not in acked_v and e.get("seat") == r.seat and e.get("move") == r.move:
+                raise AssertionError(f"a move refused at v={r.v} was stored at v={r.v + 1}: {e}")
     for p in players:
         await p.settle(room)
     views: dict[str, tuple[int, dict[str, Any]]] = {}
