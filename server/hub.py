@@ -147,6 +147,10 @@ class Hub:
                 await self.cluster.release(room_id, token)
                 raise
             meta["snap_v"] = snap_v
+            # a load slower than the lease must not run a room whose lease another node took meanwhile
+            if not await self.store.renew_lease(room_id, token, self.cluster.lease_ms):
+                log.warning("room %s: the lease lapsed and was taken while loading", room_id)
+                return None
             log.info("room %s: runs here from v=%d (lease %s)", room_id, meta["v"], token)
             if takeover:
                 self.metrics.takeovers.inc()
