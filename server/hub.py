@@ -343,7 +343,11 @@ class Hub:
         if isinstance(room, Room):
             spectate = views.pop(conn.id, None)
             if spectate is not None and conn.id not in room.viewers:
-                await room.submit("join", conn, None, seat=None, spectate=spectate)
+                try:
+                    await room.submit("join", conn, None, seat=None, spectate=spectate)
+                except RoomError:
+                    self.remote_views.setdefault(room_id, {})[conn.id] = spectate
+                    raise
         elif self.remote_owner.get(room_id) != room.owner:
             self.forward(room.owner, room_id, "join", conn, None, {"seat": None, "spectate": views[conn.id]})
             self.remote_owner[room_id] = room.owner
@@ -460,8 +464,9 @@ class Hub:
                     continue
                 try:
                     await room.submit("join", conn, None, seat=None, spectate=spectate)
-                except RoomError as err:
+                except RoomError as err:  # keep following it: the next check (or request) tries again
                     log.warning("re-joining %s to %s failed: %s", cid, room_id, err.message)
+                    self.remote_views.setdefault(room_id, {})[cid] = spectate
             if not self.remote_views.get(room_id):
                 self.remote_views.pop(room_id, None)
 
