@@ -27,6 +27,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from server.games.base import Game, Move, Rng, State
+from server.games.dice.seating import draft_order, draw_start, turn_order
 from server.games.khan import data as D
 
 ROUNDS = 5
@@ -184,6 +185,10 @@ class Khan(Game):
         offers = [p.pop(0) for p in offer_piles]
         goals = sorted(D.GOALS, key=D.token_number)
         rng.shuffle(goals)
+        pool = sorted(D.CHARACTERS)
+        if options.characters is None:
+            rng.shuffle(pool)
+        first = draw_start(rng, seats)  # seat numbers stay the joining order
         players: list[dict[str, Any]] = []
         for s in range(seats):
             players.append(
@@ -218,7 +223,7 @@ class Khan(Game):
             "rng": 0,
             "phase": "setup",
             "round": 0,
-            "first": 0,
+            "first": first,
             "next_first": None,
             "travel_top": -1,
             "turn": None,
@@ -263,9 +268,7 @@ class Khan(Game):
             state["rng"] = rng.seed
             self._after_draft(state)
         else:
-            pool = sorted(D.CHARACTERS)
-            rng.shuffle(pool)
-            state["draft"] = {"offer": sorted(pool[: seats + 1]), "order": list(range(seats - 1, -1, -1))}
+            state["draft"] = {"offer": sorted(pool[: seats + 1]), "order": draft_order(first, seats)}
             state["phase"] = "draft"
             state["rng"] = rng.seed
         self._settle(state)
@@ -319,7 +322,7 @@ class Khan(Game):
             state["area"] = state["deck"][:2]
             del state["deck"][:2]
         self._log(state, {"ev": "round", "round": state["round"], "first": state["first"]})
-        order = [(state["first"] + i) % seats for i in range(seats)]
+        order = turn_order(state["first"], seats)
         for s in order:
             state["players"][s]["dice"] = []
         for s in order:

@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from server.games.base import Game, Move, Rng, State
+from server.games.dice.seating import clockwise, draft_order, draw_start, turn_order
 from server.games.voyages import data as D
 
 ROUNDS = 5
@@ -127,12 +128,16 @@ class Voyages(Game):
         rng.shuffle(goals)
         per = 4 if goal_draft else 2
         dealt = [sorted(goals[i * per : (i + 1) * per], key=D.token_number) for i in range(seats)]
+        pool = sorted(D.CHARACTERS)
+        if draft:
+            rng.shuffle(pool)
+        start = draw_start(rng, seats)  # seat numbers stay the joining order
         players = []
         for s in range(seats):
             players.append(
                 {
                     "character": None,
-                    "coins": 7 + s,
+                    "coins": 7 + clockwise(start, s, seats),
                     "camels": 2,
                     "pepper": 0,
                     "silk": 0,
@@ -158,7 +163,7 @@ class Voyages(Game):
             "rng": 0,
             "phase": "setup",
             "round": 0,
-            "start_player": 0,
+            "start_player": start,
             "turn": None,
             "last_traveller": None,
             "players": players,
@@ -194,14 +199,9 @@ class Voyages(Game):
                 self._give_character(state, s, c)
         elif not draft:
             for s in range(seats):
-                self._give_character(state, s, D.BEGINNER_CHARACTERS[s])
+                self._give_character(state, s, D.BEGINNER_CHARACTERS[clockwise(start, s, seats)])
         if draft:
-            pool = sorted(D.CHARACTERS)
-            rng.shuffle(pool)
-            state["draft"] = {
-                "offer": sorted(pool[: seats + 1]),
-                "order": list(range(seats - 1, -1, -1)),
-            }
+            state["draft"] = {"offer": sorted(pool[: seats + 1]), "order": draft_order(start, seats)}
             state["phase"] = "draft"
             state["rng"] = rng.seed
             return state
@@ -251,7 +251,7 @@ class Voyages(Game):
         state["card_used"] = [None] * len(D.CITY_CARD_SLOTS)
         state["black_pool"] = seats + 1
         self._log(state, {"ev": "round", "round": state["round"], "start_player": state["start_player"]})
-        order = [(state["start_player"] + i) % seats for i in range(seats)]
+        order = turn_order(state["start_player"], seats)
         for s in order:  # 2. city and character bonuses
             p = state["players"][s]
             p["dice"] = []

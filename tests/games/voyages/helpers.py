@@ -1,7 +1,7 @@
 """Hand-made states for the Voyages rule tests.
 
-`build` takes a real set-up, puts it in the middle of a round (phase "play", seat 0 to move, no pending
-choice) and overwrites exactly what a test names; play then goes only through `GAME.apply`,
+`build` takes a real set-up, puts it in the middle of a round (phase "play", seat 0 the start player and to
+move, no pending choice) and overwrites exactly what a test names; play then goes only through `GAME.apply`,
 `GAME.legal_moves`, `GAME.view` and `GAME.result`.
 """
 
@@ -53,6 +53,7 @@ def build(
     state["pending"] = []
     state["turn"] = 0
     state["round"] = 1
+    state["start_player"] = 0
     state["turn_info"] = {"main": False, "black": False}
     for p in state["players"]:
         p["dice"] = own(3, 3, 3, 3, 3) if p["character"] != "raschid" else own(0, 0, 0, 0, 0)
