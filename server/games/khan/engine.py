@@ -227,7 +227,7 @@ class Khan(Game):
             "next_first": None,
             "travel_top": -1,
             "turn": None,
-            "turn_info": {"main": False, "black": False, "fresh": []},
+            "turn_info": {"main": False, "black": False, "fresh": [], "posts": []},
             "players": players,
             "markers": {c: markers[i] for i, c in enumerate(D.MARKER_CITIES)},
             "outposts": {c: outposts[i] for i, c in enumerate(D.OUTPOST_CITIES)},
@@ -395,7 +395,7 @@ class Khan(Game):
             s = (first + i) % seats
             if state["players"][s]["dice"]:
                 state["turn"] = s
-                state["turn_info"] = {"main": False, "black": False, "fresh": []}
+                state["turn_info"] = {"main": False, "black": False, "fresh": [], "posts": []}
                 return
         self._end_round(state)
 
@@ -490,7 +490,7 @@ class Khan(Game):
         opts.extend({"a": "tile", "tile": t} for t in sorted(set(p["tiles"]), key=D.token_number))
         if state["options"]["caravans"]:
             opts.extend(self._caravan_claims(state, seat))
-            if p["caravan"] is not None and p["caravan"]["at"] in p["figures"]:
+            if p["caravan"] is not None and p["caravan"]["met"] and p["caravan"]["at"] in p["figures"]:
                 opts.append({"a": "deliver"})
         if ti["main"] or not p["dice"]:
             opts.append({"a": "end"})
@@ -548,13 +548,17 @@ class Khan(Game):
         p = state["players"][seat]
         if space == "khan":
             return len(state["khan"]) < KHAN_SLOTS
+        new = state["turn_info"]["posts"]  # a post placed this turn opens its city's action from the next turn
         if space in D.SPECIAL:
-            return space in p["posts"] and len(state["special"][space]) < 2
+            return space in p["posts"] and space not in new and len(state["special"][space]) < 2
         if space in SLOTS:
             i = SLOTS.index(space)
             if state["slots_used"][i] is not None:
                 return False
-            return i >= len(D.CARD_SLOT_CITIES) or D.CARD_SLOT_CITIES[i] in p["posts"]
+            if i >= len(D.CARD_SLOT_CITIES):
+                return True
+            city = D.CARD_SLOT_CITIES[i]
+            return city in p["posts"] and city not in new
         if space in ("travel3", "travel6"):
             return bool(p["character"] != "gantulga")
         return True
@@ -714,6 +718,8 @@ class Khan(Game):
             return [*({"a": "post", "city": c} for c in cities), {"a": "skip"}] if cities else []
         if kind == "mongke":
             return [{"a": "oases", "coins": k} for k in range(item["n"] + 1)]
+        if kind == "post_choice":
+            return [{"a": "post", "city": c} for c in item["cities"] if c not in p["posts"]]
         if kind == "relocate":
             return [{"a": "relocate", "from": c} for c in p["posts"]]
         if kind == "contracts":
@@ -935,7 +941,8 @@ class Khan(Game):
             self._gain(state, seat, D.OUTPOSTS[move["tile"]]["reward"])
         elif a == "caravan":
             state["caravan_routes"].remove(move["route"])
-            p["caravan"] = {"route": move["route"], "at": move["start"], "goods": []}
+            # "met": it or a figure has moved since the claim; only then may a meeting deliver it
+            p["caravan"] = {"route": move["route"], "at": move["start"], "goods": [], "met": False}
             self._bump(state, "caravan_claim")
             self._log(state, {"ev": "caravan", "seat": seat, "route": move["route"], "at": move["start"]})
             self._push(state, seat, [{"kind": "load", "loaded": 0}])
@@ -1069,6 +1076,8 @@ class Khan(Game):
             if a == "post":
                 self._bump(state, "extra_post")
                 self._place_post(state, seat, move["city"])
+        elif kind == "post_choice":
+            self._place_post(state, seat, move["city"])
         elif kind == "mongke":
             k = move["coins"]
             self._gain(state, seat, {"coins": 2 * k, "camels": item["n"] - k})
@@ -1120,6 +1129,7 @@ class Khan(Game):
                 state["pending"].remove(item)
                 return
             p["caravan"]["at"] = move["to"]
+            p["caravan"]["met"] = True
             item["left"] -= 1
             self._bump(state, "caravan_step")
             if item["left"] <= 0:
@@ -1218,6 +1228,8 @@ class Khan(Game):
             c = k = 0
         pay(p, {"coins": c, "camels": k, "jade": j})
         p["figures"][f] = dest
+        if p["caravan"] is not None and p["caravan"]["at"] == dest:
+            p["caravan"]["met"] = True
         item["moves"] += 1
         if not (p["character"] == "mongke" and dest in D.OASES):
             item["steps"] += 1
@@ -1246,8 +1258,10 @@ class Khan(Game):
             city = p["figures"][f]
             if city in D.CITIES and city not in p["posts"] and city not in ends:
                 ends.append(city)
-        if item["mode"] != "action":
-            del ends[1:]  # a move from a card or a reward places 1 post at most (rulebook supplement)
+        if item["mode"] != "action" and len(ends) > 1:
+            # a move from a card or a reward places 1 post at most (rulebook supplement): Mailin chooses where
+            self._push(state, seat, [{"kind": "post_choice", "cities": ends}])
+            return
         for city in reversed(ends):
             self._place_post(state, seat, city)
 
@@ -1268,6 +1282,8 @@ class Khan(Game):
     def _post_effects(self, state: State, seat: int, city: str) -> None:
         p = state["players"][seat]
         p["posts"].append(city)
+        if state["phase"] == "play" and state["turn"] == seat:
+            state["turn_info"]["posts"].append(city)
         follow: list[dict[str, Any]] = []
         if city in D.CONTRACT_CITIES and any(state["contract_spaces"][city]):
             follow.append({"kind": "city_contract", "city": city})
@@ -1499,6 +1515,7 @@ class Khan(Game):
         "travel": "Move one location, or stop here.",
         "extra_post": "Place your extra trading post in a city you moved through, or skip.",
         "mongke": "Oasis bonus: choose how many times 2 coins (the rest 1 camel each).",
+        "post_choice": "This move places one trading post: choose the city where it goes.",
         "relocate": "All your trading posts are placed: choose the post to move here.",
         "contracts": "Take a contract (up to 2), or stop.",
         "city_contract": "Take one of this city's contracts, or decline.",

@@ -185,7 +185,7 @@ class Voyages(Game):
             "spaces": {k: [] for k in BLUE_SPACES},
             "khan": [],
             "bag": [],
-            "turn_info": {"main": False, "black": False},
+            "turn_info": {"main": False, "black": False, "posts": []},
             "pending": [],
             "draft": None,
             "seen": sorted([*display, *starters[:seats]], key=D.token_number),
@@ -293,7 +293,7 @@ class Voyages(Game):
             s = (first + i) % seats
             if state["players"][s]["dice"]:
                 state["turn"] = s
-                state["turn_info"] = {"main": False, "black": False}
+                state["turn_info"] = {"main": False, "black": False, "posts": []}
                 if not state["display"] and state["special"]:
                     drawn = state["special"][:2]
                     del state["special"][:2]
@@ -412,7 +412,9 @@ class Voyages(Game):
         if space in CARD_SPACES:
             slot = CARD_SPACES.index(space)
             city = D.CITY_CARD_SLOTS[slot]
-            return state["card_used"][slot] is None and city in state["players"][seat]["posts"]
+            # a post placed this turn (e.g. by a bonus move before the main action) opens the card next turn
+            new = city in state["turn_info"]["posts"]
+            return state["card_used"][slot] is None and city in state["players"][seat]["posts"] and not new
         return True
 
     def _space_ok(self, state: State, seat: int, space: str) -> bool:
@@ -986,6 +988,8 @@ class Voyages(Game):
     def _post_effects(self, state: State, seat: int, city: int) -> None:
         p = state["players"][seat]
         p["posts"].append(city)
+        if state["phase"] == "play" and state["turn"] == seat:
+            state["turn_info"]["posts"].append(city)
         kind = D.NODE_TYPE[city]
         if kind == "beijing":
             state["beijing"].append(seat)

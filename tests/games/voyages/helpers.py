@@ -54,7 +54,7 @@ def build(
     state["turn"] = 0
     state["round"] = 1
     state["start_player"] = 0
-    state["turn_info"] = {"main": False, "black": False}
+    state["turn_info"] = {"main": False, "black": False, "posts": []}
     for p in state["players"]:
         p["dice"] = own(3, 3, 3, 3, 3) if p["character"] != "raschid" else own(0, 0, 0, 0, 0)
         p["contracts"] = []
@@ -119,7 +119,7 @@ def finish(state: State) -> State:
     state["round"] = 5
     state["phase"] = "play"
     state["turn"] = 0
-    state["turn_info"] = {"main": True, "black": False}
+    state["turn_info"] = {"main": True, "black": False, "posts": []}
     state["pending"] = []
     for p in state["players"]:
         p["dice"] = []

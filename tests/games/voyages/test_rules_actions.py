@@ -110,7 +110,7 @@ def test_each_player_colour_uses_a_space_once_per_round_but_black_dice_may_repea
     state = place(state, 0, "camels", 2)
     state = play(state, 0, {"a": "column", "n": 2}, END)
     state["turn"] = 0
-    state["turn_info"] = {"main": False, "black": False}
+    state["turn_info"] = {"main": False, "black": False, "posts": []}
     state = play(state, 0, {"a": "space", "space": "camels"})
     assert moves(state, 0) == [die(4, "black"), {"a": "cancel"}]
     state = play(state, 0, die(4, "black"))

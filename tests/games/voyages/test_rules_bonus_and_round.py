@@ -187,3 +187,19 @@ def test_the_game_ends_after_round_5() -> None:
     state = place(state, 0, "coins", 1)
     assert GAME.result(state) is not None and GAME.active_seats(state) == []
     assert state["round"] == 5 and state["phase"] == "over"
+
+
+def test_a_city_entered_by_a_bonus_move_before_the_main_action_opens_its_city_card_only_from_the_next_turn() -> None:
+    # starting contract-42: 1 camel + 3 pepper -> 1 free move + 1 VP; Venezia -> Alexandria (a city-card city)
+    alexandria = CITY["Alexandria"]
+    state = build(3, players={0: {"contracts": ["contract-42"], "camels": 3, "pepper": 3}})
+    slot = 4  # Alexandria's city card
+    state["city_cards"][slot] = "city-card-2"  # a count card: always usable with a post
+    state = play(state, 0, {"a": "fulfil", "contract": "contract-42"}, {"a": "step", "fig": 0, "to": alexandria})
+    assert alexandria in state["players"][0]["posts"]
+    assert {"a": "space", "space": f"card-{slot}"} not in moves(state, 0)
+    state = place(state, 0, "coins", 3)
+    state["players"][1]["dice"] = state["players"][2]["dice"] = []  # the others have passed
+    state = play(state, 0, END)
+    assert GAME.active_seats(state) == [0] and not state["turn_info"]["main"]  # seat 0's next turn
+    assert {"a": "space", "space": f"card-{slot}"} in moves(state, 0)
