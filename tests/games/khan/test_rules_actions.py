@@ -375,3 +375,14 @@ def test_players_without_dice_pass_and_the_round_ends_when_nobody_has_dice() -> 
     assert state["turn"] == 2
     state = play(state, 2, {"a": "bag", "kind": "own", "value": 2, "take": "coins"})
     assert state["round"] == 2
+
+
+def test_the_four_seals_of_each_guild_are_enough_for_four_players_so_the_supply_never_refuses_one() -> None:
+    # 16 seals, 4 of each guild; a player holds at most one of a guild, so with 4 players none runs out
+    others = {s: {"seals": {t: "basic" for t in D.SEALS}} for s in (1, 2, 3)}
+    state = build(4, characters=["filippo", "dewu", "abha", "mongke"], players={0: {"dice": own(4, 4)}, **others})
+    state = place(state, 0, "seals", 4, 4)
+    assert moves(state, 0) == [{"a": "seal", "seal": t} for t in D.SEALS]
+    state = play(state, 0, {"a": "seal", "seal": "jeweler"})
+    holders = [s for s, p in enumerate(state["players"]) if "jeweler" in p["seals"]]
+    assert holders == [0, 1, 2, 3]  # all four jeweler's seals are out, and nobody needs a fifth

@@ -58,7 +58,9 @@ def test_no_caravan_can_be_claimed_without_goods_or_away_from_a_matching_shield(
 
 def test_each_books_action_moves_the_caravan_up_to_1_2_or_3_locations_without_route_costs() -> None:
     for space, n, d in (("book1", 1, 3), ("book2", 2, 3), ("book3a", 3, 5)):
-        state = caravan_state(caravan={"route": "route-0", "at": "dunhuang", "goods": ["silk"], "met": False}, dice=own(d))
+        state = caravan_state(
+            caravan={"route": "route-0", "at": "dunhuang", "goods": ["silk"], "met": False}, dice=own(d)
+        )
         state = place(state, 0, space, d)
         state = play(state, 0, {"a": "offer", "i": 0})
         assert state["pending"][0] == {"seat": 0, "kind": "caravan_move", "left": n}
@@ -70,14 +72,18 @@ def test_each_books_action_moves_the_caravan_up_to_1_2_or_3_locations_without_ro
 def test_a_caravan_uses_a_sea_route_only_with_the_matching_seal() -> None:
     seal = next(e["seal"] for e in D.EDGES if {e["a"], e["b"]} == {"fuzhou", "pagan"})
     for seals, ok in (({}, False), ({seal: "basic"}, True)):
-        state = caravan_state(caravan={"route": "route-0", "at": "fuzhou", "goods": ["silk"], "met": False}, seals=seals)
+        state = caravan_state(
+            caravan={"route": "route-0", "at": "fuzhou", "goods": ["silk"], "met": False}, seals=seals
+        )
         state = place(state, 0, "book1", 3)
         state = play(state, 0, {"a": "offer", "i": 0})
         assert ({"a": "haul", "to": "pagan"} in moves(state, 0)) == ok
 
 
 def test_a_caravan_meeting_the_figure_is_delivered_good_by_good_doubled_upgraded_or_sold() -> None:
-    state = caravan_state(caravan={"route": "route-0", "at": "xian", "goods": ["pepper", "silk"], "met": True}, figures=["xian"])
+    state = caravan_state(
+        caravan={"route": "route-0", "at": "xian", "goods": ["pepper", "silk"], "met": True}, figures=["xian"]
+    )
     assert {"a": "deliver"} in moves(state, 0)
     before = res(state, 0)
     state = play(state, 0, {"a": "deliver"})
@@ -95,7 +101,16 @@ def test_a_caravan_claimed_where_a_figure_already_stands_is_delivered_only_after
         3,
         characters=["mailin", "dewu", "abha"],
         options=CARAVANS,
-        players={0: {**ZERO, "gold": 2, "coins": 10, "camels": 5, "figures": ["karakorum", "dunhuang"], "posts": ["dunhuang"]}},
+        players={
+            0: {
+                **ZERO,
+                "gold": 2,
+                "coins": 10,
+                "camels": 5,
+                "figures": ["karakorum", "dunhuang"],
+                "posts": ["dunhuang"],
+            }
+        },
     )
     state = play(state, 0, {"a": "caravan", "route": "route-0", "start": "dunhuang"})
     state = play(state, 0, {"a": "load", "good": "gold"}, {"a": "load", "good": "gold"})

@@ -368,3 +368,22 @@ def test_a_post_placed_by_a_bonus_move_before_the_main_action_opens_its_city_car
     state["players"][1]["dice"] = state["players"][2]["dice"] = []
     state = play(state, 0, END)
     assert GAME.active_seats(state) == [0] and slot in spaces(state, 0)
+
+
+def test_one_player_may_use_each_of_the_three_travel_spaces_in_one_round() -> None:
+    state = build(3, characters=TRAVELLERS, players={0: {**RICH, "dice": own(3, 3, 3, 3, 3, 3)}, 1: {"dice": []}})
+    state["players"][2]["dice"] = []
+    state["outposts"] = {c: None for c in state["outposts"]}
+    state["contract_spaces"] = {c: [None, None] for c in D.CONTRACT_CITIES}
+    for space, dice in (("travel1", 1), ("travel3", 2), ("travel6", 3)):
+        assert space in spaces(state, 0)
+        state = place(state, 0, space, *[3] * dice)
+        state = play(state, 0, step("karakorum" if state["players"][0]["figures"] == ["beijing"] else "beijing"))
+        while state["pending"]:
+            opts = moves(state, 0)
+            state = play(state, 0, STOP if STOP in opts else SKIP if SKIP in opts else opts[-1])
+        assert [pl["seat"] for pl in state["spaces"][space]] == [0]
+        if space != "travel6":
+            state = play(state, 0, END)
+            assert GAME.active_seats(state) == [0]  # the others have passed: seat 0 again
+    assert state["next_first"] == 0 and state["travel_top"] == 2

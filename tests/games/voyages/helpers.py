@@ -126,5 +126,3 @@ def finish(state: State) -> State:
     state = play(state, 0, END)
     assert GAME.result(state) is not None
     return state
-
-

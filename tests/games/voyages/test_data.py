@@ -51,7 +51,11 @@ def _card(c: dict[str, Any]) -> dict[str, Any]:
         ((good, amounts),) = award.items()
         return {**out, "kind": "by_die", "good": good, "amount_by_die": amounts}
     if kind == "choice":
-        return {**out, "kind": "either", "ways": [{"cost": _tr(w["cost"]), "reward": _tr(w["award"])} for w in c["choice"]]}
+        return {
+            **out,
+            "kind": "either",
+            "ways": [{"cost": _tr(w["cost"]), "reward": _tr(w["award"])} for w in c["choice"]],
+        }
     if kind == "exchange":
         there = {"cost": _tr(cost), "reward": _tr(award)}
         return {**out, "kind": "either", "ways": [there, {"cost": there["reward"], "reward": there["cost"]}]}
@@ -88,7 +92,9 @@ def test_contracts_goal_cards_outposts_and_city_bonus_markers_equal_the_referenc
         for c in _base(ref["contracts"])
     ]
     assert list(D.CONTRACTS.values()) == contracts
-    goals = [{"id": f"goal-{g['id']}", "cities": [int(c) for c in g["cities"]], "vp": g["vp"]} for g in ref["goal_cards"]]
+    goals = [
+        {"id": f"goal-{g['id']}", "cities": [int(c) for c in g["cities"]], "vp": g["vp"]} for g in ref["goal_cards"]
+    ]
     assert list(D.GOALS.values()) == goals
     outposts = [{"id": f"outpost-{t['id']}", "reward": _tr(t["award"])} for t in ref["outpost_bonus_tiles"]]
     assert list(D.OUTPOSTS.values()) == outposts

@@ -230,4 +230,3 @@ def test_xians_marker_takes_the_bonus_of_another_city_bonus_marker_of_choice() -
     before = res(state, 0)
     state = play(state, 0, {"a": "bonus", "marker": 0})  # Anxi's 5 coins
     assert res(state, 0)["coins"] == before["coins"] + 5
-

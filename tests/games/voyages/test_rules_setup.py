@@ -113,7 +113,9 @@ def test_with_two_players_two_neutral_dice_hold_two_khan_slots_and_one_takes_5_c
 
 
 def test_the_expert_draft_reveals_players_plus_one_characters_and_the_start_players_right_picks_first() -> None:
-    state = next(s for s in (GAME.setup(3, {"character_draft": True}, seed) for seed in range(20)) if s["start_player"] == 1)
+    state = next(
+        s for s in (GAME.setup(3, {"character_draft": True}, seed) for seed in range(20)) if s["start_player"] == 1
+    )
     assert state["phase"] == "draft"
     assert len(state["draft"]["offer"]) == 4
     assert GAME.active_seats(state) == [0]  # seat 0 sits to the right of seat 1, the start player
