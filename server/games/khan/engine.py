@@ -135,17 +135,40 @@ def afford(p: dict[str, Any], cost: dict[str, int]) -> bool:
     return bool(p["jade"] >= jade)
 
 
-def pay(p: dict[str, Any], cost: dict[str, int]) -> None:
-    """Pay `cost` (known to be affordable): coins and camels first, jade for the rest."""
+def pay(p: dict[str, Any], cost: dict[str, int], jade_for: dict[str, int] | None = None) -> None:
+    """Pay `cost` (known to be affordable). Without `jade_for`: coins and camels first, jade for the rest; with it
+    (one of `jade_choices`): jade stands in for that many of the coins and camels."""
     jade = cost.get("jade", 0)
     for k, n in cost.items():
         if k in ("coins", "camels"):
-            take = min(p[k], n)
+            take = min(p[k], n) if jade_for is None else n - jade_for.get(k, 0)
             p[k] -= take
             jade += n - take
         elif k in D.GOODS or k == "vp":
             p[k] -= n
     p["jade"] -= jade
+
+
+def jade_choices(p: dict[str, Any], cost: dict[str, int]) -> list[dict[str, int] | None]:
+    """The ways player `p` may pay `cost` with jade standing in for coins or camels at will (rulebook: jade may
+    replace any coin or camel): None first (jade only for what coins and camels cannot cover), then every other
+    `{"coins": x, "camels": y}` that the jade held can replace. Empty when `cost` cannot be paid."""
+    if not afford(p, cost):
+        return []
+    coins, camels = cost.get("coins", 0), cost.get("camels", 0)
+    least_c, least_k = max(0, coins - p["coins"]), max(0, camels - p["camels"])
+    spare = p["jade"] - cost.get("jade", 0)
+    out: list[dict[str, int] | None] = [None]
+    for x in range(least_c, coins + 1):
+        for y in range(least_k, camels + 1):
+            if (x, y) != (least_c, least_k) and x + y <= spare:
+                out.append({"coins": x, "camels": y})
+    return out
+
+
+def with_jade(move: Move, choice: dict[str, int] | None) -> Move:
+    """`move` naming the jade it spends (the plain move spends the least)."""
+    return move if choice is None else {**move, "jade": choice}
 
 
 class Khan(Game):
@@ -466,27 +489,27 @@ class Khan(Game):
         opts: list[Move] = []
         if not ti["main"] and p["dice"]:
             opts.extend({"a": "space", "space": sp} for sp in ALL_SPACES if self._space_ok(state, seat, sp))
-        opts.extend({"a": "fulfil", "contract": c} for c in p["contracts"] if afford(p, D.CONTRACTS[c]["cost"]))
-        opts.extend(
-            {"a": "improve", "seal": t}
-            for t in D.SEALS
-            if p["seals"].get(t) == "basic" and afford(p, D.SEAL[t]["improve"])
-        )
+        for c in p["contracts"]:
+            opts.extend(with_jade({"a": "fulfil", "contract": c}, j) for j in jade_choices(p, D.CONTRACTS[c]["cost"]))
+        for t in D.SEALS:
+            if p["seals"].get(t) == "basic":
+                opts.extend(with_jade({"a": "improve", "seal": t}, j) for j in jade_choices(p, D.SEAL[t]["improve"]))
         types = self._die_types(p["dice"])
         for k, v in types:
             opts.extend({"a": "bag", "kind": k, "value": v, "take": t} for t in BAG_REWARD)
-        if afford(p, {"camels": REROLL_COST}):
-            opts.extend({"a": "reroll", "kind": k, "value": v} for k, v in types)
-        if afford(p, {"camels": ADJUST_COST}):
+        for j in jade_choices(p, {"camels": REROLL_COST}):
+            opts.extend(with_jade({"a": "reroll", "kind": k, "value": v}, j) for k, v in types)
+        for j in jade_choices(p, {"camels": ADJUST_COST}):
             for k, v in types:
                 for by in (-1, 1):
                     if 1 <= v + by <= 6:
-                        opts.append({"a": "adjust", "kind": k, "value": v, "by": by})
-        if not ti["black"] and state["black_pool"] and afford(p, {"camels": BLACK_DIE_COST}):
-            if state["options"]["black_dice_variant"]:
-                opts.extend({"a": "black", "value": v} for v in sorted(set(state["black_pool"])))
-            else:
-                opts.append({"a": "black"})
+                        opts.append(with_jade({"a": "adjust", "kind": k, "value": v, "by": by}, j))
+        if not ti["black"] and state["black_pool"]:
+            for j in jade_choices(p, {"camels": BLACK_DIE_COST}):
+                if state["options"]["black_dice_variant"]:
+                    opts.extend(with_jade({"a": "black", "value": v}, j) for v in sorted(set(state["black_pool"])))
+                else:
+                    opts.append(with_jade({"a": "black"}, j))
         opts.extend({"a": "tile", "tile": t} for t in sorted(set(p["tiles"]), key=D.token_number))
         if state["options"]["caravans"]:
             opts.extend(self._caravan_claims(state, seat))
@@ -590,12 +613,12 @@ class Khan(Game):
                 return True
         return False
 
-    def _action_ok(self, state: State, seat: int, space: str, low: int) -> bool:
-        """Whether the action of `space` can be done with lowest die `low` (fee included)."""
+    def _action_ok(self, state: State, seat: int, space: str, low: int, *, paid: bool = False) -> bool:
+        """Whether the action of `space` can be done with lowest die `low` (fee included unless `paid`)."""
         p = state["players"][seat]
-        fee = self._fee(state, space, low)
+        fee = 0 if paid else self._fee(state, space, low)
         if space in TRAVEL_SPACES:
-            extra = fee + (TRAVEL1_COINS if space == "travel1" else 0)
+            extra = 0 if paid else fee + (TRAVEL1_COINS if space == "travel1" else 0)
             return self._can_step(state, seat, extra)
         if not afford(p, {"coins": fee}):
             return False
@@ -772,9 +795,35 @@ class Khan(Game):
                 continue
             rest = list(pool)
             rest.remove([k, v])
-            if self._feasible(state, seat, space, [*picked, [k, v]], rest):
-                opts.append({"a": "die", "kind": k, "value": v})
+            if not self._feasible(state, seat, space, [*picked, [k, v]], rest):
+                continue
+            m: Move = {"a": "die", "kind": k, "value": v}
+            if len(picked) + 1 < self._need(state, seat, space):
+                opts.append(m)
+                continue
+            low = min([v, *(d[1] for d in picked)])
+            cost = self._placement_cost(state, space, low)
+            opts.extend(
+                with_jade(m, j) for j in jade_choices(p, cost) if self._still_ok(state, seat, space, low, cost, j)
+            )
         return opts
+
+    def _placement_cost(self, state: State, space: str, low: int) -> dict[str, int]:
+        """What placing on `space` with lowest die `low` costs at once: the fee, and the 2 coins of travel1."""
+        coins = self._fee(state, space, low) + (TRAVEL1_COINS if space == "travel1" else 0)
+        return {"coins": coins} if coins else {}
+
+    def _still_ok(
+        self, state: State, seat: int, space: str, low: int, cost: dict[str, int], choice: dict[str, int] | None
+    ) -> bool:
+        """Whether the action stays doable after paying `cost` with the jade `choice` (None: checked already)."""
+        if choice is None:
+            return True
+        trial = dict(state["players"][seat])
+        pay(trial, cost, choice)
+        players = list(state["players"])
+        players[seat] = trial
+        return self._action_ok({**state, "players": players}, seat, space, low, paid=True)
 
     @staticmethod
     def _pool_left(p: dict[str, Any], picked: list[list[Any]]) -> list[list[Any]]:
@@ -800,8 +849,10 @@ class Khan(Game):
                     continue
                 if free:
                     c = k = 0
-                if afford(p, {"coins": c, "camels": k, "jade": j}):
-                    opts.append({"a": "step", "fig": f, "to": dest})
+                opts.extend(
+                    with_jade({"a": "step", "fig": f, "to": dest}, jc)
+                    for jc in jade_choices(p, {"coins": c, "camels": k, "jade": j})
+                )
         return opts
 
     @staticmethod
@@ -905,9 +956,9 @@ class Khan(Game):
         if a == "space":
             self._push(state, seat, [{"kind": "dice", "space": move["space"], "picked": []}])
         elif a == "fulfil":
-            self._fulfil(state, seat, move["contract"])
+            self._fulfil(state, seat, move["contract"], move.get("jade"))
         elif a == "improve":
-            self._improve(state, seat, move["seal"])
+            self._improve(state, seat, move["seal"], move.get("jade"))
         elif a == "bag":
             p["dice"].remove([move["kind"], move["value"]])
             state["bag"].append({"seat": seat, "dice": [[move["kind"], move["value"]]]})
@@ -915,7 +966,7 @@ class Khan(Game):
             self._log(state, {"ev": "bag", "seat": seat, "take": move["take"]})
             self._gain(state, seat, BAG_REWARD[move["take"]])
         elif a == "reroll":
-            pay(p, {"camels": REROLL_COST})
+            pay(p, {"camels": REROLL_COST}, move.get("jade"))
             rng = Rng(state["rng"])
             new = 1 + rng.below(6)
             state["rng"] = rng.seed
@@ -925,12 +976,12 @@ class Khan(Game):
             if p["character"] == "isabella":
                 self._isabella(state, seat, [new])
         elif a == "adjust":
-            pay(p, {"camels": ADJUST_COST})
+            pay(p, {"camels": ADJUST_COST}, move.get("jade"))
             self._set_die(p, move["kind"], move["value"], move["value"] + move["by"])
             self._bump(state, "adjust")
             self._log(state, {"ev": "adjust", "seat": seat, "from": move["value"], "by": move["by"]})
         elif a == "black":
-            pay(p, {"camels": BLACK_DIE_COST})
+            pay(p, {"camels": BLACK_DIE_COST}, move.get("jade"))
             state["turn_info"]["black"] = True
             self._bump(state, "buy_black_die")
             self._take_black(state, seat, move.get("value"))
@@ -988,10 +1039,10 @@ class Khan(Game):
             self._gain(state, seat, ISABELLA_ROLL[v])
         self._bump(state, "isabella_roll")
 
-    def _fulfil(self, state: State, seat: int, cid: str) -> None:
+    def _fulfil(self, state: State, seat: int, cid: str, jade_for: dict[str, int] | None = None) -> None:
         p = state["players"][seat]
         c = D.CONTRACTS[cid]
-        pay(p, c["cost"])
+        pay(p, c["cost"], jade_for)
         p["contracts"].remove(cid)
         p["completed"].append(cid)
         self._bump(state, "fulfil")
@@ -1001,9 +1052,9 @@ class Khan(Game):
             reward["jade"] = reward.get("jade", 0) + 1
         self._gain(state, seat, reward)
 
-    def _improve(self, state: State, seat: int, seal: str) -> None:
+    def _improve(self, state: State, seat: int, seal: str, jade_for: dict[str, int] | None = None) -> None:
         p = state["players"][seat]
-        pay(p, D.SEAL[seal]["improve"])
+        pay(p, D.SEAL[seal]["improve"], jade_for)
         p["seals"][seal] = "improved"
         self._bump(state, f"improve_{seal}")
         self._log(state, {"ev": "improve", "seat": seat, "seal": seal})
@@ -1051,7 +1102,7 @@ class Khan(Game):
             item["picked"].append([move["kind"], move["value"]])
             if len(item["picked"]) == self._need(state, seat, item["space"]):
                 state["pending"].remove(item)
-                self._place(state, seat, item["space"], item["picked"])
+                self._place(state, seat, item["space"], item["picked"], move.get("jade"))
         elif kind == "offer":
             offer = D.OFFER_TILES[state["offers"][BOOK_PILE[item["space"]]]]["offers"][move["i"]]
             p["jade"] -= offer["jade"]
@@ -1155,14 +1206,18 @@ class Khan(Game):
 
     # ---- main actions ---------------------------------------------------------------------
 
-    def _place(self, state: State, seat: int, space: str, dice: list[list[Any]]) -> None:
+    def _place(
+        self, state: State, seat: int, space: str, dice: list[list[Any]], jade_for: dict[str, int] | None = None
+    ) -> None:
         p = state["players"][seat]
         for d in dice:
             p["dice"].remove(list(d))
         low = min(v for _, v in dice)
         fee = self._fee(state, space, low)
+        cost = self._placement_cost(state, space, low)
+        if cost:
+            pay(p, cost, jade_for)  # the fee and travel1's 2 coins
         if fee:
-            pay(p, {"coins": fee})
             self._bump(state, "occupancy_fee")
         placement = {"seat": seat, "dice": [list(d) for d in dice]}
         if space in SLOTS:
@@ -1179,8 +1234,6 @@ class Khan(Game):
         elif space == "seals":
             self._push(state, seat, [{"kind": "seal", "low": low}])
         elif space in TRAVEL_SPACES:
-            if space == "travel1":
-                pay(p, {"coins": TRAVEL1_COINS})
             rank = TRAVEL_RANK[space]
             if rank >= state["travel_top"]:
                 state["travel_top"] = rank
@@ -1226,7 +1279,7 @@ class Khan(Game):
             if c or k:
                 self._bump(state, "gantulga_free_route")
             c = k = 0
-        pay(p, {"coins": c, "camels": k, "jade": j})
+        pay(p, {"coins": c, "camels": k, "jade": j}, move.get("jade"))
         p["figures"][f] = dest
         if p["caravan"] is not None and p["caravan"]["at"] == dest:
             p["caravan"]["met"] = True

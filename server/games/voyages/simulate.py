@@ -2,7 +2,8 @@
 
 Usage: python -m server.games.voyages.simulate [--games 300] [--seats 2 3 4] [--expert]
 Prints per seat count: (1) all-greedy games with random characters: rounds and moves per game, mean final
-score by seat and by character, win rates by seat and by character, rule firings; (2) one greedy seat against
+score by seat and by character, win rates by seat, by place in turn order (0 = the start player, drawn from the
+seed) and by character, rule firings; (2) one greedy seat against
 random bots (the greedy seat rotates): the greedy bot's win rate and both mean scores; (3) all-random games.
 """
 
@@ -25,6 +26,7 @@ from server.games.voyages.engine import GAME
 def play(seats: int, seed: int, kinds: list[str], options: dict[str, Any] | None = None) -> dict[str, Any]:
     """One seeded game with the given bot kind per seat; returns its figures."""
     state = GAME.setup(seats, options, seed)
+    start = state["start_player"]
     bots: list[Any] = [
         GreedyBot(seed * 31 + s) if kind == "greedy" else RandomBot(seed * 31 + s) for s, kind in enumerate(kinds)
     ]
@@ -45,6 +47,7 @@ def play(seats: int, seed: int, kinds: list[str], options: dict[str, Any] | None
         "result": result,
         "stats": state["stats"],
         "characters": [p["character"] for p in state["players"]],
+        "start": start,
     }
 
 
@@ -60,6 +63,7 @@ def run_greedy(seats: int, games: int, expert: bool) -> list[str]:
     by_seat: list[list[int]] = [[] for _ in range(seats)]
     by_char: dict[str, list[int]] = defaultdict(list)
     wins_seat = Counter[int]()
+    wins_place = Counter[int]()
     wins_char = Counter[str]()
     games_char = Counter[str]()
     fired = Counter[str]()
@@ -76,6 +80,7 @@ def run_greedy(seats: int, games: int, expert: bool) -> list[str]:
             games_char[c] += 1
         for w in g["result"]["winners"]:
             wins_seat[w] += 1
+            wins_place[(w - g["start"]) % seats] += 1
             wins_char[g["characters"][w]] += 1
     secs = time.perf_counter() - t0
     return [
@@ -86,6 +91,8 @@ def run_greedy(seats: int, games: int, expert: bool) -> list[str]:
         + ", ".join(f"seat {s}: {statistics.mean(by_seat[s]):.1f}" for s in range(seats)),
         "- win rate by seat (ties count for each winner): "
         + ", ".join(f"seat {s}: {100 * wins_seat[s] / games:.1f}%" for s in range(seats)),
+        "- win rate by place in turn order (0 = start player of round 1): "
+        + ", ".join(f"place {i}: {100 * wins_place[i] / games:.1f}%" for i in range(seats)),
         "- by character (games, mean score, win rate): "
         + ", ".join(
             f"{c} {games_char[c]} / {statistics.mean(by_char[c]):.1f} / {100 * wins_char[c] / games_char[c]:.0f}%"
