@@ -26,14 +26,24 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from server.games.base import Game, Move, Rng, State
+from server.games.base import Move, Rng, State
+from server.games.dice.core import (
+    DiceGame,
+    check_characters,
+    colour_used,
+    comp_options,
+    compensation,
+    die_types,
+    khan_min,
+    neutral,
+    roll,
+)
 from server.games.dice.seating import draft_order, draw_start, turn_order
 from server.games.khan import data as D
 
 ROUNDS = 5
 DICE_PER_PLAYER = 5
 POSTS_PER_PLAYER = 11
-COMPENSATION_LIMIT = 15
 MAX_ACTIVE_CONTRACTS = 2
 CONTRACT_ACTION_COINS = 3
 KHAN_SLOTS = 4
@@ -52,7 +62,6 @@ START_COINS = 8
 START_CAMELS = 3
 MAILIN_COINS = 3
 ABHA_COINS = 2
-LOG_KEEP = 30
 #: Isabella's bonus per die rolled: the rulebook example (1, 2, 4, 4, 6 gives "2 coins and 1 point" besides the
 #: double 4s) fixes 1 coin per 1 or 6, against the supplement text's "2 coins" (decision in docs/games/khan.md)
 ISABELLA_ROLL: dict[int, dict[str, int]] = {
@@ -107,17 +116,7 @@ class KhanOptions(BaseModel):
     @field_validator("characters")
     @classmethod
     def _known_characters(cls, v: tuple[str, ...] | None) -> tuple[str, ...] | None:
-        if v is not None:
-            unknown = [c for c in v if c not in D.CHARACTERS]
-            if unknown:
-                raise ValueError(f"unknown characters {unknown}; known: {sorted(D.CHARACTERS)}")
-            if len(set(v)) != len(v):
-                raise ValueError("each character may be used once")
-        return v
-
-
-def _die_key(d: list[Any]) -> tuple[int, int]:
-    return DIE_ORDER[d[0]], d[1]
+        return check_characters(v, D.CHARACTERS)
 
 
 def _times(reward: dict[str, int], n: int) -> dict[str, int]:
@@ -171,12 +170,18 @@ def with_jade(move: Move, choice: dict[str, int] | None) -> Move:
     return move if choice is None else {**move, "jade": choice}
 
 
-class Khan(Game):
+class Khan(DiceGame):
     id = "khan"
     title = "Marco Polo II: In the Service of the Khan"
     min_seats = 2
     max_seats = 4
     Options = KhanOptions
+    ROUNDS = ROUNDS
+    DIE_ORDER = DIE_ORDER
+    POST_VP = D.POST_VP
+    GOALS_ASIDE = "goals_rejected"
+    QUIET_PENDING = ("goal",)
+    CONTRACT_PENDING = ("drawn",)
 
     # ---- set-up -------------------------------------------------------------------------
 
@@ -250,7 +255,7 @@ class Khan(Game):
             "next_first": None,
             "travel_top": -1,
             "turn": None,
-            "turn_info": {"main": False, "black": False, "fresh": [], "posts": []},
+            "turn_info": self._new_turn_info(),
             "players": players,
             "markers": {c: markers[i] for i, c in enumerate(D.MARKER_CITIES)},
             "outposts": {c: outposts[i] for i, c in enumerate(D.OUTPOST_CITIES)},
@@ -297,6 +302,9 @@ class Khan(Game):
         self._settle(state)
         return state
 
+    def _new_turn_info(self) -> dict[str, Any]:
+        return {**super()._new_turn_info(), "fresh": []}  # contracts taken this turn (never discarded in it)
+
     @staticmethod
     def _contract_order(cid: str) -> tuple[int, int]:
         return (0 if cid.startswith("contract") else 1), D.token_number(cid)
@@ -327,17 +335,17 @@ class Khan(Game):
         state["khan"] = []
         state["special"] = {c: [] for c in D.SPECIAL_CITIES}
         for _ in range(max(0, 4 - seats)):
-            state["khan"].append({"seat": None, "dice": [["neutral", 1]]})
+            state["khan"].append(neutral(1))
         if seats == 2:
             for c in D.SPECIAL_CITIES:
-                state["special"][c].append({"seat": None, "dice": [["neutral", 1]]})
-            state["spaces"]["book3b"].append({"seat": None, "dice": [["neutral", 5]]})
+                state["special"][c].append(neutral(1))
+            state["spaces"]["book3b"].append(neutral(5))
         state["slots_used"] = [None] * SLOT_COUNT
         state["bag"] = []
         rng = Rng(state["rng"])
         n_black = BLACK_DICE[seats]
         if state["options"]["black_dice_variant"]:
-            state["black_pool"] = sorted(1 + rng.below(6) for _ in range(n_black))
+            state["black_pool"] = sorted(roll(rng) for _ in range(n_black))
         else:
             state["black_pool"] = [0] * n_black
         if state["round"] > 1:
@@ -356,7 +364,7 @@ class Khan(Game):
                 self._push(state, s, [{"kind": "mailin", "sources": [label for label, _ in sources]}])
         for s in order:
             p = state["players"][s]
-            p["dice"] = sorted(([["own", 1 + rng.below(6)] for _ in range(DICE_PER_PLAYER)]), key=_die_key)
+            p["dice"] = self._roll_dice(rng, "own", DICE_PER_PLAYER)
             values = [v for _, v in p["dice"]]
             items: list[dict[str, Any]] = []
             if p["character"] == "isabella":
@@ -365,9 +373,9 @@ class Khan(Game):
                     items.append({"kind": "isabella", "counts": {str(v): counts[v] for v in sorted(counts)}})
                 else:
                     self._isabella(state, s, values)
-            total = sum(values)
-            if total < COMPENSATION_LIMIT:
-                items.append({"kind": "comp", "amount": COMPENSATION_LIMIT - total})
+            amount = compensation(values)
+            if amount:
+                items.append({"kind": "comp", "amount": amount})
                 self._bump(state, "compensation")
             self._push(state, s, items)
             self._log(state, {"ev": "roll", "seat": s, "dice": [list(d) for d in p["dice"]]})
@@ -412,21 +420,8 @@ class Khan(Game):
         state["phase"] = "play"
         self._next_turn(state, state["first"])
 
-    def _next_turn(self, state: State, first: int) -> None:
-        seats = state["seats"]
-        for i in range(seats):
-            s = (first + i) % seats
-            if state["players"][s]["dice"]:
-                state["turn"] = s
-                state["turn_info"] = {"main": False, "black": False, "fresh": [], "posts": []}
-                return
-        self._end_round(state)
-
-    def _end_turn(self, state: State) -> None:
-        seat = state["turn"]
+    def _turn_ends(self, state: State, seat: int) -> None:
         self._refill_contracts(state)
-        self._log(state, {"ev": "end_turn", "seat": seat})
-        self._next_turn(state, (seat + 1) % state["seats"])
 
     def _refill_contracts(self, state: State) -> None:
         drawn: list[str] = []
@@ -438,48 +433,6 @@ class Khan(Game):
                     drawn.append(row[i])
         if drawn:
             self._mark_seen(state, drawn)
-
-    def _end_round(self, state: State) -> None:
-        state["turn"] = None
-        for p in state["players"]:
-            p["dice"] = []
-        if state["round"] >= ROUNDS:
-            self._final_scoring(state)
-            return
-        self._start_round(state)
-
-    # ---- queries ------------------------------------------------------------------------
-
-    def active_seats(self, state: State) -> list[int]:
-        phase = state["phase"]
-        if phase == "over":
-            return []
-        if phase == "draft":
-            return [state["draft"]["order"][0]]
-        if phase == "play":
-            return [state["turn"]]
-        return sorted({item["seat"] for item in state["pending"]})
-
-    def result(self, state: State) -> dict[str, Any] | None:
-        res: dict[str, Any] | None = state["result"]
-        return res
-
-    @staticmethod
-    def _current(state: State, seat: int) -> dict[str, Any] | None:
-        for item in state["pending"]:
-            if item["seat"] == seat:
-                return item  # type: ignore[no-any-return]
-        return None
-
-    def legal_moves(self, state: State, seat: int) -> list[Move]:
-        if seat not in self.active_seats(state):
-            return []
-        if state["phase"] == "draft":
-            return [{"a": "character", "character": c} for c in state["draft"]["offer"]]
-        item = self._current(state, seat)
-        if item is not None:
-            return self._pending_options(state, item)
-        return self._turn_options(state, seat)
 
     # ---- the turn's top-level options ------------------------------------------------------
 
@@ -494,16 +447,13 @@ class Khan(Game):
         for t in D.SEALS:
             if p["seals"].get(t) == "basic":
                 opts.extend(with_jade({"a": "improve", "seal": t}, j) for j in jade_choices(p, D.SEAL[t]["improve"]))
-        types = self._die_types(p["dice"])
+        types = die_types(p["dice"])
         for k, v in types:
             opts.extend({"a": "bag", "kind": k, "value": v, "take": t} for t in BAG_REWARD)
         for j in jade_choices(p, {"camels": REROLL_COST}):
             opts.extend(with_jade({"a": "reroll", "kind": k, "value": v}, j) for k, v in types)
         for j in jade_choices(p, {"camels": ADJUST_COST}):
-            for k, v in types:
-                for by in (-1, 1):
-                    if 1 <= v + by <= 6:
-                        opts.append(with_jade({"a": "adjust", "kind": k, "value": v, "by": by}, j))
+            opts.extend(self._adjust_options(types, None if j is None else {"jade": j}))
         if not ti["black"] and state["black_pool"]:
             for j in jade_choices(p, {"camels": BLACK_DIE_COST}):
                 if state["options"]["black_dice_variant"]:
@@ -518,14 +468,6 @@ class Khan(Game):
         if ti["main"] or not p["dice"]:
             opts.append({"a": "end"})
         return opts
-
-    @staticmethod
-    def _die_types(dice: list[list[Any]]) -> list[tuple[str, int]]:
-        out: list[tuple[str, int]] = []
-        for k, v in dice:
-            if (k, v) not in out:
-                out.append((k, v))
-        return out
 
     def _caravan_claims(self, state: State, seat: int) -> list[Move]:
         p = state["players"][seat]
@@ -559,13 +501,13 @@ class Khan(Game):
         return []
 
     def _colour_used(self, state: State, seat: int, space: str) -> bool:
-        return any(pl["seat"] == seat and any(d[0] == "own" for d in pl["dice"]) for pl in self._places(state, space))
+        return colour_used(self._places(state, space), seat)
 
     def _fee(self, state: State, space: str, low: int) -> int:
         return low if space in BLUE_SPACES and state["spaces"][space] else 0
 
     def _khan_min(self, state: State) -> int:
-        return int(state["khan"][-1]["dice"][0][1]) if state["khan"] else 1
+        return khan_min(state["khan"])
 
     def _space_open(self, state: State, seat: int, space: str) -> bool:
         p = state["players"][seat]
@@ -710,7 +652,7 @@ class Khan(Game):
         if kind == "goal":
             return [{"a": "goal", "keep": g} for g in p["goal_offer"]]
         if kind == "comp":
-            return [{"a": "comp", "coins": n} for n in range(item["amount"] + 1)]
+            return comp_options(item)
         if kind == "isabella":
             pairs = [{"a": "pair", "value": int(v)} for v, n in item["counts"].items() if n >= 2]
             return [*pairs, {"a": "singles"}]
@@ -790,7 +732,7 @@ class Khan(Game):
         own_ok = not self._colour_used(state, seat, space)
         pool = self._pool_left(p, picked)
         opts: list[Move] = []
-        for k, v in self._die_types(pool):
+        for k, v in die_types(pool):
             if k == "own" and not own_ok:
                 continue
             rest = list(pool)
@@ -875,26 +817,6 @@ class Khan(Game):
 
     # ---- applying moves -----------------------------------------------------------------
 
-    def _apply(self, state: State, seat: int, move: Move) -> None:
-        if state["phase"] == "draft":
-            self._draft_pick(state, seat, move["character"])
-        else:
-            item = self._current(state, seat)
-            if item is not None:
-                self._resolve(state, seat, item, move)
-            else:
-                self._turn_move(state, seat, move)
-        self._settle(state)
-
-    def _draft_pick(self, state: State, seat: int, char: str) -> None:
-        dr = state["draft"]
-        dr["offer"].remove(char)
-        dr["order"].pop(0)
-        self._give_character(state, seat, char)
-        self._log(state, {"ev": "character", "seat": seat, "character": char})
-        if not dr["order"]:
-            self._after_draft(state)
-
     def _settle(self, state: State) -> None:
         """Advance past everything that needs no decision."""
         for _ in range(10_000):
@@ -967,18 +889,13 @@ class Khan(Game):
             self._gain(state, seat, BAG_REWARD[move["take"]])
         elif a == "reroll":
             pay(p, {"camels": REROLL_COST}, move.get("jade"))
-            rng = Rng(state["rng"])
-            new = 1 + rng.below(6)
-            state["rng"] = rng.seed
-            self._set_die(p, move["kind"], move["value"], new)
-            self._bump(state, "reroll")
+            new = self._reroll(state, p, move["kind"], move["value"])
             self._log(state, {"ev": "reroll", "seat": seat, "from": move["value"], "to": new})
             if p["character"] == "isabella":
                 self._isabella(state, seat, [new])
         elif a == "adjust":
             pay(p, {"camels": ADJUST_COST}, move.get("jade"))
-            self._set_die(p, move["kind"], move["value"], move["value"] + move["by"])
-            self._bump(state, "adjust")
+            self._adjust(state, p, move["kind"], move["value"], move["by"])
             self._log(state, {"ev": "adjust", "seat": seat, "from": move["value"], "by": move["by"]})
         elif a == "black":
             pay(p, {"camels": BLACK_DIE_COST}, move.get("jade"))
@@ -1009,12 +926,6 @@ class Khan(Game):
         else:  # pragma: no cover
             raise AssertionError(a)
 
-    @staticmethod
-    def _set_die(p: dict[str, Any], kind: str, old: int, new: int) -> None:
-        p["dice"].remove([kind, old])
-        p["dice"].append([kind, new])
-        p["dice"].sort(key=_die_key)
-
     def _take_black(self, state: State, seat: int, value: int | None) -> None:
         """Take a black die from the board: rolled now, or (variant) the chosen pre-rolled one."""
         p = state["players"][seat]
@@ -1023,13 +934,12 @@ class Khan(Game):
             return
         if value is None:
             rng = Rng(state["rng"])
-            value = 1 + rng.below(6)
+            value = roll(rng)
             state["rng"] = rng.seed
             state["black_pool"].pop()
         else:
             state["black_pool"].remove(value)
-        p["dice"].append(["black", value])
-        p["dice"].sort(key=_die_key)
+        self._add_die(p, ["black", value])
         self._log(state, {"ev": "black_die", "seat": seat, "value": value})
         if p["character"] == "isabella":
             self._isabella(state, seat, [value])
@@ -1075,8 +985,7 @@ class Khan(Game):
             p["goal_offer"] = []
             self._log(state, {"ev": "goal_kept", "seat": seat})
         elif kind == "comp":
-            p["coins"] += move["coins"]
-            p["camels"] += item["amount"] - move["coins"]
+            self._compensate(state, seat, item, move)
             self._log(state, {"ev": "compensation", "seat": seat, "coins": move["coins"]})
         elif kind == "isabella":
             if a == "pair":
@@ -1133,10 +1042,7 @@ class Khan(Game):
             k = move["coins"]
             self._gain(state, seat, {"coins": 2 * k, "camels": item["n"] - k})
         elif kind == "relocate":
-            p["posts"].remove(move["from"])
-            self._bump(state, "relocate_post")
-            self._log(state, {"ev": "relocate", "seat": seat, "from": move["from"], "to": item["city"]})
-            self._post_effects(state, seat, item["city"])
+            self._relocate(state, seat, item, move)
         elif kind == "contracts":
             if a == "done":
                 self._finish_contracts(state, item)
@@ -1318,25 +1224,11 @@ class Khan(Game):
         for city in reversed(ends):
             self._place_post(state, seat, city)
 
-    def _place_post(self, state: State, seat: int, city: str) -> None:
-        p = state["players"][seat]
-        if p["posts_left"] <= 0:
-            self._push(state, seat, [{"kind": "relocate", "city": city}])
-            return
-        p["posts_left"] -= 1
-        p["placed"] += 1
-        vp = D.POST_VP.get(p["placed"], 0)
-        if vp:
-            p["vp"] += vp
-            self._bump(state, f"post_{p['placed']}")
-        self._log(state, {"ev": "post", "seat": seat, "city": city, "nth": p["placed"], "vp": vp})
-        self._post_effects(state, seat, city)
+    def _out_of_posts(self, state: State, seat: int, city: str) -> None:
+        self._push(state, seat, [{"kind": "relocate", "city": city}])
 
     def _post_effects(self, state: State, seat: int, city: str) -> None:
-        p = state["players"][seat]
-        p["posts"].append(city)
-        if state["phase"] == "play" and state["turn"] == seat:
-            state["turn_info"]["posts"].append(city)
+        self._record_post(state, seat, city)
         follow: list[dict[str, Any]] = []
         if city in D.CONTRACT_CITIES and any(state["contract_spaces"][city]):
             follow.append({"kind": "city_contract", "city": city})
@@ -1521,41 +1413,12 @@ class Khan(Game):
             }
             b["total"] = sum(v for k, v in b.items() if k != "shield_count")
             breakdown.append(b)
-        scores = [b["total"] for b in breakdown]
-        camels = [p["camels"] for p in players]
-        key = [(scores[s], camels[s]) for s in range(seats)]
-        best = max(key)
-        state["result"] = {
-            "scores": scores,
-            "winners": [s for s in range(seats) if key[s] == best],
-            "ranking": sorted(range(seats), key=lambda s: (-scores[s], -camels[s], s)),
-            "tiebreak": camels,
-            "breakdown": breakdown,
-        }
-        state["phase"] = "over"
-        state["turn"] = None
         state["pending"] = []
-        self._log(state, {"ev": "final_scoring", "scores": scores})
-
-    # ---- bookkeeping --------------------------------------------------------------------
-
-    def _mark_seen(self, state: State, ids: list[str]) -> None:
-        state["seen"] = sorted(set(state["seen"]).union(ids), key=self._contract_order)
-
-    @staticmethod
-    def _bump(state: State, rule: str) -> None:
-        state["stats"][rule] = state["stats"].get(rule, 0) + 1
-
-    @staticmethod
-    def _log(state: State, ev: dict[str, Any]) -> None:
-        state["seq"] += 1
-        ev["n"] = state["seq"]
-        state["log"].append(ev)
-        del state["log"][:-LOG_KEEP]
+        self._finish(state, breakdown)
 
     # ---- views --------------------------------------------------------------------------
 
-    _PROMPTS: dict[str, str] = {
+    PROMPTS = {
         "goal": "Keep 1 of your 3 goal cards.",
         "comp": "Your dice total less than 15: take the difference as coins (the rest as camels).",
         "isabella": "Take a doubles bonus for a pair of your dice, or the single bonuses for the rest.",
@@ -1582,15 +1445,8 @@ class Khan(Game):
         "cargo": "Your caravan arrived: double, upgrade or sell its next good.",
     }
 
-    def _prompt_text(self, state: State, seat: int) -> str:
-        if state["phase"] == "draft":
-            return "Choose your character."
-        item = self._current(state, seat)
-        if item is not None:
-            return self._PROMPTS[item["kind"]]
-        if state["turn_info"]["main"]:
-            return "Bonus actions, or end your turn."
-        return "Choose an action space (bonus actions may come before or after)."
+    def _token_order(self, token: str) -> tuple[int, int]:
+        return self._contract_order(token)
 
     @staticmethod
     def _contract_view(cid: str) -> dict[str, Any]:
@@ -1617,17 +1473,6 @@ class Khan(Game):
             "pile": t["pile"],
             "offers": [{"jade": o["jade"], "gain": dict(o["gain"])} for o in t["offers"]],
         }
-
-    def _pending_view(self, item: dict[str, Any]) -> dict[str, Any]:
-        out: dict[str, Any] = {"seat": item["seat"], "kind": item["kind"]}
-        if item["kind"] == "goal":
-            return out
-        for k, v in item.items():
-            if k not in out:
-                out[k] = v
-        if item["kind"] == "drawn":
-            out["contract"] = self._contract_view(item["contract"])
-        return out
 
     def _public_view(self, state: State) -> dict[str, Any]:
         over = state["phase"] == "over"
@@ -1693,10 +1538,10 @@ class Khan(Game):
                 {"id": r, "shields": list(D.CARAVAN_ROUTES[r]["shields"])} for r in state["caravan_routes"]
             ],
             "black_dice": list(state["black_pool"]),
-            "spaces": {k: [dict(pl) for pl in v] for k, v in state["spaces"].items()},
-            "khan": [dict(pl) for pl in state["khan"]],
-            "special": {c: [dict(pl) for pl in v] for c, v in state["special"].items()},
-            "bag": [dict(pl) for pl in state["bag"]],
+            "spaces": {k: self._placements(v) for k, v in state["spaces"].items()},
+            "khan": self._placements(state["khan"]),
+            "special": {c: self._placements(v) for c, v in state["special"].items()},
+            "bag": self._placements(state["bag"]),
             "players": players,
             "pending": [self._pending_view(it) for it in state["pending"]],
             "draft": None if draft is None else {"offer": list(draft["offer"]), "order": list(draft["order"])},
@@ -1707,22 +1552,6 @@ class Khan(Game):
     @staticmethod
     def _goal_view(gid: str) -> dict[str, Any]:
         return {"id": gid, "icons": [dict(i) for i in D.GOALS[gid]["icons"]]}
-
-    def _private_view(self, state: State, seat: int) -> dict[str, Any] | None:
-        p = state["players"][seat]
-        return {
-            "seat": seat,
-            "goals": [self._goal_view(g) for g in p["goals"]],
-            "goal_offer": [self._goal_view(g) for g in p["goal_offer"]],
-            "goals_rejected": [self._goal_view(g) for g in p["goals_rejected"]],
-        }
-
-    def secret_tokens(self, state: State, seat: int) -> list[str]:
-        p = state["players"][seat]
-        secret = [*p["goal_offer"], *p["goals_rejected"]]
-        if state["phase"] != "over":
-            secret.extend(p["goals"])
-        return secret
 
     def hidden_tokens(self, state: State) -> list[str]:
         seen = set(state["seen"])
