@@ -26,6 +26,51 @@ DIE_SIDES = 6
 LOG_KEEP = 30
 
 
+#: prompt texts both games use for the same pending kinds
+COMMON_PROMPTS: dict[str, str] = {
+    "comp": "Your dice total less than 15: take the difference as coins (the rest as camels).",
+    "good": "Take 1 good of your choice.",
+    "dice": "Choose the next die for this action (or cancel).",
+    "relocate": "All your trading posts are placed: choose the post to move here.",
+    "contracts": "Take a contract (up to 2), or stop.",
+    "times": "How many times to use the city card?",
+}
+
+
+def shuffled(rng: Rng, items: Any, key: Any = None) -> list[Any]:
+    """`items` sorted (by `key`), then shuffled by the game's RNG."""
+    out = sorted(items, key=key)
+    rng.shuffle(out)
+    return out
+
+
+def check_lineup(characters: tuple[str, ...] | None, seats: int) -> None:
+    """A fixed line-up must name one character per seat."""
+    if characters is not None and len(characters) != seats:
+        raise ValueError(f"characters must name one character per seat ({seats})")
+
+
+def new_player(*, coins: int, camels: int, figure: Any, posts: int, starter: str, **extra: Any) -> dict[str, Any]:
+    """A player at the start: no character yet, no goods or VP, one figure, one starting contract."""
+    return {
+        "character": None,
+        "coins": coins,
+        "camels": camels,
+        "pepper": 0,
+        "silk": 0,
+        "gold": 0,
+        "vp": 0,
+        "dice": [],
+        "figures": [figure],
+        "posts": [],
+        "posts_left": posts,
+        "placed": 0,
+        "contracts": [starter],
+        "completed": [],
+        **extra,
+    }
+
+
 def check_characters(v: tuple[str, ...] | None, known: dict[str, Any]) -> tuple[str, ...] | None:
     """Validator of the `characters` room option: known ids, each once."""
     if v is not None:
@@ -93,7 +138,13 @@ def ranked_result(scores: list[int], camels: list[int], breakdown: list[dict[str
 class DiceGame(Game):
     """The shared rules of the two dice-placement engines; subclasses implement the hooks."""
 
+    min_seats = 2
+    max_seats = 4
     ROUNDS: ClassVar[int] = 5
+    #: the action spaces in the order they are offered
+    SPACES: ClassVar[tuple[str, ...]]
+    #: the state key of the seat that starts the round ("start_player" or "first")
+    FIRST: ClassVar[str]
     #: sort order of die kinds in a player's pool
     DIE_ORDER: ClassVar[dict[str, int]]
     #: VP for the nth post placed
@@ -122,13 +173,24 @@ class DiceGame(Game):
     def _final_scoring(self, state: State) -> None: ...
 
     @abstractmethod
-    def _settle(self, state: State) -> None: ...
+    def _settle_items(self, state: State) -> bool:
+        """Settle one pending item that needs no decision; whether one was settled."""
 
     @abstractmethod
     def _pending_options(self, state: State, item: dict[str, Any]) -> list[Move]: ...
 
     @abstractmethod
-    def _turn_options(self, state: State, seat: int) -> list[Move]: ...
+    def _space_ok(self, state: State, seat: int, space: str) -> bool: ...
+
+    @abstractmethod
+    def _bonus_options(self, state: State, seat: int) -> list[Move]:
+        """The bonus actions `seat` may take now (before or after its main action)."""
+
+    @abstractmethod
+    def _colour_used(self, state: State, seat: int, space: str) -> bool: ...
+
+    @abstractmethod
+    def _pool_left(self, p: dict[str, Any], picked: list[list[Any]]) -> list[list[Any]]: ...
 
     @abstractmethod
     def _resolve(self, state: State, seat: int, item: dict[str, Any], move: Move) -> None: ...
@@ -164,6 +226,29 @@ class DiceGame(Game):
 
     def _new_turn_info(self) -> dict[str, Any]:
         return {"main": False, "black": False, "posts": []}
+
+    def _base_state(self, seats: int, options: Any, players: list[dict[str, Any]], **fields: Any) -> State:
+        """The state keys both games share, then the game's own `fields`."""
+        return {
+            "game": self.id,
+            "seats": seats,
+            "options": options.model_dump(mode="json"),
+            "rng": 0,
+            "phase": "setup",
+            "round": 0,
+            "turn": None,
+            "turn_info": self._new_turn_info(),
+            "players": players,
+            **fields,
+            "khan": [],
+            "bag": [],
+            "pending": [],
+            "draft": None,
+            "seq": 0,
+            "log": [],
+            "stats": {},
+            "result": None,
+        }
 
     # ---- queries --------------------------------------------------------------------------
 
@@ -220,6 +305,65 @@ class DiceGame(Game):
         self._log(state, {"ev": "character", "seat": seat, "character": char})
         if not dr["order"]:
             self._after_draft(state)
+
+    def _turn_options(self, state: State, seat: int) -> list[Move]:
+        """Choose a main action (a space the seat can complete), bonus actions, and end once the main action is
+        done or no die is left."""
+        p = state["players"][seat]
+        ti = state["turn_info"]
+        opts: list[Move] = []
+        if not ti["main"] and p["dice"]:
+            opts.extend({"a": "space", "space": sp} for sp in self.SPACES if self._space_ok(state, seat, sp))
+        opts.extend(self._bonus_options(state, seat))
+        if ti["main"] or not p["dice"]:
+            opts.append({"a": "end"})
+        return opts
+
+    def _die_candidates(self, state: State, seat: int, item: dict[str, Any]) -> list[tuple[str, int, list[list[Any]]]]:
+        """The distinct dice `seat` may add to the placement of `item` by the colour rule, each with the rest of
+        the pool."""
+        p = state["players"][seat]
+        own_ok = not self._colour_used(state, seat, item["space"])
+        pool = self._pool_left(p, item["picked"])
+        out: list[tuple[str, int, list[list[Any]]]] = []
+        for k, v in die_types(pool):
+            if k == "own" and not own_ok:
+                continue
+            rest = list(pool)
+            rest.remove([k, v])
+            out.append((k, v, rest))
+        return out
+
+    def _settle(self, state: State) -> None:
+        """Advance past everything that needs no decision."""
+        for _ in range(10_000):
+            phase = state["phase"]
+            if phase in ("over", "draft", "setup"):
+                return
+            if phase in ("goals", "start"):
+                if state["pending"]:
+                    if self._settle_items(state):
+                        continue
+                    return
+                if phase == "goals":
+                    self._start_round(state)
+                else:
+                    self._begin_play(state)
+                continue
+            seat = state["turn"]
+            if self._current(state, seat) is not None:
+                if self._settle_items(state):
+                    continue
+                return
+            if self._turn_options(state, seat) == [{"a": "end"}]:
+                self._end_turn(state)
+                continue
+            return
+        raise AssertionError("settle did not converge")  # pragma: no cover
+
+    def _begin_play(self, state: State) -> None:
+        state["phase"] = "play"
+        self._next_turn(state, state[self.FIRST])
 
     def _next_turn(self, state: State, first: int) -> None:
         """The turn of the first seat from `first` on (clockwise) that still has dice; else the round ends."""
@@ -384,6 +528,46 @@ class DiceGame(Game):
     @staticmethod
     def _placements(places: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [dict(pl) for pl in places]
+
+    def _player_view(self, state: State, seat: int, resources: tuple[str, ...], **extra: Any) -> dict[str, Any]:
+        """What everyone sees of a player (goal cards only as a count until the final scoring)."""
+        p = state["players"][seat]
+        pv: dict[str, Any] = {
+            "seat": seat,
+            "character": p["character"],
+            **{r: p[r] for r in resources},
+            "dice": [list(d) for d in p["dice"]],
+            "figures": list(p["figures"]),
+            "posts": list(p["posts"]),
+            "posts_left": p["posts_left"],
+            "contracts": [self._contract_view(c) for c in p["contracts"]],
+            "completed": len(p["completed"]),
+            "goal_cards": len(p["goals"]) + len(p["goal_offer"]),
+            **extra,
+        }
+        if state["phase"] == "over":
+            pv["goals"] = [self._goal_view(g) for g in p["goals"]]
+        return pv
+
+    def _common_view(self, state: State) -> dict[str, Any]:
+        """The public view's keys both games share."""
+        draft = state["draft"]
+        return {
+            "status": "over" if state["phase"] == "over" else "playing",
+            "options": dict(state["options"]),
+            "round": state["round"],
+            "phase": state["phase"],
+            "turn": state["turn"],
+            "main_done": state["turn_info"]["main"],
+            "black_bought": state["turn_info"]["black"],
+            "spaces": {k: self._placements(v) for k, v in state["spaces"].items()},
+            "khan": self._placements(state["khan"]),
+            "bag": self._placements(state["bag"]),
+            "pending": [self._pending_view(it) for it in state["pending"]],
+            "draft": None if draft is None else {"offer": list(draft["offer"]), "order": list(draft["order"])},
+            "log": [dict(e) for e in state["log"]],
+            "result": state["result"],
+        }
 
     def _private_view(self, state: State, seat: int) -> dict[str, Any] | None:
         p = state["players"][seat]

@@ -28,15 +28,19 @@ from pydantic import BaseModel, ConfigDict, field_validator
 
 from server.games.base import Move, Rng, State
 from server.games.dice.core import (
+    COMMON_PROMPTS,
     DiceGame,
     check_characters,
+    check_lineup,
     colour_used,
     comp_options,
     compensation,
     die_types,
     khan_min,
     neutral,
+    new_player,
     roll,
+    shuffled,
 )
 from server.games.dice.seating import draft_order, draw_start, turn_order
 from server.games.khan import data as D
@@ -173,10 +177,9 @@ def with_jade(move: Move, choice: dict[str, int] | None) -> Move:
 class Khan(DiceGame):
     id = "khan"
     title = "Marco Polo II: In the Service of the Khan"
-    min_seats = 2
-    max_seats = 4
     Options = KhanOptions
-    ROUNDS = ROUNDS
+    SPACES = ALL_SPACES
+    FIRST = "first"
     DIE_ORDER = DIE_ORDER
     POST_VP = D.POST_VP
     GOALS_ASIDE = "goals_rejected"
@@ -187,109 +190,77 @@ class Khan(DiceGame):
 
     def _setup(self, seats: int, options: Any, rng: Rng) -> State:
         assert isinstance(options, KhanOptions)
-        if options.characters is not None and len(options.characters) != seats:
-            raise ValueError(f"characters must name one character per seat ({seats})")
-        markers = sorted(D.MARKERS, key=D.token_number)
-        rng.shuffle(markers)
+        check_lineup(options.characters, seats)
+        markers = shuffled(rng, D.MARKERS, D.token_number)
         n_mark = len(D.MARKER_CITIES)
-        outposts = sorted(D.OUTPOSTS, key=D.token_number)
-        rng.shuffle(outposts)
+        outposts = shuffled(rng, D.OUTPOSTS, D.token_number)
         n_out = len(D.OUTPOST_CITIES)
-        cards = sorted(D.CITY_CARDS, key=D.token_number)
-        rng.shuffle(cards)
-        starters = list(D.STARTERS)
-        rng.shuffle(starters)
-        red = list(D.RED_CONTRACTS)
-        rng.shuffle(red)
+        cards = shuffled(rng, D.CITY_CARDS, D.token_number)
+        starters = shuffled(rng, D.STARTERS, D.token_number)
+        red = shuffled(rng, D.RED_CONTRACTS, D.token_number)
         contract_spaces = {c: [red[2 * i], red[2 * i + 1]] for i, c in enumerate(D.CONTRACT_CITIES)}
         pile = red[2 * len(D.CONTRACT_CITIES) :]
         offer_piles: list[list[str]] = []
         boxed_offers: list[str] = []
         for ids in D.OFFER_PILES:
-            tiles = list(ids)
-            rng.shuffle(tiles)
+            tiles = shuffled(rng, ids, D.token_number)
             boxed_offers.append(tiles.pop())
             offer_piles.append(tiles)
         offers = [p.pop(0) for p in offer_piles]
-        goals = sorted(D.GOALS, key=D.token_number)
-        rng.shuffle(goals)
+        goals = shuffled(rng, D.GOALS, D.token_number)
         pool = sorted(D.CHARACTERS)
         if options.characters is None:
             rng.shuffle(pool)
         first = draw_start(rng, seats)  # seat numbers stay the joining order
-        players: list[dict[str, Any]] = []
-        for s in range(seats):
-            players.append(
-                {
-                    "character": None,
-                    "coins": START_COINS,
-                    "camels": START_CAMELS,
-                    "pepper": 0,
-                    "silk": 0,
-                    "gold": 0,
-                    "jade": 0,
-                    "vp": 0,
-                    "dice": [],
-                    "figures": [D.BEIJING],
-                    "posts": [],
-                    "posts_left": POSTS_PER_PLAYER,
-                    "placed": 0,
-                    "contracts": [starters[s]],
-                    "completed": [],
-                    "seals": {},
-                    "goals": [],
-                    "goal_offer": sorted(goals[3 * s : 3 * s + 3], key=D.token_number),
-                    "goals_rejected": [],
-                    "tiles": [],
-                    "caravan": None,
-                }
+        players = [
+            new_player(
+                coins=START_COINS,
+                camels=START_CAMELS,
+                figure=D.BEIJING,
+                posts=POSTS_PER_PLAYER,
+                starter=starters[s],
+                jade=0,
+                seals={},
+                goals=[],
+                goal_offer=sorted(goals[3 * s : 3 * s + 3], key=D.token_number),
+                goals_rejected=[],
+                tiles=[],
+                caravan=None,
             )
-        state: State = {
-            "game": self.id,
-            "seats": seats,
-            "options": options.model_dump(mode="json"),
-            "rng": 0,
-            "phase": "setup",
-            "round": 0,
-            "first": first,
-            "next_first": None,
-            "travel_top": -1,
-            "turn": None,
-            "turn_info": self._new_turn_info(),
-            "players": players,
-            "markers": {c: markers[i] for i, c in enumerate(D.MARKER_CITIES)},
-            "outposts": {c: outposts[i] for i, c in enumerate(D.OUTPOST_CITIES)},
-            "contract_spaces": contract_spaces,
-            "pile": pile,
-            "city_cards": cards[: len(D.CARD_SLOT_CITIES)],
-            "area": cards[len(D.CARD_SLOT_CITIES) : SLOT_COUNT],
-            "deck": cards[SLOT_COUNT:],
-            "offers": offers,
-            "offer_piles": offer_piles,
-            "boxed": {
+            for s in range(seats)
+        ]
+        state = self._base_state(
+            seats,
+            options,
+            players,
+            first=first,
+            next_first=None,
+            travel_top=-1,
+            markers={c: markers[i] for i, c in enumerate(D.MARKER_CITIES)},
+            outposts={c: outposts[i] for i, c in enumerate(D.OUTPOST_CITIES)},
+            contract_spaces=contract_spaces,
+            pile=pile,
+            city_cards=cards[: len(D.CARD_SLOT_CITIES)],
+            area=cards[len(D.CARD_SLOT_CITIES) : SLOT_COUNT],
+            deck=cards[SLOT_COUNT:],
+            offers=offers,
+            offer_piles=offer_piles,
+            boxed={
                 "markers": markers[n_mark:],
                 "outposts": outposts[n_out:],
                 "starters": starters[seats:],
                 "offers": boxed_offers,
                 "goals": goals[3 * seats :],
             },
-            "caravan_routes": sorted(D.CARAVAN_ROUTES, key=D.token_number) if options.caravans else [],
-            "spaces": {k: [] for k in BLUE_SPACES},
-            "khan": [],
-            "special": {c: [] for c in D.SPECIAL_CITIES},
-            "slots_used": [None] * SLOT_COUNT,
-            "bag": [],
-            "black_pool": [0] * BLACK_DICE[seats],
-            "pending": [],
-            "draft": None,
-            "seen": sorted(
+            caravan_routes=sorted(D.CARAVAN_ROUTES, key=D.token_number) if options.caravans else [],
+            spaces={k: [] for k in BLUE_SPACES},
+            special={c: [] for c in D.SPECIAL_CITIES},
+            slots_used=[None] * SLOT_COUNT,
+            black_pool=[0] * BLACK_DICE[seats],
+            seen=sorted(
                 [*(c for v in contract_spaces.values() for c in v), *starters[:seats]], key=self._contract_order
             ),
-            "seq": 0,
-            "log": [],
-            "stats": {},
-            "result": None,
-        }
+        )
         if options.characters is not None:
             for s, c in enumerate(options.characters):
                 self._give_character(state, s, c)
@@ -416,10 +387,6 @@ class Khan(DiceGame):
             return dict(D.SEAL[what]["bonus"])
         return {"coins": ABHA_COINS}
 
-    def _begin_play(self, state: State) -> None:
-        state["phase"] = "play"
-        self._next_turn(state, state["first"])
-
     def _turn_ends(self, state: State, seat: int) -> None:
         self._refill_contracts(state)
 
@@ -436,12 +403,9 @@ class Khan(DiceGame):
 
     # ---- the turn's top-level options ------------------------------------------------------
 
-    def _turn_options(self, state: State, seat: int) -> list[Move]:
+    def _bonus_options(self, state: State, seat: int) -> list[Move]:
         p = state["players"][seat]
-        ti = state["turn_info"]
         opts: list[Move] = []
-        if not ti["main"] and p["dice"]:
-            opts.extend({"a": "space", "space": sp} for sp in ALL_SPACES if self._space_ok(state, seat, sp))
         for c in p["contracts"]:
             opts.extend(with_jade({"a": "fulfil", "contract": c}, j) for j in jade_choices(p, D.CONTRACTS[c]["cost"]))
         for t in D.SEALS:
@@ -454,7 +418,7 @@ class Khan(DiceGame):
             opts.extend(with_jade({"a": "reroll", "kind": k, "value": v}, j) for k, v in types)
         for j in jade_choices(p, {"camels": ADJUST_COST}):
             opts.extend(self._adjust_options(types, None if j is None else {"jade": j}))
-        if not ti["black"] and state["black_pool"]:
+        if not state["turn_info"]["black"] and state["black_pool"]:
             for j in jade_choices(p, {"camels": BLACK_DIE_COST}):
                 if state["options"]["black_dice_variant"]:
                     opts.extend(with_jade({"a": "black", "value": v}, j) for v in sorted(set(state["black_pool"])))
@@ -465,8 +429,6 @@ class Khan(DiceGame):
             opts.extend(self._caravan_claims(state, seat))
             if p["caravan"] is not None and p["caravan"]["met"] and p["caravan"]["at"] in p["figures"]:
                 opts.append({"a": "deliver"})
-        if ti["main"] or not p["dice"]:
-            opts.append({"a": "end"})
         return opts
 
     def _caravan_claims(self, state: State, seat: int) -> list[Move]:
@@ -729,14 +691,8 @@ class Khan(DiceGame):
         p = state["players"][seat]
         space = item["space"]
         picked = item["picked"]
-        own_ok = not self._colour_used(state, seat, space)
-        pool = self._pool_left(p, picked)
         opts: list[Move] = []
-        for k, v in die_types(pool):
-            if k == "own" and not own_ok:
-                continue
-            rest = list(pool)
-            rest.remove([k, v])
+        for k, v, rest in self._die_candidates(state, seat, item):
             if not self._feasible(state, seat, space, [*picked, [k, v]], rest):
                 continue
             m: Move = {"a": "die", "kind": k, "value": v}
@@ -817,32 +773,8 @@ class Khan(DiceGame):
 
     # ---- applying moves -----------------------------------------------------------------
 
-    def _settle(self, state: State) -> None:
-        """Advance past everything that needs no decision."""
-        for _ in range(10_000):
-            phase = state["phase"]
-            if phase in ("over", "draft", "setup"):
-                return
-            if phase in ("goals", "start"):
-                if state["pending"]:
-                    if self._drop_empty(state) or self._auto_finish(state):
-                        continue
-                    return
-                if phase == "goals":
-                    self._start_round(state)
-                else:
-                    self._begin_play(state)
-                continue
-            seat = state["turn"]
-            if self._current(state, seat) is not None:
-                if self._drop_empty(state) or self._auto_finish(state):
-                    continue
-                return
-            if self._turn_options(state, seat) == [{"a": "end"}]:
-                self._end_turn(state)
-                continue
-            return
-        raise AssertionError("settle did not converge")  # pragma: no cover
+    def _settle_items(self, state: State) -> bool:
+        return self._drop_empty(state) or self._auto_finish(state)
 
     def _auto_finish(self, state: State) -> bool:
         """Resolve a seat's first item whose only option finishes it (stop, done, singles)."""
@@ -1419,25 +1351,20 @@ class Khan(DiceGame):
     # ---- views --------------------------------------------------------------------------
 
     PROMPTS = {
+        **COMMON_PROMPTS,
         "goal": "Keep 1 of your 3 goal cards.",
-        "comp": "Your dice total less than 15: take the difference as coins (the rest as camels).",
         "isabella": "Take a doubles bonus for a pair of your dice, or the single bonuses for the rest.",
         "mailin": "Choose one of this round's bonuses to receive a second time.",
         "marker": "Take the bonus of another city-bonus marker.",
-        "good": "Take 1 good of your choice.",
-        "dice": "Choose the next die for this action (or cancel).",
         "offer": "Choose one offer of the book.",
         "seal": "Choose your guild seal.",
         "travel": "Move one location, or stop here.",
         "extra_post": "Place your extra trading post in a city you moved through, or skip.",
         "mongke": "Oasis bonus: choose how many times 2 coins (the rest 1 camel each).",
         "post_choice": "This move places one trading post: choose the city where it goes.",
-        "relocate": "All your trading posts are placed: choose the post to move here.",
-        "contracts": "Take a contract (up to 2), or stop.",
         "city_contract": "Take one of this city's contracts, or decline.",
         "take_contract": "Take a contract from a city with your trading post, or decline.",
         "drawn": "Both contract spaces are full: discard an old contract or the new one.",
-        "times": "How many times to use the city card?",
         "card": "Take the bonus of one of your bonus cities (a different one each time), or stop.",
         "black_pick": "Choose a black die from the board.",
         "load": "Load a good onto your caravan (up to 2), or stop.",
@@ -1475,41 +1402,13 @@ class Khan(DiceGame):
         }
 
     def _public_view(self, state: State) -> dict[str, Any]:
-        over = state["phase"] == "over"
-        players = []
-        for s, p in enumerate(state["players"]):
-            pv: dict[str, Any] = {
-                "seat": s,
-                "character": p["character"],
-                **{r: p[r] for r in D.RESOURCES},
-                "dice": [list(d) for d in p["dice"]],
-                "figures": list(p["figures"]),
-                "posts": list(p["posts"]),
-                "posts_left": p["posts_left"],
-                "contracts": [self._contract_view(c) for c in p["contracts"]],
-                "completed": len(p["completed"]),
-                "seals": dict(p["seals"]),
-                "goal_cards": len(p["goals"]) + len(p["goal_offer"]),
-                "tiles": [{"id": t, "reward": dict(D.OUTPOSTS[t]["reward"])} for t in p["tiles"]],
-                "caravan": None if p["caravan"] is None else {**p["caravan"], "goods": list(p["caravan"]["goods"])},
-            }
-            if over:
-                pv["goals"] = [self._goal_view(g) for g in p["goals"]]
-            players.append(pv)
         n_cities = len(D.CARD_SLOT_CITIES)
         cards = [*state["city_cards"], *state["area"]]
-        draft = state["draft"]
         return {
-            "status": "over" if over else "playing",
-            "options": dict(state["options"]),
+            **self._common_view(state),
             "board": D.BOARD_VIEW,
-            "round": state["round"],
-            "phase": state["phase"],
-            "turn": state["turn"],
             "first": state["first"],
             "next_first": state["next_first"],
-            "main_done": state["turn_info"]["main"],
-            "black_bought": state["turn_info"]["black"],
             "contract_spaces": {
                 c: [None if x is None else self._contract_view(x) for x in row]
                 for c, row in state["contract_spaces"].items()
@@ -1538,15 +1437,19 @@ class Khan(DiceGame):
                 {"id": r, "shields": list(D.CARAVAN_ROUTES[r]["shields"])} for r in state["caravan_routes"]
             ],
             "black_dice": list(state["black_pool"]),
-            "spaces": {k: self._placements(v) for k, v in state["spaces"].items()},
-            "khan": self._placements(state["khan"]),
             "special": {c: self._placements(v) for c, v in state["special"].items()},
-            "bag": self._placements(state["bag"]),
-            "players": players,
-            "pending": [self._pending_view(it) for it in state["pending"]],
-            "draft": None if draft is None else {"offer": list(draft["offer"]), "order": list(draft["order"])},
-            "log": [dict(e) for e in state["log"]],
-            "result": state["result"],
+            "players": [
+                self._player_view(state, s, D.RESOURCES, **self._khan_player(p)) for s, p in enumerate(state["players"])
+            ],
+        }
+
+    @staticmethod
+    def _khan_player(p: dict[str, Any]) -> dict[str, Any]:
+        """The public parts of a player that only this game has."""
+        return {
+            "seals": dict(p["seals"]),
+            "tiles": [{"id": t, "reward": dict(D.OUTPOSTS[t]["reward"])} for t in p["tiles"]],
+            "caravan": None if p["caravan"] is None else {**p["caravan"], "goods": list(p["caravan"]["goods"])},
         }
 
     @staticmethod

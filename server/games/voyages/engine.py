@@ -24,15 +24,19 @@ from pydantic import BaseModel, ConfigDict, field_validator
 
 from server.games.base import Move, Rng, State
 from server.games.dice.core import (
+    COMMON_PROMPTS,
     DiceGame,
     check_characters,
+    check_lineup,
     colour_used,
     comp_options,
     compensation,
     die_types,
     khan_min,
     neutral,
+    new_player,
     roll,
+    shuffled,
 )
 from server.games.dice.seating import clockwise, draft_order, draw_start, turn_order
 from server.games.voyages import data as D
@@ -92,10 +96,9 @@ class VoyagesOptions(BaseModel):
 class Voyages(DiceGame):
     id = "voyages"
     title = "The Voyages of Marco Polo"
-    min_seats = 2
-    max_seats = 4
     Options = VoyagesOptions
-    ROUNDS = ROUNDS
+    SPACES = ALL_SPACES
+    FIRST = "start_player"
     DIE_ORDER = DIE_ORDER
     POST_VP = D.POST_BONUS_VP
     GOALS_ASIDE = "goals_discarded"
@@ -106,8 +109,7 @@ class Voyages(DiceGame):
 
     def _setup(self, seats: int, options: Any, rng: Rng) -> State:
         assert isinstance(options, VoyagesOptions)
-        if options.characters is not None and len(options.characters) != seats:
-            raise ValueError(f"characters must name one character per seat ({seats})")
+        check_lineup(options.characters, seats)
         expert = options.expert
         draft = (expert or options.character_draft) and options.characters is None
         goal_draft = expert or options.goal_draft
@@ -117,88 +119,59 @@ class Voyages(DiceGame):
             city_bonus = {str(c): m for c, m in zip(D.SMALL_CITIES, markers, strict=True)}
         else:
             city_bonus = {str(D.MARKERS[m]["beginner_city"]): m for m in markers}
-        tiles = sorted(D.OUTPOSTS, key=D.token_number)
-        rng.shuffle(tiles)
+        tiles = shuffled(rng, D.OUTPOSTS, D.token_number)
         outposts: dict[str, str | None] = {str(c): tiles[i] for i, c in enumerate(D.LARGE_CITIES)}
-        cards = sorted(D.CITY_CARDS, key=D.token_number)
-        rng.shuffle(cards)
+        cards = shuffled(rng, D.CITY_CARDS, D.token_number)
         n_slots = len(D.CITY_CARD_SLOTS)
-        starters = list(D.STARTERS)
-        rng.shuffle(starters)
-        others = list(D.NON_STARTERS)
-        rng.shuffle(others)
+        starters = shuffled(rng, D.STARTERS, D.token_number)
+        others = shuffled(rng, D.NON_STARTERS, D.token_number)
         piles = [others[i * DISPLAY_SIZE : (i + 1) * DISPLAY_SIZE] for i in range(ROUNDS)]
         special = others[ROUNDS * DISPLAY_SIZE :]
-        goals = sorted(D.GOALS, key=D.token_number)
-        rng.shuffle(goals)
+        goals = shuffled(rng, D.GOALS, D.token_number)
         per = 4 if goal_draft else 2
         dealt = [sorted(goals[i * per : (i + 1) * per], key=D.token_number) for i in range(seats)]
         pool = sorted(D.CHARACTERS)
         if draft:
             rng.shuffle(pool)
         start = draw_start(rng, seats)  # seat numbers stay the joining order
-        players = []
-        for s in range(seats):
-            players.append(
-                {
-                    "character": None,
-                    "coins": 7 + clockwise(start, s, seats),
-                    "camels": 2,
-                    "pepper": 0,
-                    "silk": 0,
-                    "gold": 0,
-                    "vp": 0,
-                    "dice": [],
-                    "figures": [D.VENEZIA],
-                    "posts": [],
-                    "posts_left": POSTS_PER_PLAYER,
-                    "placed": 0,
-                    "contracts": [starters[s]],
-                    "completed": [],
-                    "goals": [] if goal_draft else dealt[s],
-                    "goal_offer": dealt[s] if goal_draft else [],
-                    "goals_discarded": [],
-                }
+        players = [
+            new_player(
+                coins=7 + clockwise(start, s, seats),
+                camels=2,
+                figure=D.VENEZIA,
+                posts=POSTS_PER_PLAYER,
+                starter=starters[s],
+                goals=[] if goal_draft else dealt[s],
+                goal_offer=dealt[s] if goal_draft else [],
+                goals_discarded=[],
             )
+            for s in range(seats)
+        ]
         display = piles.pop(0)
-        state: State = {
-            "game": self.id,
-            "seats": seats,
-            "options": options.model_dump(mode="json"),
-            "rng": 0,
-            "phase": "setup",
-            "round": 0,
-            "start_player": start,
-            "turn": None,
-            "last_traveller": None,
-            "players": players,
-            "display": display,
-            "piles": piles,
-            "special": special,
-            "boxed": {
+        state = self._base_state(
+            seats,
+            options,
+            players,
+            start_player=start,
+            last_traveller=None,
+            display=display,
+            piles=piles,
+            special=special,
+            boxed={
                 "contracts": starters[seats:],
                 "city_cards": cards[n_slots:],
                 "outposts": tiles[len(D.LARGE_CITIES) :],
                 "goals": goals[seats * per :],
             },
-            "city_cards": cards[:n_slots],
-            "card_used": [None] * n_slots,
-            "outposts": outposts,
-            "city_bonus": city_bonus,
-            "beijing": [],
-            "black_pool": seats + 1,
-            "spaces": {k: [] for k in BLUE_SPACES},
-            "khan": [],
-            "bag": [],
-            "turn_info": self._new_turn_info(),
-            "pending": [],
-            "draft": None,
-            "seen": sorted([*display, *starters[:seats]], key=D.token_number),
-            "seq": 0,
-            "log": [],
-            "stats": {},
-            "result": None,
-        }
+            city_cards=cards[:n_slots],
+            card_used=[None] * n_slots,
+            outposts=outposts,
+            city_bonus=city_bonus,
+            beijing=[],
+            black_pool=seats + 1,
+            spaces={k: [] for k in BLUE_SPACES},
+            seen=sorted([*display, *starters[:seats]], key=D.token_number),
+        )
         if options.characters is not None:
             for s, c in enumerate(options.characters):
                 self._give_character(state, s, c)
@@ -287,10 +260,6 @@ class Voyages(DiceGame):
         state["rng"] = rng.seed
         state["phase"] = "start"
 
-    def _begin_play(self, state: State) -> None:
-        state["phase"] = "play"
-        self._next_turn(state, state["start_player"])
-
     def _turn_begins(self, state: State, seat: int) -> None:
         if not state["display"] and state["special"]:  # an empty display takes 2 special contracts
             drawn = state["special"][:2]
@@ -309,12 +278,9 @@ class Voyages(DiceGame):
 
     # ---- the turn's top-level options --------------------------------------------------------
 
-    def _turn_options(self, state: State, seat: int) -> list[Move]:
+    def _bonus_options(self, state: State, seat: int) -> list[Move]:
         p = state["players"][seat]
-        ti = state["turn_info"]
         opts: list[Move] = []
-        if not ti["main"] and p["dice"]:
-            opts.extend({"a": "space", "space": sp} for sp in ALL_SPACES if self._space_ok(state, seat, sp))
         for cid in p["contracts"]:
             if self._can_pay(p, D.CONTRACTS[cid]["cost"]):
                 opts.append({"a": "fulfil", "contract": cid})
@@ -324,10 +290,8 @@ class Voyages(DiceGame):
             opts.extend({"a": "reroll", "kind": k, "value": v} for k, v in types if v > 0)
         if p["camels"] >= ADJUST_COST:
             opts.extend(self._adjust_options(types))
-        if p["camels"] >= BLACK_DIE_COST and state["black_pool"] > 0 and not ti["black"]:
+        if p["camels"] >= BLACK_DIE_COST and state["black_pool"] > 0 and not state["turn_info"]["black"]:
             opts.append({"a": "black"})
-        if ti["main"] or not p["dice"]:
-            opts.append({"a": "end"})
         return opts
 
     def _colour_used(self, state: State, seat: int, space: str) -> bool:
@@ -462,13 +426,8 @@ class Voyages(DiceGame):
         picked = item["picked"]
         raschid = p["character"] == "raschid"
         own_ok = not self._colour_used(state, seat, space)
-        pool = self._pool_left(p, picked)
         opts: list[Move] = []
-        for k, v in die_types(pool):
-            if k == "own" and not own_ok:
-                continue
-            rest = list(pool)
-            rest.remove([k, v])
+        for k, v, rest in self._die_candidates(state, seat, item):
             if sum(1 for d in rest if own_ok or d[0] != "own") < need - len(picked) - 1:
                 continue
             for val in range(1, 7) if (raschid and k == "own") else [v]:
@@ -573,41 +532,20 @@ class Voyages(DiceGame):
 
     # ---- applying moves -----------------------------------------------------------------
 
-    def _settle(self, state: State) -> None:
-        """Advance past everything that needs no decision."""
-        for _ in range(1000):
-            phase = state["phase"]
-            if phase in ("over", "draft"):
-                return
-            if phase in ("goals", "start"):
-                if state["pending"]:
-                    if self._drop_empty(state):
-                        continue
-                    return
-                if phase == "goals":
-                    self._start_round(state)
-                else:
-                    self._begin_play(state)
-                continue
-            seat = state["turn"]
-            item = self._current(state, seat)
-            if item is not None:
-                if self._drop_empty(state):
-                    continue
-                item = self._current(state, seat)
-                assert item is not None
-                if item["kind"] in ("travel", "card") and self._pending_options(state, item) == [{"a": "stop"}]:
-                    if item["kind"] == "travel":
-                        self._finish_travel(state, item)
-                    else:
-                        state["pending"].remove(item)
-                    continue
-                return
-            if self._turn_options(state, seat) == [{"a": "end"}]:
-                self._end_turn(state)
-                continue
-            return
-        raise AssertionError("settle did not converge")  # pragma: no cover
+    def _settle_items(self, state: State) -> bool:
+        if self._drop_empty(state):
+            return True
+        if state["phase"] != "play":
+            return False
+        item = self._current(state, state["turn"])
+        assert item is not None
+        if item["kind"] in ("travel", "card") and self._pending_options(state, item) == [{"a": "stop"}]:
+            if item["kind"] == "travel":  # a forced stop is taken by itself
+                self._finish_travel(state, item)
+            else:
+                state["pending"].remove(item)
+            return True
+        return False
 
     def _drop_empty(self, state: State) -> bool:
         """Remove the first pending item that offers no option (a move nobody can pay is lost)."""
@@ -1037,18 +975,13 @@ class Voyages(DiceGame):
     # ---- views --------------------------------------------------------------------------
 
     PROMPTS = {
+        **COMMON_PROMPTS,
         "goals": "Keep 2 of your 4 goal cards.",
-        "comp": "Your dice total less than 15: take the difference as coins (the rest as camels).",
-        "good": "Take 1 good of your choice.",
         "two_goods": "Take 2 different goods.",
         "other_bonus": "Take the bonus of another city-bonus marker.",
         "keep": "Both contract spaces are full: discard an old contract for the new one, or decline it.",
-        "relocate": "All your trading posts are placed: choose the post to move here.",
-        "dice": "Choose the next die for this action (or cancel).",
         "column": "Choose how much to take from the bazaar (up to your lowest die).",
-        "contracts": "Take a contract (up to 2), or stop.",
         "travel": "Move one step, or stop here.",
-        "times": "How many times to use the city card?",
         "card": "Use the city card once more, or stop.",
     }
 
@@ -1070,36 +1003,11 @@ class Voyages(DiceGame):
         return {k: (dict(v) if isinstance(v, dict) else v) for k, v in D.CITY_CARDS[cid].items()}
 
     def _public_view(self, state: State) -> dict[str, Any]:
-        over = state["phase"] == "over"
-        players = []
-        for s, p in enumerate(state["players"]):
-            pv: dict[str, Any] = {
-                "seat": s,
-                "character": p["character"],
-                **{r: p[r] for r in D.RESOURCES},
-                "dice": [list(d) for d in p["dice"]],
-                "figures": list(p["figures"]),
-                "posts": list(p["posts"]),
-                "posts_left": p["posts_left"],
-                "contracts": [self._contract_view(c) for c in p["contracts"]],
-                "completed": len(p["completed"]),
-                "goal_cards": len(p["goals"]) + len(p["goal_offer"]),
-            }
-            if over:
-                pv["goals"] = [self._goal_view(g) for g in p["goals"]]
-            players.append(pv)
-        draft = state["draft"]
         return {
-            "status": "over" if over else "playing",
-            "options": dict(state["options"]),
+            **self._common_view(state),
             "track": D.BOARD_VIEW,
-            "round": state["round"],
-            "phase": state["phase"],
-            "turn": state["turn"],
             "start_player": state["start_player"],
             "last_traveller": state["last_traveller"],
-            "main_done": state["turn_info"]["main"],
-            "black_bought": state["turn_info"]["black"],
             "display": [self._contract_view(c) for c in state["display"]],
             "piles": [len(x) for x in state["piles"]],
             "special": len(state["special"]),
@@ -1114,14 +1022,7 @@ class Voyages(DiceGame):
             "city_bonus": dict(state["city_bonus"]),
             "beijing": list(state["beijing"]),
             "black_dice": state["black_pool"],
-            "spaces": {k: self._placements(v) for k, v in state["spaces"].items()},
-            "khan": self._placements(state["khan"]),
-            "bag": self._placements(state["bag"]),
-            "players": players,
-            "pending": [self._pending_view(it) for it in state["pending"]],
-            "draft": None if draft is None else {"offer": list(draft["offer"]), "order": list(draft["order"])},
-            "log": [dict(e) for e in state["log"]],
-            "result": state["result"],
+            "players": [self._player_view(state, s, D.RESOURCES) for s in range(state["seats"])],
         }
 
     def hidden_tokens(self, state: State) -> list[str]:
