@@ -27,21 +27,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from server.games.base import Move, Rng, State
-from server.games.dice.core import (
-    COMMON_PROMPTS,
-    DiceGame,
-    check_characters,
-    check_lineup,
-    colour_used,
-    comp_options,
-    compensation,
-    die_types,
-    khan_min,
-    neutral,
-    new_player,
-    roll,
-    shuffled,
-)
+from server.games.dice import core
 from server.games.dice.seating import draft_order, draw_start, turn_order
 from server.games.khan import data as D
 
@@ -120,7 +106,7 @@ class KhanOptions(BaseModel):
     @field_validator("characters")
     @classmethod
     def _known_characters(cls, v: tuple[str, ...] | None) -> tuple[str, ...] | None:
-        return check_characters(v, D.CHARACTERS)
+        return core.check_characters(v, D.CHARACTERS)
 
 
 def _times(reward: dict[str, int], n: int) -> dict[str, int]:
@@ -174,7 +160,7 @@ def with_jade(move: Move, choice: dict[str, int] | None) -> Move:
     return move if choice is None else {**move, "jade": choice}
 
 
-class Khan(DiceGame):
+class Khan(core.DiceGame):
     id = "khan"
     title = "Marco Polo II: In the Service of the Khan"
     Options = KhanOptions
@@ -190,30 +176,30 @@ class Khan(DiceGame):
 
     def _setup(self, seats: int, options: Any, rng: Rng) -> State:
         assert isinstance(options, KhanOptions)
-        check_lineup(options.characters, seats)
-        markers = shuffled(rng, D.MARKERS, D.token_number)
+        core.check_lineup(options.characters, seats)
+        markers = core.shuffled(rng, D.MARKERS, D.token_number)
         n_mark = len(D.MARKER_CITIES)
-        outposts = shuffled(rng, D.OUTPOSTS, D.token_number)
+        outposts = core.shuffled(rng, D.OUTPOSTS, D.token_number)
         n_out = len(D.OUTPOST_CITIES)
-        cards = shuffled(rng, D.CITY_CARDS, D.token_number)
-        starters = shuffled(rng, D.STARTERS, D.token_number)
-        red = shuffled(rng, D.RED_CONTRACTS, D.token_number)
+        cards = core.shuffled(rng, D.CITY_CARDS, D.token_number)
+        starters = core.shuffled(rng, D.STARTERS, D.token_number)
+        red = core.shuffled(rng, D.RED_CONTRACTS, D.token_number)
         contract_spaces = {c: [red[2 * i], red[2 * i + 1]] for i, c in enumerate(D.CONTRACT_CITIES)}
         pile = red[2 * len(D.CONTRACT_CITIES) :]
         offer_piles: list[list[str]] = []
         boxed_offers: list[str] = []
         for ids in D.OFFER_PILES:
-            tiles = shuffled(rng, ids, D.token_number)
+            tiles = core.shuffled(rng, ids, D.token_number)
             boxed_offers.append(tiles.pop())
             offer_piles.append(tiles)
         offers = [p.pop(0) for p in offer_piles]
-        goals = shuffled(rng, D.GOALS, D.token_number)
+        goals = core.shuffled(rng, D.GOALS, D.token_number)
         pool = sorted(D.CHARACTERS)
         if options.characters is None:
             rng.shuffle(pool)
         first = draw_start(rng, seats)  # seat numbers stay the joining order
         players = [
-            new_player(
+            core.new_player(
                 coins=START_COINS,
                 camels=START_CAMELS,
                 figure=D.BEIJING,
@@ -306,17 +292,17 @@ class Khan(DiceGame):
         state["khan"] = []
         state["special"] = {c: [] for c in D.SPECIAL_CITIES}
         for _ in range(max(0, 4 - seats)):
-            state["khan"].append(neutral(1))
+            state["khan"].append(core.neutral(1))
         if seats == 2:
             for c in D.SPECIAL_CITIES:
-                state["special"][c].append(neutral(1))
-            state["spaces"]["book3b"].append(neutral(5))
+                state["special"][c].append(core.neutral(1))
+            state["spaces"]["book3b"].append(core.neutral(5))
         state["slots_used"] = [None] * SLOT_COUNT
         state["bag"] = []
         rng = Rng(state["rng"])
         n_black = BLACK_DICE[seats]
         if state["options"]["black_dice_variant"]:
-            state["black_pool"] = sorted(roll(rng) for _ in range(n_black))
+            state["black_pool"] = sorted(core.roll(rng) for _ in range(n_black))
         else:
             state["black_pool"] = [0] * n_black
         if state["round"] > 1:
@@ -344,7 +330,7 @@ class Khan(DiceGame):
                     items.append({"kind": "isabella", "counts": {str(v): counts[v] for v in sorted(counts)}})
                 else:
                     self._isabella(state, s, values)
-            amount = compensation(values)
+            amount = core.compensation(values)
             if amount:
                 items.append({"kind": "comp", "amount": amount})
                 self._bump(state, "compensation")
@@ -411,7 +397,7 @@ class Khan(DiceGame):
         for t in D.SEALS:
             if p["seals"].get(t) == "basic":
                 opts.extend(with_jade({"a": "improve", "seal": t}, j) for j in jade_choices(p, D.SEAL[t]["improve"]))
-        types = die_types(p["dice"])
+        types = core.die_types(p["dice"])
         for k, v in types:
             opts.extend({"a": "bag", "kind": k, "value": v, "take": t} for t in BAG_REWARD)
         for j in jade_choices(p, {"camels": REROLL_COST}):
@@ -463,13 +449,13 @@ class Khan(DiceGame):
         return []
 
     def _colour_used(self, state: State, seat: int, space: str) -> bool:
-        return colour_used(self._places(state, space), seat)
+        return core.colour_used(self._places(state, space), seat)
 
     def _fee(self, state: State, space: str, low: int) -> int:
         return low if space in BLUE_SPACES and state["spaces"][space] else 0
 
     def _khan_min(self, state: State) -> int:
-        return khan_min(state["khan"])
+        return core.khan_min(state["khan"])
 
     def _space_open(self, state: State, seat: int, space: str) -> bool:
         p = state["players"][seat]
@@ -614,7 +600,7 @@ class Khan(DiceGame):
         if kind == "goal":
             return [{"a": "goal", "keep": g} for g in p["goal_offer"]]
         if kind == "comp":
-            return comp_options(item)
+            return core.comp_options(item)
         if kind == "isabella":
             pairs = [{"a": "pair", "value": int(v)} for v, n in item["counts"].items() if n >= 2]
             return [*pairs, {"a": "singles"}]
@@ -866,7 +852,7 @@ class Khan(DiceGame):
             return
         if value is None:
             rng = Rng(state["rng"])
-            value = roll(rng)
+            value = core.roll(rng)
             state["rng"] = rng.seed
             state["black_pool"].pop()
         else:
@@ -1351,7 +1337,7 @@ class Khan(DiceGame):
     # ---- views --------------------------------------------------------------------------
 
     PROMPTS = {
-        **COMMON_PROMPTS,
+        **core.COMMON_PROMPTS,
         "goal": "Keep 1 of your 3 goal cards.",
         "isabella": "Take a doubles bonus for a pair of your dice, or the single bonuses for the rest.",
         "mailin": "Choose one of this round's bonuses to receive a second time.",

@@ -23,21 +23,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from server.games.base import Move, Rng, State
-from server.games.dice.core import (
-    COMMON_PROMPTS,
-    DiceGame,
-    check_characters,
-    check_lineup,
-    colour_used,
-    comp_options,
-    compensation,
-    die_types,
-    khan_min,
-    neutral,
-    new_player,
-    roll,
-    shuffled,
-)
+from server.games.dice import core
 from server.games.dice.seating import clockwise, draft_order, draw_start, turn_order
 from server.games.voyages import data as D
 
@@ -90,10 +76,10 @@ class VoyagesOptions(BaseModel):
     @field_validator("characters")
     @classmethod
     def _known_characters(cls, v: tuple[str, ...] | None) -> tuple[str, ...] | None:
-        return check_characters(v, D.CHARACTERS)
+        return core.check_characters(v, D.CHARACTERS)
 
 
-class Voyages(DiceGame):
+class Voyages(core.DiceGame):
     id = "voyages"
     title = "The Voyages of Marco Polo"
     Options = VoyagesOptions
@@ -109,7 +95,7 @@ class Voyages(DiceGame):
 
     def _setup(self, seats: int, options: Any, rng: Rng) -> State:
         assert isinstance(options, VoyagesOptions)
-        check_lineup(options.characters, seats)
+        core.check_lineup(options.characters, seats)
         expert = options.expert
         draft = (expert or options.character_draft) and options.characters is None
         goal_draft = expert or options.goal_draft
@@ -119,15 +105,15 @@ class Voyages(DiceGame):
             city_bonus = {str(c): m for c, m in zip(D.SMALL_CITIES, markers, strict=True)}
         else:
             city_bonus = {str(D.MARKERS[m]["beginner_city"]): m for m in markers}
-        tiles = shuffled(rng, D.OUTPOSTS, D.token_number)
+        tiles = core.shuffled(rng, D.OUTPOSTS, D.token_number)
         outposts: dict[str, str | None] = {str(c): tiles[i] for i, c in enumerate(D.LARGE_CITIES)}
-        cards = shuffled(rng, D.CITY_CARDS, D.token_number)
+        cards = core.shuffled(rng, D.CITY_CARDS, D.token_number)
         n_slots = len(D.CITY_CARD_SLOTS)
-        starters = shuffled(rng, D.STARTERS, D.token_number)
-        others = shuffled(rng, D.NON_STARTERS, D.token_number)
+        starters = core.shuffled(rng, D.STARTERS, D.token_number)
+        others = core.shuffled(rng, D.NON_STARTERS, D.token_number)
         piles = [others[i * DISPLAY_SIZE : (i + 1) * DISPLAY_SIZE] for i in range(ROUNDS)]
         special = others[ROUNDS * DISPLAY_SIZE :]
-        goals = shuffled(rng, D.GOALS, D.token_number)
+        goals = core.shuffled(rng, D.GOALS, D.token_number)
         per = 4 if goal_draft else 2
         dealt = [sorted(goals[i * per : (i + 1) * per], key=D.token_number) for i in range(seats)]
         pool = sorted(D.CHARACTERS)
@@ -135,7 +121,7 @@ class Voyages(DiceGame):
             rng.shuffle(pool)
         start = draw_start(rng, seats)  # seat numbers stay the joining order
         players = [
-            new_player(
+            core.new_player(
                 coins=7 + clockwise(start, s, seats),
                 camels=2,
                 figure=D.VENEZIA,
@@ -222,9 +208,9 @@ class Voyages(DiceGame):
         state["spaces"] = {k: [] for k in BLUE_SPACES}
         state["khan"] = []
         if seats == 2:
-            state["spaces"]["coins"].append(neutral(1))
+            state["spaces"]["coins"].append(core.neutral(1))
         for _ in range(max(0, 4 - seats)):
-            state["khan"].append(neutral(1))
+            state["khan"].append(core.neutral(1))
         state["bag"] = []
         state["card_used"] = [None] * len(D.CITY_CARD_SLOTS)
         state["black_pool"] = seats + 1
@@ -251,8 +237,8 @@ class Voyages(DiceGame):
             else:
                 p["dice"] = self._roll_dice(rng, "own", DICE_PER_PLAYER)
                 if p["character"] == "matteo":
-                    self._add_die(p, ["white", roll(rng)])
-                amount = compensation([v for _, v in p["dice"]])
+                    self._add_die(p, ["white", core.roll(rng)])
+                amount = core.compensation([v for _, v in p["dice"]])
                 if amount:
                     self._push(state, s, "comp", amount=amount)
                     self._bump(state, "compensation")
@@ -284,7 +270,7 @@ class Voyages(DiceGame):
         for cid in p["contracts"]:
             if self._can_pay(p, D.CONTRACTS[cid]["cost"]):
                 opts.append({"a": "fulfil", "contract": cid})
-        types = die_types(p["dice"])
+        types = core.die_types(p["dice"])
         opts.extend({"a": "bag", "kind": k, "value": v} for k, v in types)
         if p["camels"] >= REROLL_COST:
             opts.extend({"a": "reroll", "kind": k, "value": v} for k, v in types if v > 0)
@@ -296,8 +282,8 @@ class Voyages(DiceGame):
 
     def _colour_used(self, state: State, seat: int, space: str) -> bool:
         if space == "khan":
-            return colour_used(state["khan"], seat)
-        return space in BLUE_SPACES and colour_used(state["spaces"][space], seat)
+            return core.colour_used(state["khan"], seat)
+        return space in BLUE_SPACES and core.colour_used(state["spaces"][space], seat)
 
     def _occupied(self, state: State, space: str) -> bool:
         return space in BLUE_SPACES and bool(state["spaces"][space])
@@ -308,7 +294,7 @@ class Voyages(DiceGame):
         return low
 
     def _khan_min(self, state: State) -> int:
-        return khan_min(state["khan"])
+        return core.khan_min(state["khan"])
 
     def _space_open(self, state: State, seat: int, space: str) -> bool:
         """Whether `space` can take a placement of `seat` at all (dice aside)."""
@@ -391,7 +377,7 @@ class Voyages(DiceGame):
         if kind == "goals":
             return [{"a": "goals", "keep": list(pair)} for pair in combinations(p["goal_offer"], 2)]
         if kind == "comp":
-            return comp_options(item)
+            return core.comp_options(item)
         if kind == "good":
             return [{"a": "good", "good": g} for g in D.GOODS]
         if kind == "two_goods":
@@ -603,7 +589,7 @@ class Voyages(DiceGame):
             self._bump(state, "no_black_die_left")
             return
         rng = Rng(state["rng"])
-        v = roll(rng)
+        v = core.roll(rng)
         state["rng"] = rng.seed
         state["black_pool"] -= 1
         self._add_die(state["players"][seat], ["black", v])
@@ -975,7 +961,7 @@ class Voyages(DiceGame):
     # ---- views --------------------------------------------------------------------------
 
     PROMPTS = {
-        **COMMON_PROMPTS,
+        **core.COMMON_PROMPTS,
         "goals": "Keep 2 of your 4 goal cards.",
         "two_goods": "Take 2 different goods.",
         "other_bonus": "Take the bonus of another city-bonus marker.",
