@@ -19,8 +19,7 @@ from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from server.games.base import Rng
-from server.games.bots import RandomBot
+from server.games.dice import simulate as common
 from server.games.khan.bots import GreedyBot
 from server.games.khan.data import CHARACTERS
 from server.games.khan.engine import GAME
@@ -28,60 +27,26 @@ from server.games.khan.engine import GAME
 BALANCE_LIMIT = 0.40
 
 
-def random_characters(seats: int, seed: int) -> list[str]:
-    """The characters of game `seed`: a seeded draw of `seats` of the 7."""
-    pool = sorted(CHARACTERS)
-    Rng(seed ^ 0xC0FFEE).shuffle(pool)
-    return pool[:seats]
-
-
-def play(seats: int, seed: int, kinds: list[str], options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """One seeded game with the given bot kind per seat; returns its figures."""
-    state = GAME.setup(seats, options, seed)
-    first = state["first"]
-    bots: list[Any] = [
-        GreedyBot(seed * 31 + s) if kind == "greedy" else RandomBot(seed * 31 + s) for s, kind in enumerate(kinds)
-    ]
-    moves = 0
-    while GAME.result(state) is None:
-        seat = GAME.active_seats(state)[0]
-        prompt = GAME.prompt(state, seat)
-        assert prompt is not None
-        bot = bots[seat]
-        move = bot.choose(prompt, GAME.view(state, seat)) if isinstance(bot, GreedyBot) else bot.choose(prompt)
-        state = GAME.apply(state, seat, move)
-        moves += 1
-    result = GAME.result(state)
-    assert result is not None
-    return {
-        "moves": moves,
-        "result": result,
-        "stats": state["stats"],
-        "characters": [p["character"] for p in state["players"]],
-        "first": first,
-    }
-
-
 def _greedy_game(args: tuple[int, int, bool, bool]) -> dict[str, Any]:
     seats, seed, caravans, draft = args
     opts: dict[str, Any] = {"caravans": caravans}
     if not draft:
-        opts["characters"] = random_characters(seats, seed)
-    return play(seats, seed, ["greedy"] * seats, opts)
+        opts["characters"] = common.random_characters(CHARACTERS, seats, seed)
+    return common.play(GAME, GreedyBot, seats, seed, ["greedy"] * seats, opts)
 
 
 def _versus_game(args: tuple[int, int]) -> dict[str, Any]:
     seats, seed = args
     kinds = ["random"] * seats
     kinds[seed % seats] = "greedy"
-    g = play(seats, 10_000 + seed, kinds)
+    g = common.play(GAME, GreedyBot, seats, 10_000 + seed, kinds)
     g["me"] = seed % seats
     return g
 
 
 def _random_game(args: tuple[int, int]) -> dict[str, Any]:
     seats, seed = args
-    return play(seats, 20_000 + seed, ["random"] * seats)
+    return common.play(GAME, GreedyBot, seats, 20_000 + seed, ["random"] * seats)
 
 
 def _map(fn: Any, jobs: int, work: list[Any]) -> list[dict[str, Any]]:
