@@ -486,6 +486,11 @@ class DiceGame(Game):
         self._log(state, {"ev": "relocate", "seat": seat, "from": move["from"], "to": item["city"]})
         self._post_effects(state, seat, item["city"])
 
+    def _lose(self, state: State, item: dict[str, Any]) -> None:
+        """Drop a pending item that offers no option (what it would have given is lost)."""
+        state["pending"].remove(item)
+        self._bump(state, f"lost_{item['kind']}")
+
     # ---- bookkeeping ------------------------------------------------------------------------------
 
     def _mark_seen(self, state: State, ids: list[str]) -> None:

@@ -785,8 +785,7 @@ class Khan(core.DiceGame):
             elif item["kind"] == "contracts" and item["taken"]:
                 self._finish_contracts(state, item)
             else:
-                state["pending"].remove(item)
-                self._bump(state, f"lost_{item['kind']}")
+                self._lose(state, item)
             return True
         return False
 

@@ -541,8 +541,7 @@ class Voyages(core.DiceGame):
                 if item["kind"] == "travel" and item["steps"] > 0:
                     self._finish_travel(state, item)
                 else:
-                    state["pending"].remove(item)
-                    self._bump(state, f"lost_{item['kind']}")
+                    self._lose(state, item)
                 return True
         return False
 
