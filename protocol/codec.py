@@ -78,6 +78,30 @@ def decode_any(
     return obj
 
 
+def peek_id(data: bytes | bytearray | memoryview, *, max_keys: int = 64) -> int | None:
+    """The integer `id` of a frame, read without decoding the rest (for answers to refused frames).
+
+    Reads the top-level map's keys in order and skips every value but `id`'s, so the cost is bounded
+    by the frame's size and never builds the frame's values; None when the frame is not a map, holds
+    no integer `id` among its first `max_keys` keys, or breaks off before it. Never raises.
+    """
+    try:
+        unpacker = msgpack.Unpacker(
+            raw=False, max_buffer_size=max(len(data), 1), strict_map_key=False, max_str_len=len(data)
+        )
+        unpacker.feed(data)
+        size = unpacker.read_map_header()
+        for _ in range(min(size, max_keys)):
+            key = unpacker.unpack()
+            if key == "id":
+                rid = unpacker.unpack()
+                return rid if type(rid) is int else None
+            unpacker.skip()
+    except Exception:  # untrusted bytes: whatever is wrong, there is no id to read
+        return None
+    return None
+
+
 def _decode(
     data: bytes | bytearray | memoryview, types: Mapping[str, type[BaseModel]], max_size: int, max_depth: int
 ) -> BaseModel:
