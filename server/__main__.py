@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import socket
 import sys
 
@@ -34,6 +35,38 @@ def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
         action="store_true",
         help="TESTS ONLY: honour a client-chosen `seed` room option (a known seed reveals every deck)",
     )
+    d = Settings()
+    lim = ap.add_argument_group("limits (docs/security.md)")
+    lim.add_argument("--out-queue", type=int, default=d.out_queue, help="frames queued for a slow reader before 1013")
+    lim.add_argument("--out-bytes", type=int, default=d.out_bytes, help="bytes queued for a slow reader before 1013")
+    lim.add_argument("--close-timeout", type=float, default=d.close_timeout, help="seconds a close may take")
+    lim.add_argument("--hello-timeout", type=float, default=d.hello_timeout, help="seconds to say hello (0: none)")
+    lim.add_argument("--ping-interval", type=float, default=d.ping_interval, help="seconds between pings (0: off)")
+    lim.add_argument("--ping-timeout", type=float, default=d.ping_timeout, help="seconds to answer a ping")
+    lim.add_argument(
+        "--max-conns-per-addr", type=int, default=d.max_conns_per_addr, help="connections per client address (0: any)"
+    )
+    lim.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDR_OR_CIDR",
+        help="a proxy whose X-Forwarded-For names the client (repeatable; default: none)",
+    )
+    lim.add_argument(
+        "--creates-per-minute", type=int, default=d.creates_per_minute, help="rooms per player and per address (0: any)"
+    )
+    lim.add_argument(
+        "--waiting-rooms-per-player", type=int, default=d.waiting_rooms_per_player, help="0: no limit"
+    )
+    lim.add_argument("--name-max", type=int, default=d.name_max, help="longest display name (at most 32)")
+    lim.add_argument("--lobby-max", type=int, default=d.lobby_max, help="rooms in one lobby push or page")
+    lim.add_argument(
+        "--hello-auth",
+        choices=("none", "secret", "hmac"),
+        default=d.hello_auth,
+        help="closed server: hello needs `auth` (the secret is read from $MARCOPOLO_HELLO_SECRET)",
+    )
     ap.add_argument("--log-level", default="INFO")
     a = ap.parse_args(argv)
     settings = Settings(
@@ -50,6 +83,20 @@ def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
         allow_client_seed=a.allow_client_seed,
         bot_delay=a.bot_delay,
         web_root=a.web_root,
+        out_queue=a.out_queue,
+        out_bytes=a.out_bytes,
+        close_timeout=a.close_timeout,
+        hello_timeout=a.hello_timeout,
+        ping_interval=a.ping_interval,
+        ping_timeout=a.ping_timeout,
+        max_conns_per_addr=a.max_conns_per_addr,
+        trusted_proxies=tuple(a.trusted_proxy),
+        creates_per_minute=a.creates_per_minute,
+        waiting_rooms_per_player=a.waiting_rooms_per_player,
+        name_max=min(a.name_max, 32),
+        lobby_max=a.lobby_max,
+        hello_auth=a.hello_auth,
+        hello_secret=os.environ.get("MARCOPOLO_HELLO_SECRET", ""),
     )
     return settings, a.log_level.upper()
 
