@@ -252,24 +252,32 @@ class App:
         it wait forever, as it could the library's own keepalive.
         """
         s = self.settings
+        start = time.monotonic()
+        hello_by = start + s.hello_timeout if s.hello_timeout > 0 else None
+        next_ping = start + s.ping_interval if s.ping_interval > 0 else None
         with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
-            if s.hello_timeout > 0:
-                await asyncio.sleep(s.hello_timeout)
-                if conn.player is None and not conn.closed:
+            while not conn.closed:
+                now = time.monotonic()
+                if hello_by is not None and conn.player is not None:
+                    hello_by = None
+                if hello_by is not None and now >= hello_by:
                     conn.abort(1008, f"no hello within {s.hello_timeout:g} s", drop=True)
                     return
-            if s.ping_interval <= 0:
-                return
-            while not conn.closed:
-                await asyncio.sleep(s.ping_interval)
-                try:
-                    async with asyncio.timeout(s.ping_timeout):
-                        pong = await ws.ping()
-                        await pong
-                except TimeoutError:
-                    log.info("connection %s: no pong within %g s; closing", conn.id, s.ping_timeout)
-                    conn.abort(1011, "keepalive ping timeout", drop=True)
+                if next_ping is not None and now >= next_ping:
+                    try:
+                        async with asyncio.timeout(s.ping_timeout):
+                            pong = await ws.ping()
+                            await pong
+                    except TimeoutError:
+                        log.info("connection %s: no pong within %g s; closing", conn.id, s.ping_timeout)
+                        conn.abort(1011, "keepalive ping timeout", drop=True)
+                        return
+                    next_ping = time.monotonic() + s.ping_interval
+                    continue
+                wakes = [t for t in (hello_by, next_ping) if t is not None]
+                if not wakes:
                     return
+                await asyncio.sleep(max(0.0, min(wakes) - now))
 
 
 async def run(settings: Settings) -> None:
