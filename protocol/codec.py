@@ -78,12 +78,12 @@ def decode_any(
     return obj
 
 
-def peek_id(data: bytes | bytearray | memoryview, *, max_keys: int = 64) -> int | None:
-    """The integer `id` of a frame, read without decoding the rest (for answers to refused frames).
+def peek_id(data: bytes | bytearray | memoryview) -> int | None:
+    """The integer `id` of a frame, read without building the rest (for answers to refused frames).
 
-    Reads the top-level map's keys in order and skips every value but `id`'s, so the cost is bounded
-    by the frame's size and never builds the frame's values; None when the frame is not a map, holds
-    no integer `id` among its first `max_keys` keys, or breaks off before it. Never raises.
+    Walks the top-level map's keys and skips every value but `id`'s, so the cost is bounded by the
+    frame's size; like a full decode, the last `id` of a map that repeats the key wins. None when the
+    frame is not a map, breaks off, or holds no integer `id`. Never raises.
     """
     try:
         unpacker = msgpack.Unpacker(
@@ -91,15 +91,18 @@ def peek_id(data: bytes | bytearray | memoryview, *, max_keys: int = 64) -> int 
         )
         unpacker.feed(data)
         size = unpacker.read_map_header()
-        for _ in range(min(size, max_keys)):
+        if size > len(data):
+            return None
+        rid: object = None
+        for _ in range(size):
             key = unpacker.unpack()
             if key == "id":
                 rid = unpacker.unpack()
-                return rid if type(rid) is int else None
-            unpacker.skip()
+            else:
+                unpacker.skip()
     except Exception:  # untrusted bytes: whatever is wrong, there is no id to read
         return None
-    return None
+    return rid if type(rid) is int else None
 
 
 def _decode(
