@@ -7,7 +7,8 @@ raise `IllegalMove` and change nothing). After every applied move it checks:
   conserved: none appears from nowhere, none is duplicated, and the only ones that may leave the game are
   those a rule removes (listed per game in `MAY_LEAVE`, with the rule);
 - coins, money, goods, camels, posts in stock and the black-dice pool never go negative; every die shows
-  1..6 (Raschid's own dice wait unrolled, as 0, until he sets them); a player's trading posts (in stock + on the board) stay the same number;
+  1..6 (Raschid's own dice wait unrolled, as 0, until he sets them); a player's trading posts (in stock
+  and on the board) stay the same number;
 - replaying the moves from the seed reproduces the state exactly.
 """
 
@@ -85,13 +86,18 @@ def _dice(state: dict[str, Any]) -> list[tuple[Any, bool]]:
     """Every die as [kind, value], with whether it may be unrolled (value 0: Raschid sets his own dice
     when he places them, so they wait in his pool unrolled)."""
     found: list[tuple[Any, bool]] = []
+    players = state.get("players") or []
+    raschid = {i for i, p in enumerate(players) if isinstance(p, dict) and p.get("character") == "raschid"}
     stack: list[Any] = [v for k, v in state.items() if k not in _NOT_ZONES]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
             dice = node.get("dice")
             if isinstance(dice, list):
-                unrolled = node.get("character") == "raschid"
+                owner = node.get("seat")
+                unrolled = node.get("character") == "raschid" or (
+                    isinstance(owner, int) and owner in raschid
+                )  # his dice keep the 0 where a value does not matter (the money bag)
                 found += [(d, unrolled) for d in dice if isinstance(d, list) and len(d) == 2]
             stack.extend(v for k, v in node.items() if k != "dice")
         elif isinstance(node, list):

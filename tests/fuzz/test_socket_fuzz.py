@@ -29,11 +29,13 @@ from server.games.base import pack
 from tests.net.conftest import start_app
 from tests.net.rawws import RawWS
 
-from .frames import expected_re, frames, pack as pack_msg
+from .frames import expected_re, frames
+from .frames import pack as pack_msg
 
 #: the close codes a hostile frame may earn (docs/protocol.md): text 1003, oversized 1009, policy 1008
 CLOSE_CODES = {1003, 1008, 1009}
 _markers = itertools.count(2**62)
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "400"))
 
 
 class ServerThread:
@@ -164,7 +166,7 @@ def _check(fx: Fixture, data: bytes, before: tuple[int, bytes]) -> None:
     assert not fx.errors.records, [r.getMessage() for r in fx.errors.records]  # type: ignore[attr-defined]
 
 
-@settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "400")), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_hostile_frames_get_a_clean_answer_and_change_no_room(fx: Fixture, data: st.DataObject) -> None:
     before = fx.room_state()
