@@ -476,6 +476,9 @@ class Hub:
             mine = self._created_by.get(player, set())
             mine = {r for r in mine if r in self.rooms and self.rooms[r].status == "waiting"}
             self._created_by[player] = mine
+            if len(self._created_by) > 10_000:  # forget players with no room waiting
+                rooms = self.rooms
+                self._created_by = {p: rs for p, rs in self._created_by.items() if any(r in rooms for r in rs)}
             if len(mine) >= s.waiting_rooms_per_player:
                 raise RoomError(
                     "rate_limited", f"you already have {len(mine)} rooms waiting for players; start one first"
