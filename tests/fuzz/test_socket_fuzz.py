@@ -75,7 +75,10 @@ def _answer(raw: RawWS, rid: int) -> dict[str, Any]:
 
 class Fixture:
     def __init__(self) -> None:
-        self.srv = ServerThread(rate=100_000.0, burst=100_000, creates_per_minute=0, waiting_rooms_per_player=0)
+        # the fuzzer never answers pings: keepalive is tested elsewhere (tests/net/test_limits.py)
+        self.srv = ServerThread(
+            rate=100_000.0, burst=100_000, creates_per_minute=0, waiting_rooms_per_player=0, ping_interval=0
+        )
         port = self.srv.app.port
         self.port = port
         self.players = [RawWS(port, rcvbuf=None) for _ in range(2)]
@@ -91,6 +94,7 @@ class Fixture:
 
     def spectator(self) -> RawWS:
         raw = RawWS(self.port, rcvbuf=None)
+        raw.sock.settimeout(30)  # a loaded machine may take a while; a lost answer still fails
         raw.send({"t": "hello", "id": 1, "name": "fuzzer"})
         _answer(raw, 1)
         raw.send({"t": "join", "id": 2, "room": self.room, "spectate": True})
