@@ -322,14 +322,14 @@ class App:
 
 async def run(settings: Settings) -> None:
     """Run a node until SIGTERM or SIGINT (Ctrl-C), then close sockets, rooms and the store."""
-    app = App(settings)
-    await app.start(wait_ready=False)
-    log.info("listening on ws://%s:%d/ws (node %s)", settings.host, app.port, settings.node_id)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
+    for sig in (signal.SIGTERM, signal.SIGINT):  # first: a stop asked for during start-up is a clean stop too
         loop.add_signal_handler(sig, stop.set)
+    app = App(settings)
     try:
+        await app.start(wait_ready=False)
+        log.info("listening on ws://%s:%d/ws (node %s)", settings.host, app.port, settings.node_id)
         await stop.wait()
         log.info("stopping")
     finally:
