@@ -16,7 +16,17 @@ def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
     ap = argparse.ArgumentParser(prog="marcopolo-server", description="Marco Polo game server node")
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=8765)
-    ap.add_argument("--store", default="memory", help="memory (default) or redis://host:port/db")
+    ap.add_argument(
+        "--store",
+        default="memory",
+        help="memory (default), sqlite:///path/to.db, redis://host:port/db or redis+sentinel://h:p,h:p/service[/db]",
+    )
+    ap.add_argument(
+        "--wait-replicas",
+        type=int,
+        default=0,
+        help="Redis: acknowledge a write only once this many replicas have it (WAIT); 0 (default) does not wait",
+    )
     ap.add_argument("--prefix", default="mp:", help="key prefix in Redis")
     ap.add_argument(
         "--node-id",
@@ -56,6 +66,7 @@ def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
         lease_ms=a.lease_ms,
         presence_grace=a.presence_grace,
         keep_log=a.keep_log,
+        wait_replicas=a.wait_replicas,
     )
     return settings, a.log_level.upper()
 

@@ -48,7 +48,9 @@ class App:
 
     def __init__(self, settings: Settings, store: Store | None = None) -> None:
         self.settings = settings
-        self.store = store or open_store(settings.store, prefix=settings.prefix, trim_log=not settings.keep_log)
+        self.store = store or open_store(
+            settings.store, prefix=settings.prefix, trim_log=not settings.keep_log, wait_replicas=settings.wait_replicas
+        )
         cluster = (
             RedisCluster(self.store, settings.node_id, lease_ms=settings.lease_ms, check_every=settings.check_every)
             if isinstance(self.store, RedisStore)
@@ -136,7 +138,7 @@ class App:
                 "node": self.settings.node_id,
                 "rooms": len(self.hub.rooms),
                 "connections": len(self.hub.conns),
-                "store": "redis" if self.settings.store.startswith("redis") else "memory",
+                "store": self.settings.store.split(":", 1)[0],
             }
             status = 200
             try:

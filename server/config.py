@@ -38,6 +38,8 @@ class Settings:
     check_every: float = 0.25
     #: after a takeover, seats stay shown as connected this long (seconds) so their players can re-attach
     presence_grace: float = 5.0
+    #: Redis only: acknowledge a write only once this many replicas have it (WAIT after each write batch)
+    wait_replicas: int = 0
     #: keep every log entry when a snapshot is written (replays, audits, the fault tests' checks)
     keep_log: bool = False
     #: seconds a server-seated bot waits before its move (so people can follow the game)
