@@ -107,13 +107,16 @@ class _Refused(Exception):
 
 
 def path_of(url: str) -> str:
-    """The file of a ``sqlite:`` url: ``sqlite:///abs/path.db``, ``sqlite:///./rel.db``, ``sqlite:rel.db``,
-    or the default ``./data/marcopolo.db`` for a bare ``sqlite:`` / ``sqlite://``."""
+    """The file of a ``sqlite:`` url: ``sqlite:///abs/path.db`` (or ``sqlite:////abs/path.db``),
+    ``sqlite:///./rel.db`` or ``sqlite:rel.db`` (relative to the working directory), or the default
+    ``./data/marcopolo.db`` for a bare ``sqlite`` / ``sqlite:`` / ``sqlite://``."""
     rest = url.split(":", 1)[1] if ":" in url else ""
     if rest.startswith("//"):
         rest = rest[2:]
-        if rest.startswith("/./") or rest.startswith("/../"):
+        if rest.startswith(("/./", "/../")):
             rest = rest[1:]  # sqlite:///./data/x.db is relative to the working directory
+        elif rest.startswith("//"):
+            rest = rest[1:]  # sqlite:////abs/x.db, as SQLAlchemy spells an absolute path
     return rest or DEFAULT_PATH
 
 

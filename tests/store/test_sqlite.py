@@ -146,7 +146,7 @@ async def test_a_closed_store_refuses_work_and_closing_twice_is_harmless(tmp_pat
 
 
 def test_sqlite_urls_name_a_file_relative_or_absolute_or_the_default() -> None:
-    assert path_of("sqlite:///abs/dir/x.db") == "/abs/dir/x.db"
+    assert path_of("sqlite:///abs/dir/x.db") == path_of("sqlite:////abs/dir/x.db") == "/abs/dir/x.db"
     assert path_of("sqlite:///./data/marcopolo.db") == "./data/marcopolo.db"
     assert path_of("sqlite:rel/x.db") == "rel/x.db"
     assert path_of("sqlite:") == path_of("sqlite://") == path_of("sqlite") == DEFAULT_PATH
