@@ -319,9 +319,8 @@ class Player:
         for _ in range(40):
             try:
                 c = await self.connect(self.node)
-                await asyncio.wait_for(
-                    c.join(room, seat=self.seat if self.seat >= 0 else None, spectate=self.seat < 0), 5
-                )
+                await asyncio.wait_for(c.join(room, seat=self.seat if self.seat >= 0 else None,
+                                              spectate=self.seat < 0), 5)
                 return c.views[room].state
             except (ServerError, *LOST):
                 self.node += 1
