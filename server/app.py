@@ -49,7 +49,11 @@ class App:
     def __init__(self, settings: Settings, store: Store | None = None) -> None:
         self.settings = settings
         self.store = store or open_store(
-            settings.store, prefix=settings.prefix, trim_log=not settings.keep_log, wait_replicas=settings.wait_replicas
+            settings.store,
+            prefix=settings.prefix,
+            trim_log=not settings.keep_log,
+            wait_replicas=settings.wait_replicas,
+            takeover=True,  # a SQLite file has one writer: this node
         )
         cluster = (
             RedisCluster(self.store, settings.node_id, lease_ms=settings.lease_ms, check_every=settings.check_every)

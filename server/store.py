@@ -238,7 +238,9 @@ class Store(ABC):
         await self.close()
 
 
-def open_store(url: str, *, prefix: str = "mp:", trim_log: bool = True, wait_replicas: int = 0) -> Store:
+def open_store(
+    url: str, *, prefix: str = "mp:", trim_log: bool = True, wait_replicas: int = 0, takeover: bool = False
+) -> Store:
     """The store a url names.
 
     - ``memory``: a MemoryStore (tests and throwaway runs: nothing survives the process);
@@ -249,13 +251,15 @@ def open_store(url: str, *, prefix: str = "mp:", trim_log: bool = True, wait_rep
       following failovers.
 
     ``wait_replicas`` (Redis only): every write batch is acknowledged only once that many replicas have it.
+    ``takeover`` (SQLite only; a server node asks for it): this process is the file's one writer from now on,
+    so every lease an earlier process held is fenced off (see SqliteStore).
     """
     if url == "memory":
         return MemoryStore(trim_log=trim_log)
     if url == "sqlite" or url.startswith("sqlite:"):
         from server.store_sqlite import SqliteStore, path_of
 
-        return SqliteStore(path_of(url), trim_log=trim_log)
+        return SqliteStore(path_of(url), trim_log=trim_log, takeover=takeover)
     if url.startswith(("redis://", "rediss://", "unix://", "redis+sentinel://")):
         return RedisStore(url, prefix=prefix, trim_log=trim_log, wait_replicas=wait_replicas)
     raise ValueError(

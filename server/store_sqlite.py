@@ -121,7 +121,13 @@ def path_of(url: str) -> str:
 
 
 class SqliteStore(Store):
-    """Rooms in one SQLite file (see the module docstring); ``clock`` (default ``time.time``) drives expiry."""
+    """Rooms in one SQLite file (see the module docstring); ``clock`` (default ``time.time``) drives expiry.
+
+    ``takeover=True`` (what a server node opens the file with) makes this process the file's writer: when the
+    file is opened, every lease is dropped and every room's epoch raised, so no token an earlier process got
+    holds any more, and this node takes every room at once whatever its node id (a node restarted under
+    another id or port does not wait for the old leases). Tools that only read (audits) leave it off.
+    """
 
     def __init__(
         self,
@@ -131,6 +137,7 @@ class SqliteStore(Store):
         clock: Callable[[], float] = time.time,
         synchronous: str = "FULL",
         busy_timeout_ms: int = 5000,
+        takeover: bool = False,
     ) -> None:
         if synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
             raise ValueError(f"synchronous must be FULL, EXTRA or NORMAL, got {synchronous!r}")
@@ -139,6 +146,7 @@ class SqliteStore(Store):
         self._clock = clock
         self._synchronous = synchronous.upper()
         self._busy_timeout_ms = busy_timeout_ms
+        self.takeover = takeover
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store")
         self._db: sqlite3.Connection | None = None
         self._closed = False
@@ -157,6 +165,10 @@ class SqliteStore(Store):
                 raise sqlite3.OperationalError(f"could not switch {self.path} to WAL (journal_mode={mode})")
             db.execute(f"PRAGMA synchronous = {self._synchronous}")
             db.executescript(_SCHEMA)
+            if self.takeover:  # every token an earlier process got no longer holds, even lapsed ones
+                db.execute("BEGIN IMMEDIATE")
+                db.execute("UPDATE fences SET epoch = epoch + 1, token = NULL, lease_until = NULL")
+                db.execute("COMMIT")
         except BaseException:
             db.close()
             raise

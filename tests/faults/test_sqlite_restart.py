@@ -4,7 +4,9 @@ One real `python -m server` process on `sqlite:///<tmp>/data/marcopolo.db` (with
 stays for the audit); two players play a room while a third has already finished a game against a server bot
 and a fourth room waits in the lobby. The node is SIGKILLed mid-game and started again on the same file and
 port: the players reconnect with their tokens and get their own seats back, play on, and the stored log is
-audited against every `ok`; the finished game and the waiting room are still there.
+audited against every `ok`; the finished game and the waiting room are still there. The restarted node runs
+under another node id (as after a change of `--node-id`): it takes every room at once all the same, since a
+server opens its file as its one writer and so fences every lease of the killed process.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ async def test_a_sigkilled_node_restarted_on_its_file_resumes_every_room_token_a
 ) -> None:
     url = f"sqlite://{tmp_path}/data/marcopolo.db"
     node = NodeProc("solo", url, "mp:")
+    again = NodeProc("solo-again", url, "mp:")
+    again.port = node.port  # the same address, so the players' reconnects find it
     node.start()
     players: list[Player] = []
     try:
@@ -53,7 +57,7 @@ async def test_a_sigkilled_node_restarted_on_its_file_resumes_every_room_token_a
             acked = sum(len(p.acks) for p in (ann, bob))
             node.kill()
             started = time.monotonic()
-            await asyncio.to_thread(node.start)
+            await asyncio.to_thread(again.start)
             timing["restart"] = time.monotonic() - started
             timing["acked_before"] = acked
 
@@ -78,3 +82,4 @@ async def test_a_sigkilled_node_restarted_on_its_file_resumes_every_room_token_a
         for p in players:
             await p.close()
         node.stop()
+        again.stop()

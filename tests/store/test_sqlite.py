@@ -67,6 +67,22 @@ async def test_reopening_the_file_keeps_every_room_log_snapshot_session_seat_and
         assert await reopened.room_ids() == ["r1", "r3"]
 
 
+async def test_a_store_opened_to_take_over_fences_every_earlier_token_and_frees_every_lease(tmp_path: Path) -> None:
+    async with SqliteStore(db_file(tmp_path)) as store:
+        meta = await playing(store, "r1", moves=1)
+        held = await store.acquire_lease("r1", "node-a", 86_400_000)
+        lapsed = await store.acquire_lease("r2", "node-a", 1)
+    assert held and lapsed
+    async with SqliteStore(db_file(tmp_path), takeover=True) as store:
+        assert await store.lease_holder("r1") is None
+        with pytest.raises(StoreFenced):
+            await store.append("r1", move(2), {**meta, "v": 2}, fence=held)
+        assert await store.keep_leases([("r1", held), ("r2", lapsed)], 1000) == [False, False]
+        token = await store.acquire_lease("r1", "node-b", 1000)  # another node id takes the room at once
+        assert token is not None and token.startswith("node-b|")
+        await store.append("r1", move(2), {**meta, "v": 2}, fence=token)
+
+
 async def test_a_finished_room_disappears_after_its_ttl(tmp_path: Path) -> None:
     clock = FakeClock()
     async with SqliteStore(db_file(tmp_path), clock=clock) as store:
