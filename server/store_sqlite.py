@@ -73,6 +73,7 @@ CREATE TABLE IF NOT EXISTS rooms (
     expires_at REAL
 );
 CREATE INDEX IF NOT EXISTS rooms_listed ON rooms (listed);
+CREATE INDEX IF NOT EXISTS rooms_expiry ON rooms (expires_at) WHERE expires_at IS NOT NULL;
 CREATE TABLE IF NOT EXISTS log (
     room TEXT NOT NULL,
     v INTEGER NOT NULL,
@@ -90,6 +91,7 @@ CREATE TABLE IF NOT EXISTS sessions (
     data BLOB NOT NULL,
     expires_at REAL NOT NULL
 );
+CREATE INDEX IF NOT EXISTS sessions_expiry ON sessions (expires_at);
 CREATE TABLE IF NOT EXISTS seats (
     player TEXT NOT NULL,
     room TEXT NOT NULL,
@@ -199,8 +201,10 @@ class SqliteStore(Store):
             raise refused.exc from None
         except sqlite3.Error as exc:
             raise StoreUnavailable(f"sqlite: {exc}") from exc
-        except RuntimeError as exc:  # the executor was shut down by close()
-            raise StoreUnavailable(f"sqlite: {exc}") from exc
+        except RuntimeError as exc:
+            if self._closed:  # the executor was shut down by close() meanwhile
+                raise StoreUnavailable("the store is closed") from exc
+            raise
 
     def _now(self) -> float:
         return self._clock()
@@ -215,9 +219,9 @@ class SqliteStore(Store):
         else:
             row = db.execute("SELECT expires_at FROM rooms WHERE room = ?", (room,)).fetchone()
             gone = [room] if row is not None and row[0] is not None and row[0] <= now else []
-        for rid in gone:
-            db.execute("DELETE FROM rooms WHERE room = ?", (rid,))
-            db.execute("DELETE FROM log WHERE room = ?", (rid,))
+        for rid in gone:  # the room's epoch goes with it, as its fence key expires with the room in Redis
+            for table in ("rooms", "log", "fences"):
+                db.execute(f"DELETE FROM {table} WHERE room = ?", (rid,))  # noqa: S608 - fixed table names
 
     def _exists(self, db: sqlite3.Connection, room: str) -> bool:
         self._purge(db, room)
