@@ -830,7 +830,7 @@ class RedisStore(Store):
                 "socket_connect_timeout": timeout,
                 "retry": Retry(NoBackoff(), 0),
             }
-            self.sentinel = Sentinel(where.sentinels, sentinel_kwargs=dict(fail_fast), **fail_fast)
+            self.sentinel = Sentinel(where.sentinels, sentinel_kwargs=dict(fail_fast), **fail_fast)  # type: ignore[no-untyped-call]
             self.client = self.sentinel.master_for(
                 where.service,
                 redis_class=aredis.Redis,
