@@ -142,7 +142,7 @@ class App:
                 "node": self.settings.node_id,
                 "rooms": len(self.hub.rooms),
                 "connections": len(self.hub.conns),
-                "store": self.settings.store.split(":", 1)[0],
+                "store": self.settings.store_kind,
             }
             status = 200
             try:
