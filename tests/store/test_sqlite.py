@@ -174,3 +174,16 @@ async def test_open_store_opens_a_sqlite_file(tmp_path: Path) -> None:
     await store.create_room(meta_for("r1"))
     await store.close()
     assert os.path.isfile(tmp_path / "a" / "b.db")
+
+
+async def test_a_server_on_a_sqlite_file_runs_alone_as_the_files_writer(tmp_path: Path) -> None:
+    from server.app import App
+    from server.cluster import LocalCluster
+    from server.config import Settings
+
+    app = App(Settings(store=f"sqlite://{db_file(tmp_path)}", node_id="n1"))
+    try:
+        assert isinstance(app.store, SqliteStore) and app.store.takeover
+        assert isinstance(app.hub.cluster, LocalCluster) and not app.hub.cluster.clustered
+    finally:
+        await app.store.close()
