@@ -111,6 +111,8 @@ class Hub:
         #: False until the store answered and the unfinished rooms were loaded (requests get `unavailable`)
         self.ready = False
         self._follow_lock = asyncio.Lock()
+        #: requests forwarded to rooms while this node loads them, by room, in order of arrival
+        self._parked: dict[str, list[dict[str, Any]]] = {}
 
     # ---- start and stop ---------------------------------------------------------------------
 
@@ -129,28 +131,46 @@ class Hub:
         async with lock:
             if room_id in self.rooms:
                 return self.rooms[room_id]
-            token = await self.cluster.claim(room_id)
-            if token is None:
-                return None
+            self._parked.setdefault(room_id, [])
             try:
-                loaded = await self.store.load(room_id)
-            except BaseException:
-                await self.cluster.release(room_id, token)
-                raise
-            if loaded is None:
-                await self.cluster.release(room_id, token)
-                return None
-            try:
-                meta, state, snap_v = restore(loaded.meta, loaded.snap_v, loaded.snapshot, loaded.log)
-            except BaseException:
-                log.exception("room %s: could not be restored", room_id)
-                await self.cluster.release(room_id, token)
-                raise
-            meta["snap_v"] = snap_v
-            log.info("room %s: runs here from v=%d (lease %s)", room_id, meta["v"], token)
-            if takeover:
-                self.metrics.takeovers.inc()
-            return self._new_room(meta, state, token, grace=self.settings.presence_grace)
+                return await self._claim_and_load_locked(room_id, takeover)
+            finally:
+                parked = self._parked.pop(room_id, [])
+                room = self.rooms.get(room_id)
+                for payload in parked:
+                    if room is None:
+                        self._refuse_remote(payload)
+                    else:
+                        rc = self._remote_conn(payload["conn"])
+                        asyncio.get_running_loop().create_task(self._remote_submit(room, rc, payload))
+
+    async def _claim_and_load_locked(self, room_id: str, takeover: bool) -> Room | None:
+        token = await self.cluster.claim(room_id)
+        if token is None:
+            return None
+        try:
+            loaded = await self.store.load(room_id)
+        except BaseException:
+            await self.cluster.release(room_id, token)
+            raise
+        if loaded is None:
+            await self.cluster.release(room_id, token)
+            return None
+        try:
+            meta, state, snap_v = restore(loaded.meta, loaded.snap_v, loaded.snapshot, loaded.log)
+        except BaseException:
+            log.exception("room %s: could not be restored", room_id)
+            await self.cluster.release(room_id, token)
+            raise
+        meta["snap_v"] = snap_v
+        # a load slower than the lease must not run a room whose lease another node took meanwhile
+        if not await self.store.renew_lease(room_id, token, self.cluster.lease_ms):
+            log.warning("room %s: the lease lapsed and was taken while loading", room_id)
+            return None
+        log.info("room %s: runs here from v=%d (lease %s)", room_id, meta["v"], token)
+        if takeover:
+            self.metrics.takeovers.inc()
+        return self._new_room(meta, state, token, grace=self.settings.presence_grace)
 
     def _new_room(
         self, meta: dict[str, Any], state: dict[str, Any] | None, fence: str | None, grace: float = 0.0
@@ -339,7 +359,11 @@ class Hub:
         if isinstance(room, Room):
             spectate = views.pop(conn.id, None)
             if spectate is not None and conn.id not in room.viewers:
-                await room.submit("join", conn, None, seat=None, spectate=spectate)
+                try:
+                    await room.submit("join", conn, None, seat=None, spectate=spectate)
+                except RoomError:
+                    self.remote_views.setdefault(room_id, {})[conn.id] = spectate
+                    raise
         elif self.remote_owner.get(room_id) != room.owner:
             self.forward(room.owner, room_id, "join", conn, None, {"seat": None, "spectate": views[conn.id]})
             self.remote_owner[room_id] = room.owner
@@ -360,14 +384,26 @@ class Hub:
             if target is not None:
                 target.push(payload["msg"])
         elif op == "req":
-            room = self.rooms.get(payload["room"])
-            rc = self._remote_conn(payload["conn"])
+            room_id = payload["room"]
+            room = self.rooms.get(room_id)
+            if room is None and room_id in self._parked:  # being loaded here: served in order once it runs
+                self._parked[room_id].append(payload)
+                return
             if room is None:
-                rc.push({"t": "error", "re": payload.get("re"), "code": "unavailable",
-                         "message": "the room moved to another node; retry"})
+                self._refuse_remote(payload)
                 return
             # one task per request; tasks start in order, so the room's inbox keeps the order of arrival
+            rc = self._remote_conn(payload["conn"])
             asyncio.get_running_loop().create_task(self._remote_submit(room, rc, payload))
+        elif op == "bounce":  # a room we forwarded to is not on that node: find where it went
+            if self.remote_owner.get(payload["room"]) == payload.get("node"):
+                self.remote_owner.pop(payload["room"], None)
+
+            async def recheck() -> None:
+                await asyncio.sleep(0.1)
+                await self.check_remote_rooms()
+
+            asyncio.get_running_loop().create_task(recheck())
         elif op == "detach":
             room = self.rooms.get(payload["room"])
             rc = self.remote_conns.get(payload["conn"]["id"])
@@ -388,6 +424,13 @@ class Hub:
             if old is not None and old.id != payload["keep"]:
                 old.abort(4001, "replaced by a newer connection of the same player")
                 await self.disconnected(old)
+
+    def _refuse_remote(self, payload: dict[str, Any]) -> None:
+        """A forwarded request for a room this node does not run: `unavailable`, and the sender re-checks."""
+        rc = self._remote_conn(payload["conn"])
+        rc.push({"t": "error", "re": payload.get("re"), "code": "unavailable",
+                 "message": "the room moved to another node; retry"})  # fmt: skip
+        self.cluster.send(rc.node, {"op": "bounce", "room": payload["room"], "node": self.node})
 
     def _remote_conn(self, ref: dict[str, Any]) -> RemoteConn:
         rc = self.remote_conns.get(ref["id"])
@@ -456,8 +499,9 @@ class Hub:
                     continue
                 try:
                     await room.submit("join", conn, None, seat=None, spectate=spectate)
-                except RoomError as err:
+                except RoomError as err:  # keep following it: the next check (or request) tries again
                     log.warning("re-joining %s to %s failed: %s", cid, room_id, err.message)
+                    self.remote_views.setdefault(room_id, {})[cid] = spectate
             if not self.remote_views.get(room_id):
                 self.remote_views.pop(room_id, None)
 
