@@ -801,8 +801,8 @@ class RedisStore(Store):
     ``wait_replicas`` N > 0: each write pipeline ends with ``WAIT N wait_timeout_ms`` on the same connection;
     if fewer than N replicas confirm, every call of the batch raises StoreUnavailable (a write of unknown
     outcome, which the caller settles), so no write is acknowledged before N replicas have it. The session
-    and seat-index writes wait the same way; deleting a room and releasing a lease do not (losing one of
-    those in a failover is harmless: the room is deleted again, the lease lapses).
+    and seat-index writes wait the same way; deleting a room does not (losing a delete in a failover is
+    harmless: it is repeated).
     """
 
     def __init__(

@@ -522,8 +522,10 @@ class SqliteStore(Store):
     async def release_lease(self, room: str, token: str) -> None:
         def work(db: sqlite3.Connection) -> None:
             _epoch, held = self._lease(db, room)
-            if held == token:
-                db.execute("UPDATE fences SET token = NULL, lease_until = NULL WHERE room = ?", (room,))
+            if held == token:  # the epoch moves on, so the released token can never be taken back or write
+                db.execute(
+                    "UPDATE fences SET epoch = epoch + 1, token = NULL, lease_until = NULL WHERE room = ?", (room,)
+                )
 
         await self._call(work, write=True)
 
