@@ -45,7 +45,7 @@ simulate: $(STAMP)
 	$(BIN)/python -m server.games.expedition.simulate --games 1000
 
 serve: $(STAMP) web
-	$(BIN)/python -m server --host 127.0.0.1 --port 8765 --store memory
+	$(BIN)/python -m server --host 127.0.0.1 --port 8765 --store $(or $(STORE),sqlite:///./data/marcopolo.db)
 
 bench: $(STAMP)
 	$(BIN)/python -m loadtests.bench

@@ -88,7 +88,13 @@ class App:
 
     def __init__(self, settings: Settings, store: Store | None = None) -> None:
         self.settings = settings
-        self.store = store or open_store(settings.store, prefix=settings.prefix, trim_log=not settings.keep_log)
+        self.store = store or open_store(
+            settings.store,
+            prefix=settings.prefix,
+            trim_log=not settings.keep_log,
+            wait_replicas=settings.wait_replicas,
+            takeover=True,  # a SQLite file has one writer: this node
+        )
         cluster = (
             RedisCluster(self.store, settings.node_id, lease_ms=settings.lease_ms, check_every=settings.check_every)
             if isinstance(self.store, RedisStore)
@@ -186,7 +192,7 @@ class App:
                 "node": self.settings.node_id,
                 "rooms": len(self.hub.rooms),
                 "connections": len(self.hub.conns),
-                "store": "redis" if self.settings.store.startswith("redis") else "memory",
+                "store": self.settings.store_kind,
             }
             status = 200
             try:

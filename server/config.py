@@ -42,7 +42,10 @@ class Settings(BaseSettings):
         description="address to listen on; 0.0.0.0 (all interfaces) to host players on a LAN or a VPS",
     )
     port: int = Field(8765, ge=0, le=65535, description="TCP port of the WebSocket (/ws) and HTTP routes")
-    store: str = Field("memory", description="memory (default) or redis://host:port/db")
+    store: str = Field(
+        "memory",
+        description="memory (default), sqlite:///path/to.db, redis://host:port/db or redis+sentinel://h:p,h:p/service[/db]",
+    )
     prefix: str = Field("mp:", description="key prefix in the store; nodes on one Redis and prefix form a cluster")
     node_id: str = Field(
         default_factory=_default_node_id,
@@ -107,6 +110,11 @@ class Settings(BaseSettings):
     #: after a takeover, seats stay shown as connected this long (seconds) so their players can re-attach
     presence_grace: float = Field(
         5.0, ge=0, description="seconds seats stay shown connected after a takeover, for their players to re-attach"
+    )
+    wait_replicas: int = Field(
+        0,
+        ge=0,
+        description="Redis: acknowledge a write only once this many replicas have it (WAIT after each write batch)",
     )
     #: keep every log entry when a snapshot is written (replays, audits, the fault tests' checks)
     keep_log: bool = Field(False, description="keep every log entry at snapshots (replays, audits)")

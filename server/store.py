@@ -1,4 +1,6 @@
-"""Room persistence: one small async interface, an in-process store and a Redis store.
+"""Room persistence: one small async interface, an in-process store and a Redis store (plain or Sentinel).
+
+The SQLite store (one file, one node) is in ``server.store_sqlite``; ``open_store`` picks a store by url.
 
 This module owns how a room survives a restart or a node failure. A room is stored as
 
@@ -49,10 +51,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, cast
+from urllib.parse import unquote
 
 import msgpack
 import redis.asyncio as aredis
+from redis.asyncio.connection import BlockingConnectionPool
 from redis.asyncio.retry import Retry
+from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
 from redis.backoff import NoBackoff
 from redis.commands.core import AsyncScript
 from redis.exceptions import RedisError
@@ -65,6 +70,8 @@ __all__ = [
     "StoreFenced",
     "StoreUnavailable",
     "open_store",
+    "SentinelUrl",
+    "parse_sentinel_url",
     "token_node",
 ]
 
@@ -231,13 +238,71 @@ class Store(ABC):
         await self.close()
 
 
-def open_store(url: str, *, prefix: str = "mp:", trim_log: bool = True) -> Store:
-    """Return a MemoryStore for ``"memory"``, a RedisStore for a redis://, rediss:// or unix:// url."""
+def open_store(
+    url: str, *, prefix: str = "mp:", trim_log: bool = True, wait_replicas: int = 0, takeover: bool = False
+) -> Store:
+    """The store a url names.
+
+    - ``memory``: a MemoryStore (tests and throwaway runs: nothing survives the process);
+    - ``sqlite:///path/to.db`` (absolute), ``sqlite:///./rel.db`` or ``sqlite:rel.db`` (relative to the working
+      directory), bare ``sqlite:`` for ``./data/marcopolo.db``: a SqliteStore (one node, one file);
+    - ``redis://host:port/db``, ``rediss://...``, ``unix://...``: a RedisStore;
+    - ``redis+sentinel://host:port,host:port/service[/db]``: a RedisStore on the primary the Sentinels name,
+      following failovers.
+
+    ``wait_replicas`` (Redis only): every write batch is acknowledged only once that many replicas have it.
+    ``takeover`` (SQLite only; a server node asks for it): this process is the file's one writer from now on,
+    so every lease an earlier process held is fenced off (see SqliteStore).
+    """
     if url == "memory":
         return MemoryStore(trim_log=trim_log)
-    if url.startswith(("redis://", "rediss://", "unix://")):
-        return RedisStore(url, prefix=prefix, trim_log=trim_log)
-    raise ValueError(f"unknown store url {url!r}: use 'memory' or 'redis://host:port/db'")
+    if url == "sqlite" or url.startswith("sqlite:"):
+        from server.store_sqlite import SqliteStore, path_of
+
+        return SqliteStore(path_of(url), trim_log=trim_log, takeover=takeover)
+    if url.startswith(("redis://", "rediss://", "unix://", "redis+sentinel://")):
+        return RedisStore(url, prefix=prefix, trim_log=trim_log, wait_replicas=wait_replicas)
+    raise ValueError(
+        f"unknown store url {url!r}: use 'memory', 'sqlite:///path/to.db', 'redis://host:port/db' "
+        "or 'redis+sentinel://host:port,host:port/service'"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SentinelUrl:
+    """A parsed ``redis+sentinel://[[user]:password@]host:port,host:port/service[/db]``."""
+
+    sentinels: list[tuple[str, int]]
+    service: str
+    db: int = 0
+    username: str | None = None
+    password: str | None = None
+
+
+def parse_sentinel_url(url: str) -> SentinelUrl:
+    """Split a Sentinel url; the password (if any) is the primary's, not the Sentinels'."""
+    scheme = "redis+sentinel://"
+    if not url.startswith(scheme):
+        raise ValueError(f"not a sentinel url: {url!r}")
+    rest = url[len(scheme) :]
+    netloc, _, path = rest.partition("/")
+    username = password = None
+    if "@" in netloc:
+        auth, netloc = netloc.rsplit("@", 1)
+        user, _, pw = auth.partition(":")
+        username, password = (unquote(user) or None), (unquote(pw) or None)
+    sentinels: list[tuple[str, int]] = []
+    for part in netloc.split(","):
+        host, _, port = part.strip().rpartition(":")
+        if not host or not port.isdigit():
+            raise ValueError(f"sentinel url {url!r}: {part!r} is not host:port")
+        sentinels.append((host.strip("[]"), int(port)))
+    parts = [p for p in path.split("/") if p]
+    if not parts or len(parts) > 2:
+        raise ValueError(f"sentinel url {url!r}: give the service name (and optionally a db) after the hosts")
+    if len(parts) == 2 and not parts[1].isdigit():
+        raise ValueError(f"sentinel url {url!r}: the db must be a number, got {parts[1]!r}")
+    return SentinelUrl(sentinels, unquote(parts[0]), int(parts[1]) if len(parts) == 2 else 0, username, password)
 
 
 # --- shared helpers --------------------------------------------------------------------------------
@@ -713,6 +778,14 @@ class _Call:
     done: asyncio.Future[Any]
 
 
+class _BlockingSentinelPool(SentinelConnectionPool, BlockingConnectionPool):
+    """Connections to the primary the Sentinels name, from a pool that blocks when busy (as RedisStore's does).
+
+    SentinelConnectionPool finds the primary (and drops idle connections when it moved); BlockingConnectionPool
+    makes a caller wait up to ``timeout`` seconds for a free connection instead of failing.
+    """
+
+
 class RedisStore(Store):
     """Rooms in Redis under ``prefix``; every write is one Lua script, so it is atomic.
 
@@ -720,6 +793,16 @@ class RedisStore(Store):
     Redis surfaces as StoreUnavailable instead of a hung room. Connections come from a blocking pool of
     ``max_connections`` (a caller waits up to ``pool_wait`` seconds for one). Write scripts are coalesced:
     one writer task sends every call queued meanwhile in one pipeline. ``client`` is exposed for pub/sub.
+
+    A ``redis+sentinel://`` url connects to the primary the Sentinels name and follows a failover: a
+    connection that fails (or finds its server demoted) asks the Sentinels again on its next use, so writes
+    fail with StoreUnavailable until a replica is promoted and then go to it.
+
+    ``wait_replicas`` N > 0: each write pipeline ends with ``WAIT N wait_timeout_ms`` on the same connection;
+    if fewer than N replicas confirm, every call of the batch raises StoreUnavailable (a write of unknown
+    outcome, which the caller settles), so no write is acknowledged before N replicas have it. The session
+    and seat-index writes wait the same way; deleting a room does not (losing a delete in a failover is
+    harmless: it is repeated).
     """
 
     def __init__(
@@ -732,19 +815,47 @@ class RedisStore(Store):
         max_connections: int = 64,
         pool_wait: float = 10.0,
         max_batch: int = 512,
+        wait_replicas: int = 0,
+        wait_timeout_ms: int | None = None,
     ):
+        if isinstance(wait_replicas, bool) or not isinstance(wait_replicas, int) or wait_replicas < 0:
+            raise ValueError(f"wait_replicas must be an int >= 0, got {wait_replicas!r}")
         self.prefix = prefix
         self.trim_log = trim_log
         self.timeout = timeout
-        pool = aredis.BlockingConnectionPool.from_url(
-            url,
-            max_connections=max_connections,
-            timeout=pool_wait,
-            socket_timeout=timeout,
-            socket_connect_timeout=timeout,
-            retry=Retry(NoBackoff(), 0),
-        )
-        self.client: aredis.Redis = aredis.Redis.from_pool(pool)
+        self.wait_replicas = wait_replicas
+        #: how long WAIT waits for the replicas; below the socket timeout, so a WAIT never looks like an outage
+        self.wait_timeout_ms = wait_timeout_ms if wait_timeout_ms is not None else max(1, int(timeout * 500))
+        self.sentinel: Sentinel | None = None
+        self.client: aredis.Redis
+        if url.startswith("redis+sentinel://"):
+            where = parse_sentinel_url(url)
+            fail_fast: dict[str, Any] = {
+                "socket_timeout": timeout,
+                "socket_connect_timeout": timeout,
+                "retry": Retry(NoBackoff(), 0),
+            }
+            self.sentinel = Sentinel(where.sentinels, sentinel_kwargs=dict(fail_fast), **fail_fast)  # type: ignore[no-untyped-call]
+            self.client = self.sentinel.master_for(
+                where.service,
+                redis_class=aredis.Redis,
+                connection_pool_class=_BlockingSentinelPool,
+                max_connections=max_connections,
+                timeout=pool_wait,
+                db=where.db,
+                username=where.username,
+                password=where.password,
+            )
+        else:
+            pool = aredis.BlockingConnectionPool.from_url(
+                url,
+                max_connections=max_connections,
+                timeout=pool_wait,
+                socket_timeout=timeout,
+                socket_connect_timeout=timeout,
+                retry=Retry(NoBackoff(), 0),
+            )
+            self.client = aredis.Redis.from_pool(pool)
         reg = self.client.register_script
         self._create, self._save_meta, self._append = reg(_CREATE), reg(_SAVE_META), reg(_APPEND)
         self._snapshot, self._finish = reg(_SNAPSHOT), reg(_FINISH)
@@ -813,9 +924,11 @@ class RedisStore(Store):
             async with self.client.pipeline(transaction=False) as pipe:
                 for call in batch:
                     await call.script(keys=call.keys, args=call.args, client=pipe)
+                self._queue_wait(pipe)
                 replies = await pipe.execute(raise_on_error=False)
-        except (RedisError, OSError) as exc:
-            failure = StoreUnavailable(f"redis: {exc}")
+            self._check_wait(replies)
+        except (RedisError, OSError, StoreUnavailable) as exc:
+            failure = exc if isinstance(exc, StoreUnavailable) else StoreUnavailable(f"redis: {exc}")
             for call in batch:
                 if not call.done.done():
                     call.done.set_exception(failure)
@@ -832,6 +945,31 @@ class RedisStore(Store):
                 call.done.set_exception(StoreUnavailable(f"redis: {reply}"))
             else:
                 call.done.set_result(reply)
+
+    def _queue_wait(self, pipe: Any) -> None:
+        """End a write pipeline with WAIT when replicas must confirm (its reply is the pipeline's last)."""
+        if self.wait_replicas:
+            pipe.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms)
+
+    def _check_wait(self, replies: list[Any]) -> None:
+        """Pop WAIT's reply; raise StoreUnavailable if fewer replicas than asked have the pipeline's writes."""
+        if not self.wait_replicas:
+            return
+        acked = replies.pop()
+        if isinstance(acked, Exception) or not isinstance(acked, int) or acked < self.wait_replicas:
+            raise StoreUnavailable(
+                f"redis: the writes reached {acked!r} replicas, not {self.wait_replicas}: outcome unknown"
+            )
+
+    async def _replicated(self, build: Callable[[Any], None]) -> list[Any]:
+        """Send the commands ``build(pipe)`` queues in one pipeline (then WAIT, if asked); their replies."""
+        with _unavailable():
+            async with self.client.pipeline(transaction=False) as pipe:
+                build(pipe)
+                self._queue_wait(pipe)
+                replies: list[Any] = await pipe.execute()
+        self._check_wait(replies)
+        return replies
 
     # ---- rooms ----------------------------------------------------------------------------------
 
@@ -957,6 +1095,8 @@ class RedisStore(Store):
             self._queue = []
             await self.client.aclose()
             await self.client.connection_pool.disconnect()
+            if self.sentinel is not None:
+                await self.sentinel.aclose()
 
     async def ping(self) -> None:
         with _unavailable():
@@ -973,11 +1113,7 @@ class RedisStore(Store):
 
     async def mark_seat(self, player: str, room: str, held: bool) -> None:
         key = f"{self.prefix}player:{player}:rooms"
-        with _unavailable():
-            if held:
-                await self.client.sadd(key, room)
-            else:
-                await self.client.srem(key, room)
+        await self._replicated(lambda pipe: pipe.sadd(key, room) if held else pipe.srem(key, room))
 
     async def player_rooms(self, player: str) -> list[str]:
         with _unavailable():
@@ -986,8 +1122,8 @@ class RedisStore(Store):
 
     async def save_session(self, key: str, session: dict[str, Any], ttl_seconds: int) -> None:
         _check_ttl(ttl_seconds, "ttl_seconds")
-        with _unavailable():
-            await self.client.set(f"{self.prefix}session:{key}", _pack(session), ex=ttl_seconds)
+        packed = _pack(session)
+        await self._replicated(lambda pipe: pipe.set(f"{self.prefix}session:{key}", packed, ex=ttl_seconds))
 
     async def load_session(self, key: str) -> dict[str, Any] | None:
         with _unavailable():

@@ -30,7 +30,7 @@ from websockets.exceptions import ConnectionClosed
 from clients.client import Client, ServerError
 from server.games import get_game
 from server.room import restore
-from server.store import RedisStore
+from server.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 #: what a client sees when a request's connection or answer is lost: the outcome is unknown
@@ -343,8 +343,9 @@ class Player:
 
 async def audit(redis_url: str, prefix: str, room: str, players: list[Player]) -> dict[str, Any]:
     """Check the stored log against every `ok`: each acknowledged move present at its version, exactly once;
-    versions strictly rising; the final views equal a replay of the log. Returns figures for the report."""
-    async with RedisStore(redis_url, prefix=prefix) as store:
+    versions strictly rising; the final views equal a replay of the log. Returns figures for the report.
+    `redis_url` is any store url (Redis, Sentinel, a SQLite file)."""
+    async with open_store(redis_url, prefix=prefix) as store:
         log = await store.full_log(room)
         loaded = await store.load(room)
     assert loaded is not None
@@ -370,7 +371,7 @@ async def audit(redis_url: str, prefix: str, room: str, players: list[Player]) -
         await p.settle(room)
     views: dict[str, tuple[int, dict[str, Any]]] = {}
     for _ in range(100):  # every client at the room's newest version (their own re-joins were versions too)
-        async with RedisStore(redis_url, prefix=prefix) as store:
+        async with open_store(redis_url, prefix=prefix) as store:
             loaded = await store.load(room)
             log = await store.full_log(room)
         assert loaded is not None

@@ -1,4 +1,4 @@
-"""Fixtures that run the store suite against MemoryStore (with a fake clock) and a real Redis."""
+"""Fixtures that run the store suite against MemoryStore and SqliteStore (both with a fake clock) and a real Redis."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import pytest
 import redis.asyncio as aredis
 
 from server.store import MemoryStore, RedisStore, Store
+from server.store_sqlite import SqliteStore
 
 # MP_TEST_REDIS_URL points the suite at another Redis (keys stay under a random mptest:<hex>: prefix).
 REDIS_URL = os.environ.get("MP_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -82,14 +83,29 @@ def memory_backend() -> Backend:
     return Backend("memory", MemoryStore(clock=clock), clock=clock)
 
 
+@asynccontextmanager
+async def sqlite_backend_in(folder: str) -> AsyncIterator[Backend]:
+    """A SqliteStore on a new file in `folder` (the folder is created by the store), with a fake clock."""
+    clock = FakeClock()
+    store = SqliteStore(os.path.join(folder, "db", "store.db"), clock=clock)
+    try:
+        yield Backend("sqlite", store, clock=clock)
+    finally:
+        await store.close()
+
+
 needs_redis = pytest.mark.skipif(not REDIS_UP, reason=f"no Redis answers PING at {REDIS_URL}")
 
 
-@pytest.fixture(params=["memory", pytest.param("redis", marks=needs_redis)])
-async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
-    """Each store in turn: memory with a fake clock, then Redis under a fresh random prefix."""
+@pytest.fixture(params=["memory", "sqlite", pytest.param("redis", marks=needs_redis)])
+async def backend(request: pytest.FixtureRequest, tmp_path: object) -> AsyncIterator[Backend]:
+    """Each store in turn: memory and sqlite (a temp file) with a fake clock, then Redis under a fresh prefix."""
     if request.param == "memory":
         yield memory_backend()
+        return
+    if request.param == "sqlite":
+        async with sqlite_backend_in(str(tmp_path)) as backend:
+            yield backend
         return
     async with redis_backend_on(f"mptest:{secrets.token_hex(6)}:") as backend:
         yield backend

@@ -637,3 +637,14 @@ async def test_open_store_picks_the_backend_from_the_url() -> None:
     await store.close()
     with pytest.raises(ValueError, match="unknown store url"):
         open_store("postgres://db")
+
+
+async def test_open_store_knows_sqlite_and_sentinel_urls(tmp_path: Any) -> None:
+    from server.store_sqlite import SqliteStore
+
+    store = open_store(f"sqlite://{tmp_path}/x.db")
+    assert isinstance(store, SqliteStore)
+    await store.close()
+    sentinel = open_store("redis+sentinel://127.0.0.1:1,127.0.0.1:2/mymaster/3", wait_replicas=1)
+    assert isinstance(sentinel, RedisStore) and sentinel.sentinel is not None and sentinel.wait_replicas == 1
+    await sentinel.close()

@@ -1,0 +1,549 @@
+"""The embedded store: every room in one SQLite file, with the same semantics as MemoryStore and RedisStore.
+
+This is the default for a single node (``make serve``): a node restarted on the same file, even after a
+SIGKILL, resumes every room, session and finished game. The file is created with its folder.
+
+Durability: the database runs in WAL mode with ``synchronous=FULL``, and every change is one transaction
+(``BEGIN IMMEDIATE`` ... ``COMMIT``); a call returns only after its ``COMMIT``, and with FULL SQLite fsyncs the
+WAL at every commit. So a move that ``append`` acknowledged survives a process crash, an OS crash and a power
+cut (given a disk that honours fsync). ``synchronous="NORMAL"`` may be asked for instead: in WAL mode a commit
+then survives a crash of the process (SIGKILL, OOM) but the last commits before an OS crash or a power cut may
+be rolled back (the database itself stays consistent); the fsync happens at checkpoints only.
+
+Threading: one dedicated worker thread owns the ``sqlite3`` connection and runs every operation, so the event
+loop never waits on the disk and operations are serialised (a transaction never interleaves with another).
+Any SQLite failure (disk full, I/O error, a file locked by another writer past ``busy_timeout``) raises
+``StoreUnavailable``; for a write its outcome is then unknown, exactly as with Redis.
+
+Tables: ``rooms`` (one row per room: packed meta plus the fields the store reads, ``log_v``, the snapshot, the
+expiry of a finished room), ``log`` (room, v, packed entry), ``fences`` (per room: the epoch counter, the
+lease token and when it lapses), ``sessions`` (key, packed session, expiry), ``seats`` (player, room).
+Times are wall-clock seconds (``time.time``) so leases and expiries mean the same after a restart; finished
+rooms and sessions are purged lazily once expired. Another process may open the file to read (WAL lets it
+read while the node writes), but only one node may write to it: with SQLite the node runs alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from server.store import (
+    Entry,
+    LoadedRoom,
+    Meta,
+    Store,
+    StoreFenced,
+    StoreUnavailable,
+    _check_entry,
+    _check_meta,
+    _check_room,
+    _check_ttl,
+    _check_version,
+    _listing_order,
+    _MetaInfo,
+    _pack,
+    _token_epoch,
+    _unpack,
+    token_node,
+)
+
+__all__ = ["DEFAULT_PATH", "SqliteStore"]
+
+DEFAULT_PATH = "./data/marcopolo.db"
+
+T = TypeVar("T")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+    room TEXT PRIMARY KEY,
+    data BLOB NOT NULL,
+    status TEXT NOT NULL,
+    game TEXT NOT NULL,
+    public INTEGER NOT NULL,
+    listed INTEGER NOT NULL,
+    log_v INTEGER NOT NULL DEFAULT 0,
+    snap_v INTEGER NOT NULL DEFAULT 0,
+    snapshot BLOB,
+    expires_at REAL
+);
+CREATE INDEX IF NOT EXISTS rooms_listed ON rooms (listed);
+CREATE INDEX IF NOT EXISTS rooms_expiry ON rooms (expires_at) WHERE expires_at IS NOT NULL;
+CREATE TABLE IF NOT EXISTS log (
+    room TEXT NOT NULL,
+    v INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (room, v)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS fences (
+    room TEXT PRIMARY KEY,
+    epoch INTEGER NOT NULL,
+    token TEXT,
+    lease_until REAL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    key TEXT PRIMARY KEY,
+    data BLOB NOT NULL,
+    expires_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_expiry ON sessions (expires_at);
+CREATE TABLE IF NOT EXISTS seats (
+    player TEXT NOT NULL,
+    room TEXT NOT NULL,
+    PRIMARY KEY (player, room)
+) WITHOUT ROWID;
+"""
+
+
+class _Refused(Exception):
+    """Raised inside a transaction to roll it back and hand a caller mistake (or a fence) out."""
+
+    def __init__(self, exc: Exception) -> None:
+        super().__init__(str(exc))
+        self.exc = exc
+
+
+def path_of(url: str) -> str:
+    """The file of a ``sqlite:`` url: ``sqlite:///abs/path.db`` (or ``sqlite:////abs/path.db``),
+    ``sqlite:///./rel.db`` or ``sqlite:rel.db`` (relative to the working directory), or the default
+    ``./data/marcopolo.db`` for a bare ``sqlite`` / ``sqlite:`` / ``sqlite://``."""
+    rest = url.split(":", 1)[1] if ":" in url else ""
+    if rest.startswith("//"):
+        rest = rest[2:]
+        if rest.startswith(("/./", "/../")):
+            rest = rest[1:]  # sqlite:///./data/x.db is relative to the working directory
+        elif rest.startswith("//"):
+            rest = rest[1:]  # sqlite:////abs/x.db, as SQLAlchemy spells an absolute path
+    return rest or DEFAULT_PATH
+
+
+class SqliteStore(Store):
+    """Rooms in one SQLite file (see the module docstring); ``clock`` (default ``time.time``) drives expiry.
+
+    ``takeover=True`` (what a server node opens the file with) makes this process the file's writer: when the
+    file is opened, every lease is dropped and every room's epoch raised, so no token an earlier process got
+    holds any more, and this node takes every room at once whatever its node id (a node restarted under
+    another id or port does not wait for the old leases). Tools that only read (audits) leave it off.
+    """
+
+    def __init__(
+        self,
+        path: str | Path = DEFAULT_PATH,
+        *,
+        trim_log: bool = True,
+        clock: Callable[[], float] = time.time,
+        synchronous: str = "FULL",
+        busy_timeout_ms: int = 5000,
+        takeover: bool = False,
+    ) -> None:
+        if synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
+            raise ValueError(f"synchronous must be FULL, EXTRA or NORMAL, got {synchronous!r}")
+        self.path = Path(path)
+        self.trim_log = trim_log
+        self._clock = clock
+        self._synchronous = synchronous.upper()
+        self._busy_timeout_ms = busy_timeout_ms
+        self.takeover = takeover
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store")
+        self._db: sqlite3.Connection | None = None
+        self._closed = False
+
+    # ---- the worker thread ----------------------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._db is not None:
+            return self._db
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            db.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
+            mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise sqlite3.OperationalError(f"could not switch {self.path} to WAL (journal_mode={mode})")
+            db.execute(f"PRAGMA synchronous = {self._synchronous}")
+            db.executescript(_SCHEMA)
+            if self.takeover:  # every token an earlier process got no longer holds, even lapsed ones
+                db.execute("BEGIN IMMEDIATE")
+                db.execute("UPDATE fences SET epoch = epoch + 1, token = NULL, lease_until = NULL")
+                db.execute("COMMIT")
+        except BaseException:
+            db.close()
+            raise
+        self._db = db
+        return db
+
+    async def _call(self, fn: Callable[[sqlite3.Connection], T], *, write: bool) -> T:
+        """Run ``fn(db)`` on the worker thread, in one transaction (IMMEDIATE for a write)."""
+        if self._closed:
+            raise StoreUnavailable("the store is closed")
+
+        def work() -> T:
+            db = self._connect()
+            db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                result = fn(db)
+            except BaseException:
+                if db.in_transaction:
+                    db.rollback()
+                raise
+            db.execute("COMMIT")
+            return result
+
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool, work)
+        except _Refused as refused:
+            raise refused.exc from None
+        except sqlite3.Error as exc:
+            raise StoreUnavailable(f"sqlite: {exc}") from exc
+        except RuntimeError as exc:
+            if self._closed:  # the executor was shut down by close() meanwhile
+                raise StoreUnavailable("the store is closed") from exc
+            raise
+
+    def _now(self) -> float:
+        return self._clock()
+
+    # ---- helpers (worker thread, inside a transaction) --------------------------------------------
+
+    def _purge(self, db: sqlite3.Connection, room: str | None = None) -> None:
+        """Delete finished rooms whose ttl ran out (one room, or all of them)."""
+        now = self._now()
+        if room is None:
+            gone = [r for (r,) in db.execute("SELECT room FROM rooms WHERE expires_at <= ?", (now,))]
+        else:
+            row = db.execute("SELECT expires_at FROM rooms WHERE room = ?", (room,)).fetchone()
+            gone = [room] if row is not None and row[0] is not None and row[0] <= now else []
+        for rid in gone:  # the room's epoch goes with it, as its fence key expires with the room in Redis
+            for table in ("rooms", "log", "fences"):
+                db.execute(f"DELETE FROM {table} WHERE room = ?", (rid,))  # noqa: S608 - fixed table names
+
+    def _exists(self, db: sqlite3.Connection, room: str) -> bool:
+        self._purge(db, room)
+        return db.execute("SELECT 1 FROM rooms WHERE room = ?", (room,)).fetchone() is not None
+
+    def _lease(self, db: sqlite3.Connection, room: str) -> tuple[int, str | None]:
+        """The room's epoch and the token holding its lease now (None if free or lapsed)."""
+        row = db.execute("SELECT epoch, token, lease_until FROM fences WHERE room = ?", (room,)).fetchone()
+        if row is None:
+            return 0, None
+        epoch, token, until = row
+        if token is None or until is None or self._now() >= until:
+            return int(epoch), None
+        return int(epoch), str(token)
+
+    def _holds(self, db: sqlite3.Connection, room: str, token: str | None) -> bool:
+        if token is None:
+            return True
+        epoch, held = self._lease(db, room)
+        if held is not None:
+            return held == token
+        return _token_epoch(token) == epoch
+
+    def _need(self, db: sqlite3.Connection, room: str, fence: str | None, what: str) -> None:
+        if not self._exists(db, room):
+            raise _Refused(KeyError(room))
+        if not self._holds(db, room, fence):
+            raise _Refused(StoreFenced(f"room {room!r}: the {what} carried a token that no longer holds"))
+
+    def _grant(self, db: sqlite3.Connection, room: str, node: str, ttl_ms: int) -> str:
+        epoch, _held = self._lease(db, room)
+        token = f"{node}|{epoch + 1}"
+        db.execute(
+            "INSERT INTO fences (room, epoch, token, lease_until) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (room) DO UPDATE SET epoch = excluded.epoch, token = excluded.token, "
+            "lease_until = excluded.lease_until",
+            (room, epoch + 1, token, self._now() + ttl_ms / 1000),
+        )
+        return token
+
+    def _extend(self, db: sqlite3.Connection, room: str, token: str, ttl_ms: int) -> bool:
+        if not self._holds(db, room, token):
+            return False
+        epoch, _held = self._lease(db, room)
+        db.execute(
+            "INSERT INTO fences (room, epoch, token, lease_until) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (room) DO UPDATE SET token = excluded.token, lease_until = excluded.lease_until",
+            (room, epoch, token, self._now() + ttl_ms / 1000),
+        )
+        return True
+
+    @staticmethod
+    def _write_meta(db: sqlite3.Connection, info: _MetaInfo) -> None:
+        db.execute(
+            "UPDATE rooms SET data = ?, status = ?, game = ?, public = ?, listed = ? WHERE room = ?",
+            (info.packed, info.status, info.game, int(info.public), int(info.listed), info.room),
+        )
+
+    # ---- rooms ----------------------------------------------------------------------------------
+
+    async def create_room(self, meta: Meta) -> None:
+        info = _check_meta(meta)
+
+        def work(db: sqlite3.Connection) -> None:
+            if self._exists(db, info.room):
+                raise _Refused(ValueError(f"room {info.room!r} already exists"))
+            db.execute("DELETE FROM log WHERE room = ?", (info.room,))
+            db.execute(
+                "INSERT INTO rooms (room, data, status, game, public, listed) VALUES (?, ?, ?, ?, ?, ?)",
+                (info.room, info.packed, info.status, info.game, int(info.public), int(info.listed)),
+            )
+
+        await self._call(work, write=True)
+
+    async def save_meta(self, room: str, meta: Meta, *, fence: str | None = None) -> None:
+        info = _check_meta(meta, room)
+
+        def work(db: sqlite3.Connection) -> None:
+            self._need(db, room, fence, "meta")
+            self._write_meta(db, info)
+
+        await self._call(work, write=True)
+
+    async def append(self, room: str, entry: Entry, meta: Meta, *, fence: str | None = None) -> None:
+        info = _check_meta(meta, room)
+        v, packed = _check_entry(entry)
+
+        def work(db: sqlite3.Connection) -> None:
+            self._need(db, room, fence, "append")
+            log_v, snap_v = db.execute("SELECT log_v, snap_v FROM rooms WHERE room = ?", (room,)).fetchone()
+            last = max(log_v, snap_v)
+            if v <= last:
+                raise _Refused(ValueError(f"entry v={v} is not above the room's last stored version {last}"))
+            db.execute("INSERT OR REPLACE INTO log (room, v, data) VALUES (?, ?, ?)", (room, v, packed))
+            self._write_meta(db, info)
+            db.execute("UPDATE rooms SET log_v = ? WHERE room = ?", (v, room))
+
+        await self._call(work, write=True)
+
+    async def save_snapshot(self, room: str, v: int, snapshot: bytes, *, fence: str | None = None) -> None:
+        _check_version(v, "snapshot v", 0)
+        _check_room(room)
+        data = bytes(snapshot)
+
+        def work(db: sqlite3.Connection) -> None:
+            self._need(db, room, fence, "snapshot")
+            snap_v, current = db.execute("SELECT snap_v, snapshot FROM rooms WHERE room = ?", (room,)).fetchone()
+            if current is not None and v < snap_v:
+                raise _Refused(ValueError(f"snapshot v={v} is older than the stored one at v={snap_v}"))
+            db.execute("UPDATE rooms SET snap_v = ?, snapshot = ? WHERE room = ?", (v, data, room))
+            if self.trim_log:
+                db.execute("DELETE FROM log WHERE room = ? AND v <= ?", (room, v))
+
+        await self._call(work, write=True)
+
+    async def load(self, room: str) -> LoadedRoom | None:
+        _check_room(room)
+
+        def work(db: sqlite3.Connection) -> LoadedRoom | None:
+            self._purge(db, room)
+            row = db.execute("SELECT data, snap_v, snapshot FROM rooms WHERE room = ?", (room,)).fetchone()
+            if row is None:
+                return None
+            data, snap_v, snapshot = row
+            log = db.execute("SELECT data FROM log WHERE room = ? AND v > ? ORDER BY v", (room, snap_v))
+            return LoadedRoom(
+                meta=_unpack(data),
+                snap_v=int(snap_v),
+                snapshot=None if snapshot is None else bytes(snapshot),
+                log=[_unpack(e) for (e,) in log],
+            )
+
+        return await self._call(work, write=True)  # a purge may write
+
+    async def log_entry(self, room: str, v: int) -> tuple[int, Entry | None]:
+        def work(db: sqlite3.Connection) -> tuple[int, Entry | None]:
+            self._purge(db, room)
+            row = db.execute("SELECT log_v FROM rooms WHERE room = ?", (room,)).fetchone()
+            if row is None:
+                raise _Refused(KeyError(room))
+            found = db.execute("SELECT data FROM log WHERE room = ? AND v = ?", (room, v)).fetchone()
+            return int(row[0]), None if found is None else _unpack(found[0])
+
+        return await self._call(work, write=True)
+
+    async def full_log(self, room: str) -> list[Entry]:
+        """Every stored log entry of the room (all of them only with ``trim_log=False``)."""
+
+        def work(db: sqlite3.Connection) -> list[Entry]:
+            if not self._exists(db, room):
+                raise _Refused(KeyError(room))
+            return [_unpack(e) for (e,) in db.execute("SELECT data FROM log WHERE room = ? ORDER BY v", (room,))]
+
+        return await self._call(work, write=True)
+
+    async def room_ids(self, *, unfinished_only: bool = False) -> list[str]:
+        def work(db: sqlite3.Connection) -> list[str]:
+            self._purge(db)
+            sql = "SELECT room FROM rooms" + (" WHERE status != 'finished'" if unfinished_only else "")
+            return sorted(r for (r,) in db.execute(sql))
+
+        return await self._call(work, write=True)
+
+    async def list_public(self) -> list[Meta]:
+        def work(db: sqlite3.Connection) -> list[Meta]:
+            self._purge(db)
+            return [_unpack(d) for (d,) in db.execute("SELECT data FROM rooms WHERE listed = 1")]
+
+        return sorted(await self._call(work, write=True), key=_listing_order)
+
+    async def finish(self, room: str, meta: Meta, ttl_seconds: int, *, fence: str | None = None) -> None:
+        _check_ttl(ttl_seconds, "ttl_seconds")
+        info = _check_meta({**meta, "status": "finished"}, room)
+
+        def work(db: sqlite3.Connection) -> None:
+            self._need(db, room, fence, "finish")
+            self._write_meta(db, info)
+            db.execute("UPDATE rooms SET expires_at = ? WHERE room = ?", (self._now() + ttl_seconds, room))
+
+        await self._call(work, write=True)
+
+    async def delete_room(self, room: str) -> None:
+        _check_room(room)
+
+        def work(db: sqlite3.Connection) -> None:
+            for table in ("rooms", "log", "fences"):
+                db.execute(f"DELETE FROM {table} WHERE room = ?", (room,))  # noqa: S608 - fixed table names
+
+        await self._call(work, write=True)
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+
+        def shut() -> None:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+        loop = asyncio.get_running_loop()
+        try:
+            await loop.run_in_executor(self._pool, shut)
+        finally:
+            self._pool.shutdown(wait=False)
+
+    async def ping(self) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("SELECT 1 FROM rooms LIMIT 1").fetchall()
+
+        await self._call(work, write=False)
+
+    async def get_meta(self, room: str) -> Meta | None:
+        _check_room(room)
+
+        def work(db: sqlite3.Connection) -> Meta | None:
+            self._purge(db, room)
+            row = db.execute("SELECT data FROM rooms WHERE room = ?", (room,)).fetchone()
+            return None if row is None else _unpack(row[0])
+
+        return await self._call(work, write=True)
+
+    async def mark_seat(self, player: str, room: str, held: bool) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            if held:
+                db.execute("INSERT OR IGNORE INTO seats (player, room) VALUES (?, ?)", (player, room))
+            else:
+                db.execute("DELETE FROM seats WHERE player = ? AND room = ?", (player, room))
+
+        await self._call(work, write=True)
+
+    async def player_rooms(self, player: str) -> list[str]:
+        def work(db: sqlite3.Connection) -> list[str]:
+            return sorted(r for (r,) in db.execute("SELECT room FROM seats WHERE player = ?", (player,)))
+
+        return await self._call(work, write=False)
+
+    async def save_session(self, key: str, session: dict[str, Any], ttl_seconds: int) -> None:
+        _check_ttl(ttl_seconds, "ttl_seconds")
+        packed = _pack(session)
+
+        def work(db: sqlite3.Connection) -> None:
+            now = self._now()
+            db.execute("DELETE FROM sessions WHERE expires_at <= ?", (now,))
+            db.execute(
+                "INSERT OR REPLACE INTO sessions (key, data, expires_at) VALUES (?, ?, ?)",
+                (key, packed, now + ttl_seconds),
+            )
+
+        await self._call(work, write=True)
+
+    async def load_session(self, key: str) -> dict[str, Any] | None:
+        def work(db: sqlite3.Connection) -> dict[str, Any] | None:
+            row = db.execute("SELECT data, expires_at FROM sessions WHERE key = ?", (key,)).fetchone()
+            if row is None or self._now() >= row[1]:
+                return None
+            session: dict[str, Any] = _unpack(row[0])
+            return session
+
+        return await self._call(work, write=False)
+
+    # ---- leases ---------------------------------------------------------------------------------
+
+    async def acquire_lease(self, room: str, node: str, ttl_ms: int) -> str | None:
+        _check_ttl(ttl_ms, "ttl_ms")
+
+        def work(db: sqlite3.Connection) -> str | None:
+            _epoch, held = self._lease(db, room)
+            if held is not None and token_node(held) != node:
+                return None
+            return self._grant(db, room, node, ttl_ms)
+
+        return await self._call(work, write=True)
+
+    async def renew_lease(self, room: str, token: str, ttl_ms: int) -> bool:
+        return (await self.keep_leases([(room, token)], ttl_ms))[0]
+
+    async def keep_leases(self, leases: list[tuple[str, str]], ttl_ms: int) -> list[bool]:
+        _check_ttl(ttl_ms, "ttl_ms")
+        if not leases:
+            return []
+
+        def work(db: sqlite3.Connection) -> list[bool]:
+            return [self._extend(db, room, token, ttl_ms) for room, token in leases]
+
+        return await self._call(work, write=True)
+
+    async def refence(self, room: str, token: str, ttl_ms: int) -> str | None:
+        _check_ttl(ttl_ms, "ttl_ms")
+
+        def work(db: sqlite3.Connection) -> str | None:
+            if not self._holds(db, room, token):
+                return None
+            return self._grant(db, room, token_node(token), ttl_ms)
+
+        return await self._call(work, write=True)
+
+    async def release_lease(self, room: str, token: str) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            _epoch, held = self._lease(db, room)
+            if held == token:  # the epoch moves on, so the released token can never be taken back or write
+                db.execute(
+                    "UPDATE fences SET epoch = epoch + 1, token = NULL, lease_until = NULL WHERE room = ?", (room,)
+                )
+
+        await self._call(work, write=True)
+
+    async def lease_holder(self, room: str) -> str | None:
+        def work(db: sqlite3.Connection) -> str | None:
+            _epoch, held = self._lease(db, room)
+            return None if held is None else token_node(held)
+
+        return await self._call(work, write=False)
+
+    # ---- inspection -----------------------------------------------------------------------------
+
+    async def pragma(self, name: str) -> Any:
+        """One PRAGMA's current value (``journal_mode``, ``synchronous``...), for checks and health pages."""
+        if not name.isidentifier():
+            raise ValueError(f"not a pragma name: {name!r}")
+
+        def work(db: sqlite3.Connection) -> Any:
+            return db.execute(f"PRAGMA {name}").fetchone()[0]
+
+        return await self._call(work, write=False)

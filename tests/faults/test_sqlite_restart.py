@@ -1,0 +1,85 @@
+"""A node on a SQLite file SIGKILLed mid-game and restarted on the same file: nothing acknowledged is lost.
+
+One real `python -m server` process on `sqlite:///<tmp>/data/marcopolo.db` (with `--keep-log`, so the whole log
+stays for the audit); two players play a room while a third has already finished a game against a server bot
+and a fourth room waits in the lobby. The node is SIGKILLed mid-game and started again on the same file and
+port: the players reconnect with their tokens and get their own seats back, play on, and the stored log is
+audited against every `ok`; the finished game and the waiting room are still there. The restarted node runs
+under another node id (as after a change of `--node-id`): it takes every room at once all the same, since a
+server opens its file as its one writer and so fences every lease of the killed process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from pathlib import Path
+
+from server.store import open_store
+
+from .procs import NodeProc, Player, audit
+from .test_faults import play_through
+
+
+async def test_a_sigkilled_node_restarted_on_its_file_resumes_every_room_token_and_finished_game(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite://{tmp_path}/data/marcopolo.db"
+    node = NodeProc("solo", url, "mp:")
+    again = NodeProc("solo-again", url, "mp:")
+    again.port = node.port  # the same address, so the players' reconnects find it
+    node.start()
+    players: list[Player] = []
+    try:
+        ann, bob, cyd = (Player(name, [node.url]) for name in ("ann", "bob", "cyd"))
+        players = [ann, bob, cyd]
+        for p in players:
+            await p.connect()
+        who = {p.name: (p.token, p.client.player if p.client else None) for p in players}
+        assert ann.client is not None and cyd.client is not None
+        # a game finished before the crash: cyd against a server bot
+        answer = await cyd.client.request(
+            "create", game="expedition", seats=2, public=True, options={"seed": 301}, bots=1
+        )
+        finished = str(answer["room"])
+        await cyd.join(finished, None)
+        await cyd.play(finished, random.Random(5), lambda: False)
+        assert cyd.client.views[finished].state.get("result"), "the bot game did not finish"
+        waiting = await ann.client.create("expedition", 3, {"seed": 302})
+        room = await ann.client.create("expedition", 2, {"seed": 303})
+        await ann.join(room, None)
+        await bob.join(room, None)
+        seats = {ann.name: ann.seat, bob.name: bob.seat}
+        timing: dict[str, float] = {}
+
+        async def crash() -> None:
+            acked = sum(len(p.acks) for p in (ann, bob))
+            node.kill()
+            started = time.monotonic()
+            await asyncio.to_thread(again.start)
+            timing["restart"] = time.monotonic() - started
+            timing["acked_before"] = acked
+
+        await play_through(room, [ann, bob], crash, before=12, after=12, seed=7)
+        assert ann.reconnects >= 1 and bob.reconnects >= 1, "the players never saw the crash"
+        for p in (ann, bob):
+            assert p.client is not None
+            assert (p.token, p.client.player) == who[p.name], f"{p.name} came back as someone else"
+            assert p.seat == seats[p.name]
+        figures = await audit(url, "mp:", room, [ann, bob])
+        assert figures["acks"] >= 24 and figures["log"] >= figures["acks"]
+        state = await cyd.settle(finished)
+        assert state.get("result"), "the finished game is gone after the restart"
+        async with open_store(url) as store:
+            assert {finished, waiting, room} <= set(await store.room_ids())
+            meta = await store.get_meta(finished)
+            assert meta is not None and meta["status"] == "finished"
+            listed = {m["room"] for m in await store.list_public()}
+            assert waiting in listed
+        print(f"restart took {timing['restart']:.2f} s; {figures}")
+    finally:
+        for p in players:
+            await p.close()
+        node.stop()
+        again.stop()
