@@ -36,7 +36,17 @@ def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
     )
     ap.add_argument("--lease-ms", type=int, default=2000, help="room lease on Redis (failover time), ms")
     ap.add_argument("--presence-grace", type=float, default=5.0, help="seconds seats stay connected after a takeover")
-    ap.add_argument("--keep-log", action="store_true", help="keep every log entry at snapshots (replays, audits)")
+    ap.add_argument(
+        "--keep-log", action="store_true", default=True, help="keep every log entry at snapshots (the default)"
+    )
+    ap.add_argument(
+        "--trim-log", dest="keep_log", action="store_false",
+        help="drop log entries at snapshots (no replays of finished games)",
+    )
+    ap.add_argument("--quick-fill-bots-after", type=int, default=60, help="quick-match rooms get bots after (s)")
+    ap.add_argument("--close-waiting-after", type=int, default=3600, help="close waiting rooms after (s; 0 never)")
+    ap.add_argument("--close-away-after", type=int, default=86400, help="close games all away for (s; 0 never)")
+    ap.add_argument("--clock-scale", type=float, default=1.0, help="TESTS ONLY: multiply clocks and lobby timers")
     ap.add_argument("--log-level", default="INFO")
     a = ap.parse_args(argv)
     settings = Settings(
@@ -56,6 +66,10 @@ def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
         lease_ms=a.lease_ms,
         presence_grace=a.presence_grace,
         keep_log=a.keep_log,
+        quick_fill_bots_after=a.quick_fill_bots_after,
+        close_waiting_after=a.close_waiting_after,
+        close_away_after=a.close_away_after,
+        clock_scale=a.clock_scale,
     )
     return settings, a.log_level.upper()
 

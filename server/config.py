@@ -39,8 +39,16 @@ class Settings:
     #: after a takeover, seats stay shown as connected this long (seconds) so their players can re-attach
     presence_grace: float = 5.0
     #: keep every log entry when a snapshot is written (replays, audits, the fault tests' checks)
-    keep_log: bool = False
+    keep_log: bool = True
     #: seconds a server-seated bot waits before its move (so people can follow the game)
     bot_delay: float = 0.5
+    #: v1.1: every turn clock and lobby timer length is multiplied by this (tests only: below 1 they run fast)
+    clock_scale: float = 1.0
+    #: v1.1: a room opened by `quick_match` fills its empty seats with bots after this many seconds (0: never)
+    quick_fill_bots_after: int = 60
+    #: v1.1: a waiting room is closed this many seconds after its creation (0: never)
+    close_waiting_after: int = 3600
+    #: v1.1: a game whose human seats have all been away this many seconds is closed (0: never)
+    close_away_after: int = 24 * 3600
     #: folder of the browser client, served at /
     web_root: str | None = None

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from protocol import ProtocolError, decode_any, decode_client
 from protocol import messages as m
+from server import lobby
 from server.cluster import LocalCluster, RedisCluster, RemoteConn
 from server.config import Settings
 from server.conn import Conn
@@ -30,7 +31,17 @@ from server.store import Store, StoreUnavailable
 
 log = logging.getLogger("marcopolo.hub")
 
-LOBBY_DELAY = 0.05  # seconds: lobby pushes are coalesced over this window
+LOBBY_DELAY = 0.05
+#: v1.1 requests handled by server.lobby: (hub, conn, msg) -> None, answering on the connection
+LOBBY_REQUESTS: dict[type, Any] = {
+    m.QuickMatch: lobby.quick_match,
+    m.ChatSend: lobby.lobby_chat,
+    m.ChatLog: lobby.chat_log,
+    m.HistoryRequest: lobby.history,
+    m.ReplayRequest: lobby.replay,
+    m.RatingsRequest: lobby.leaderboard,
+    m.Rematch: lobby.rematch,
+}  # seconds: lobby pushes are coalesced over this window
 
 
 def room_info(meta: dict[str, Any]) -> dict[str, Any]:
@@ -286,7 +297,11 @@ class Hub:
             self.watchers.discard(conn)
             conn.push({"t": "rooms", "re": msg.id, "rooms": await self.lobby()})
         elif isinstance(msg, m.Create):
-            room_id = await self._create(msg)
+            creator = lobby.CREATOR.set(conn.player)
+            try:
+                room_id = await self._create(msg)
+            finally:
+                lobby.CREATOR.reset(creator)
             conn.push({"t": "created", "re": msg.id, "room": room_id})
         elif isinstance(msg, m.Join):
             room = await self._room(msg.room)
@@ -302,6 +317,14 @@ class Hub:
         elif isinstance(msg, m.Leave):
             room = await self._followed(msg.room, conn)
             await room.submit("leave", conn, msg.id)
+        elif isinstance(msg, m.ChatSend) and msg.room is not None:
+            room = await self._followed(msg.room, conn)
+            await room.submit("chat", conn, msg.id, text=msg.text)
+        elif isinstance(msg, m.Host):
+            room = await self._followed(msg.room, conn)
+            await room.submit("host", conn, msg.id, action=msg.action, seat=msg.seat, options=msg.options)
+        elif type(msg) in LOBBY_REQUESTS:
+            await LOBBY_REQUESTS[type(msg)](self, conn, msg)
         else:  # pragma: no cover - decode_client admits only the types above
             raise RoomError("unknown_type", f"no handler for {msg.t}")
 
@@ -371,6 +394,8 @@ class Hub:
                     await room.submit("detach", rc)
         elif op == "lobby":
             self._lobby_changed(local=True)
+        elif op == "chat":
+            lobby.lobby_chat_local(self, payload["msg"])
         elif op == "moved":
             if payload.get("room") in self.remote_views:
                 await self.check_remote_rooms()
@@ -526,6 +551,7 @@ class Hub:
             "v": 0,
             "node": self.settings.node_id,
         }
+        meta.update(lobby.create_extra(msg))
         await self.store.create_room(meta)
         token = await self.cluster.claim(room_id)
         if token is None:  # pragma: no cover - a new random id nobody can hold
