@@ -13,6 +13,7 @@ import asyncio
 import contextvars
 import logging
 import time
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -422,39 +423,63 @@ async def _meta(hub: Hub, room_id: str) -> dict[str, Any]:
     return meta
 
 
+class _Cursor:
+    """A replay's engine state after the log entries up to index `i` (stepping forward reuses it)."""
+
+    def __init__(self, meta: dict[str, Any], entries: list[dict[str, Any]]) -> None:
+        self.meta, self.entries = meta, entries
+        self.game = get_game(meta["game"])
+        touched = {e.get("seat") for e in entries} | {s for e in entries for s in e.get("bots") or []}
+        #: bots seated at the creation are in the meta from v0 (no log entry seats them)
+        self.names: list[str | None] = [
+            meta["names"][i] if str(meta["players"][i]).startswith("bot:") and i not in touched else None
+            for i in range(meta["seats"])
+        ]
+        self.state: dict[str, Any] | None = None
+        self.i = 0
+        self.v = 0
+
+    def advance(self, v: int) -> None:
+        while self.i < len(self.entries) and self.entries[self.i]["v"] <= v:
+            entry = self.entries[self.i]
+            if entry["k"] == "join":
+                if entry.get("seat") is not None and entry.get("name") is not None:
+                    self.names[entry["seat"]] = entry["name"]
+                for seat in entry.get("bots") or []:
+                    self.names[seat] = self.meta["names"][seat]
+                if entry.get("start"):
+                    self.state = self.game.setup(self.meta["seats"], self.meta["options"], self.meta["seed"])
+            elif entry["k"] == "free":
+                self.names[entry["seat"]] = None
+            elif entry["k"] == "move":
+                assert self.state is not None, "a move before the start in the log"
+                self.state = self.game.apply(self.state, entry["seat"], entry["move"])
+            self.i += 1
+        self.v = v
+
+    def view(self) -> dict[str, Any]:
+        meta = self.meta
+        seats = [{"name": n, "taken": n is not None, "connected": False} for n in self.names]
+        base = {"game": meta["game"], "room": meta["room"], "you": None, "seats": seats}
+        if self.state is None:
+            return {**base, "status": "waiting", "public": {"status": "waiting", "seats": seats},
+                    "private": None, "prompt": None, "result": None}
+        view = self.game.view(self.state, None)
+        result = self.game.result(self.state)
+        return {**base, "status": "finished" if result is not None else "playing", "public": view["public"],
+                "private": None, "prompt": None, "result": result}
+
+
 def replay_view(meta: dict[str, Any], entries: list[dict[str, Any]], v: int) -> dict[str, Any]:
     """The spectator's view of a finished room at version `v`, rebuilt from the seed and the log (pure)."""
-    game = get_game(meta["game"])
-    state = None
-    touched = {e.get("seat") for e in entries} | {s for e in entries for s in e.get("bots") or []}
-    names: list[str | None] = [
-        meta["names"][i] if str(meta["players"][i]).startswith("bot:") and i not in touched else None
-        for i in range(meta["seats"])
-    ]
-    for entry in entries:
-        if entry["v"] > v:
-            break
-        if entry["k"] == "join":
-            if entry.get("seat") is not None and entry.get("name") is not None:
-                names[entry["seat"]] = entry["name"]
-            for seat in entry.get("bots") or []:
-                names[seat] = meta["names"][seat]
-            if entry.get("start"):
-                state = game.setup(meta["seats"], meta["options"], meta["seed"])
-        elif entry["k"] == "free":
-            names[entry["seat"]] = None
-        elif entry["k"] == "move":
-            assert state is not None
-            state = game.apply(state, entry["seat"], entry["move"])
-    seats = [{"name": n, "taken": n is not None, "connected": False} for n in names]
-    base = {"game": meta["game"], "room": meta["room"], "you": None, "seats": seats}
-    if state is None:
-        return {**base, "status": "waiting", "public": {"status": "waiting", "seats": seats},
-                "private": None, "prompt": None, "result": None}
-    view = game.view(state, None)
-    result = game.result(state)
-    return {**base, "status": "finished" if result is not None else "playing", "public": view["public"],
-            "private": None, "prompt": None, "result": result}
+    cursor = _Cursor(meta, entries)
+    cursor.advance(v)
+    return cursor.view()
+
+
+#: the last replays asked for, by room: stepping forward continues from there (finished rooms never change)
+_cursors: OrderedDict[str, _Cursor] = OrderedDict()
+CURSORS_KEPT = 32
 
 
 async def replay(hub: Hub, conn: Any, msg: m.ReplayRequest) -> None:
@@ -467,12 +492,19 @@ async def replay(hub: Hub, conn: Any, msg: m.ReplayRequest) -> None:
     v = msg.v if msg.v is not None else 0
     if v > last:
         raise _err("not_found", f"the room's last version is {last}")
-    entries = await hub.store.full_log(msg.room)  # type: ignore[attr-defined]
-    if entries and entries[0]["v"] != 1 and any(e["k"] == "move" for e in entries):
-        raise _err("not_found", "the whole log of this game was not kept")
-    entries.sort(key=lambda e: e["v"])
+    cursor = _cursors.pop(msg.room, None)
+    if cursor is None or cursor.v > v or cursor.meta.get("v") != meta["v"]:
+        entries = await hub.store.full_log(msg.room)  # type: ignore[attr-defined]
+        entries.sort(key=lambda e: e["v"])
+        if any(e["k"] == "move" for e in entries) and not any(e.get("start") for e in entries):
+            raise _err("not_found", "the whole log of this game was not kept")
+        cursor = _Cursor(meta, entries)
+    cursor.advance(v)
+    _cursors[msg.room] = cursor
+    while len(_cursors) > CURSORS_KEPT:
+        _cursors.popitem(last=False)
     conn.push({"t": "replay", "re": msg.id, "room": msg.room, "v": v, "last": last, "seed": int(meta["seed"]),
-               "state": replay_view(meta, entries, v)})
+               "state": cursor.view()})
 
 
 # ---- rematch ----------------------------------------------------------------------------------
