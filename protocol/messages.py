@@ -476,7 +476,7 @@ class ChatLine(_Shape):
     text: ChatText
     at: Annotated[int, Field(ge=0)]
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, populate_by_name=True, serialize_by_alias=True)
 
 
 class Chat(_Message):
@@ -490,7 +490,12 @@ class Chat(_Message):
     at: Annotated[int, Field(ge=0)]
 
     model_config = ConfigDict(
-        extra="forbid", strict=True, frozen=True, populate_by_name=True, json_schema_extra=_require_t
+        extra="forbid",
+        strict=True,
+        frozen=True,
+        populate_by_name=True,
+        serialize_by_alias=True,
+        json_schema_extra=_require_t,
     )
 
 
