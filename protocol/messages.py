@@ -534,6 +534,9 @@ class Replay(_Answer):
     last: Version
     seed: Annotated[int, Field(ge=0)]
     state: View
+    #: additions: the room's game options and seat count (what a re-run of the game from `seed` needs)
+    options: JsonMap | None = None
+    seats: SeatCount | None = None
 
 
 class Rated(_Shape):

@@ -504,7 +504,7 @@ async def replay(hub: Hub, conn: Any, msg: m.ReplayRequest) -> None:
     while len(_cursors) > CURSORS_KEPT:
         _cursors.popitem(last=False)
     conn.push({"t": "replay", "re": msg.id, "room": msg.room, "v": v, "last": last, "seed": int(meta["seed"]),
-               "state": cursor.view()})
+               "state": cursor.view(), "options": meta["options"], "seats": meta["seats"]})
 
 
 # ---- rematch ----------------------------------------------------------------------------------

@@ -438,3 +438,23 @@ async def test_a_rematch_opens_one_new_room_with_the_same_game_and_seats(make_se
     with pytest.raises(ServerError) as err:
         await w.rematch(room)
     assert err.value.code == "forbidden"
+
+
+async def test_a_finished_game_re_run_from_its_revealed_seed_is_found_fair(make_server: Any) -> None:
+    from clients.replay_check import check, fetch
+
+    srv = await make_server()
+    room, _players, _spectator, _ = await _finished_game(srv)
+    assert srv.app is not None
+    data = await fetch(f"ws://127.0.0.1:{srv.app.port}/ws", room)
+    assert data["seed"] == 11 and data["seats"] == 2 and len(data["views"]) == data["last"] + 1
+    verdict = check(data["game"], data["seats"], data["options"], data["seed"], data["views"])
+    assert verdict.fair, verdict.why
+    # another seed deals another game: the check fails at the start
+    other = check(data["game"], data["seats"], data["options"], data["seed"] + 1, data["views"])
+    assert not other.fair and "start" in other.why
+    # a public view no legal move explains (here: the result's scores changed) is caught
+    tampered = [dict(v) for v in data["views"]]
+    tampered[-1] = {**tampered[-1], "result": {**tampered[-1]["result"], "scores": [999, -999]}}
+    bad = check(data["game"], data["seats"], data["options"], data["seed"], tampered)
+    assert not bad.fair and f"v{data['last']}" in bad.why
