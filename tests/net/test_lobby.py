@@ -9,6 +9,7 @@ shortest clock (10 s) lasts a fraction of a second.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import secrets
 import time
@@ -95,6 +96,12 @@ class Server:
             await c.close()
         if self.app is not None:
             await self.app.stop()
+        if isinstance(self.store, RedisStore):  # this test's keys only (its own prefix); never a FLUSH
+            raw = aredis.Redis(host="127.0.0.1", port=6379)
+            keys = [k async for k in raw.scan_iter(match=f"{self.store.prefix}*")]
+            if keys:
+                await raw.delete(*keys)
+            await raw.aclose()
 
 
 @pytest.fixture(params=["memory", "redis"])
@@ -123,6 +130,16 @@ async def _two_player_game(srv: Server, keep_frames: bool = False, **create: Any
     await b.wait_for(room, lambda s: s["status"] == "playing")
     await a.wait_for(room, lambda s: s["status"] == "playing")
     return room, [a, b]
+
+
+async def _eventually(ask: Callable[[], Awaitable[Any]], ok: Callable[[Any], bool], timeout: float = 5.0) -> Any:
+    """History and ratings are written just after the last version is shown: ask until they are there."""
+    stop = time.monotonic() + timeout
+    while True:
+        got = await ask()
+        if ok(got) or time.monotonic() > stop:
+            return got
+        await asyncio.sleep(0.05)
 
 
 # ---- quick match ------------------------------------------------------------------------------
@@ -175,35 +192,40 @@ async def test_the_clock_is_in_every_view_and_the_same_for_every_viewer(make_ser
 async def test_a_seat_that_never_moves_is_played_by_the_clock_then_handed_to_a_bot(make_server: Any) -> None:
     srv = await make_server()
     room, players = await _two_player_game(srv, turn_seconds=10, max_expiries=2)
-    limit = 10 * SCALE + 1.0
+    a = players[0]
     expired: dict[int, int] = {}
-    deadline_of_test = time.monotonic() + 30
-    while time.monotonic() < deadline_of_test:
-        view = players[0].view(room)
-        clock = view.get("clock")
-        if view["result"] is not None or clock is None:
+    stop_at = time.monotonic() + 30
+    # nobody ever moves: each deadline passes and the server plays the late seats, no sooner than the
+    # deadline and within turn_seconds + 1 s of it; after 2 expiries in a row a seat is handed to a bot
+    while time.monotonic() < stop_at:
+        clock = a.view(room).get("clock")
+        if a.view(room)["result"] is not None or clock is None or clock.get("auto"):
             break
-        if set(clock.get("auto", [])) >= {0, 1}:
+        v0 = a.views[room].v
+        await a.wait_for(room, lambda s, v0=v0: a.views[room].v > v0, timeout=10 * SCALE + 2)
+        now = time.time() * 1000
+        assert clock["deadline"] - 50 <= now <= clock["deadline"] + 1000, (now, clock)
+        for seat in clock["seats"]:
+            expired[seat] = expired.get(seat, 0) + 1
+    clock = a.view(room)["clock"]
+    assert clock.get("auto"), clock
+    seat = clock["auto"][0]
+    assert expired[seat] >= 2
+    # a bot now plays that seat at bot speed, long before any deadline
+    bot_moves = 0
+    for _ in range(6):
+        view = a.view(room)
+        if view["result"] is not None or seat not in (view.get("clock") or {}).get("seats", []):
             break
-        v0, t0 = players[0].views[room].v, time.monotonic()
-        late = [s for s in clock["seats"] if s not in clock.get("auto", [])]
-        # nobody moves: the server plays the late seat within turn_seconds + 1 s
-        await players[0].wait_for(room, lambda s, v0=v0: players[0].views[room].v > v0, timeout=limit + 1)
-        assert time.monotonic() - t0 <= limit
-        for s in late:
-            expired[s] = expired.get(s, 0) + 1
-    final = players[0].view(room)
-    assert final.get("clock") is None or set(final["clock"].get("auto", [])) == {0, 1}, final.get("clock")
-    assert max(expired.values()) >= 2
-    # with both seats handed to bots the game runs at bot speed; a player who moves takes its seat back
-    mover = next((p for p in players if p.view(room)["prompt"]), None)
-    if mover is not None and final["result"] is None:
-        seat = mover.view(room)["you"]
-        try:
-            await mover.move(room, mover.view(room)["prompt"]["options"][0])
-            await mover.wait_for(room, lambda s: seat not in (s.get("clock") or {}).get("auto", []), timeout=5)
-        except ServerError as err:  # the bot moved first for this prompt
-            assert err.code in ("stale", "not_your_turn", "illegal_move")
+        v0, deadline = a.views[room].v, view["clock"]["deadline"]
+        await a.wait_for(room, lambda s, v0=v0: a.views[room].v > v0, timeout=5)
+        if time.time() * 1000 < deadline:
+            bot_moves += 1
+    assert bot_moves >= 1
+    # its player comes back (re-attaches to the seat): the seat is theirs again
+    owner = players[seat]
+    await owner.join(room)
+    await owner.wait_for(room, lambda s: seat not in (s.get("clock") or {}).get("auto", []), timeout=5)
 
 
 async def test_the_clock_survives_a_restart_of_the_app_on_the_same_store(make_server: Any) -> None:
@@ -404,19 +426,48 @@ async def test_ratings_move_the_right_way_and_history_lists_the_game(make_server
     result = players[0].view(room)["result"]
     winner = result["winners"][0]
     loser = 1 - winner
-    board = await players[0].ratings("expedition")
+    board = await _eventually(lambda: players[0].ratings("expedition"), lambda r: len(r) == 2)
     by_player = {row["player"]: row for row in board}
     win_row, lose_row = by_player[players[winner].player], by_player[players[loser].player]
     if len(result["winners"]) == 1:
         assert win_row["rating"] > lose_row["rating"]
         assert board[0]["player"] == players[winner].player  # best first
     assert win_row["games"] == lose_row["games"] == 1
-    history = await players[0].history(game="expedition")
+    history = await _eventually(lambda: players[0].history(game="expedition"), bool)
     assert history[0]["room"] == room and history[0]["result"] == result
     assert history[0]["players"] == ["ann", "bob"]
     mine = await players[1].history(player=players[1].player)
     assert [g["room"] for g in mine] == [room]
     assert await players[1].history(player="pnobody") == []
+
+
+async def test_server_bots_are_rated_too(make_server: Any) -> None:
+    srv = await make_server()
+    ann = await srv.client("ann")
+    room = await ann.create_room("expedition", 2, options={"seed": 3}, bots=1)
+    await ann.join(room)
+    await ann.wait_for(room, lambda s: s["status"] == "playing")
+    rng = random.Random(3)
+    for _ in range(3000):  # play ann's prompts; the bot plays its own
+        await ann.wait_for(room, lambda s: s["result"] is not None or bool(s["prompt"]), timeout=10)
+        view = ann.view(room)
+        if view["result"] is not None:
+            break
+        with contextlib.suppress(ServerError):  # a prompt the bot's move made stale
+            await ann.move(room, rng.choice(view["prompt"]["options"]))
+    assert ann.view(room)["result"] is not None
+    rows = await _eventually(lambda: ann.ratings("expedition"), lambda r: len(r) == 2)
+    board = {row["player"]: row for row in rows}
+    assert set(board) == {ann.player, "bot"}
+    assert board["bot"]["games"] == 1 and board["bot"]["name"] == "Bot"
+    winners = ann.view(room)["result"]["winners"]
+    if winners == [1]:
+        assert board["bot"]["rating"] > board[ann.player]["rating"]
+    elif winners == [0]:
+        assert board[ann.player]["rating"] > board["bot"]["rating"]
+    with pytest.raises(ServerError) as err:
+        await ann.ratings("no_such_game")
+    assert err.value.code == "not_found"
 
 
 async def test_a_rematch_opens_one_new_room_with_the_same_game_and_seats(make_server: Any) -> None:
