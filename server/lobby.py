@@ -387,7 +387,7 @@ async def finished(room: Room) -> None:
     try:
         await records.add_game(
             {"room": room.id, "game": meta["game"], "seats": meta["seats"], "players": list(meta["names"]),
-             "result": result, "finished_at": clock.now_ms()},
+             "result": result, "finished_at": clock.now_ms(), "_public": bool(meta["public"])},
             [p for p in players if not p.startswith("bot:")],
         )
         if _humans(meta):
@@ -398,8 +398,12 @@ async def finished(room: Room) -> None:
 
 
 async def history(hub: Hub, conn: Any, msg: m.HistoryRequest) -> None:
-    games = await records_for(hub.store).history(msg.game, msg.player, HISTORY_LIMIT)
-    conn.push({"t": "history", "re": msg.id, "games": games})
+    games = []
+    for rec in await records_for(hub.store).history(msg.game, msg.player, 4 * HISTORY_LIMIT):
+        # an unlisted room's game is listed to its own players only
+        if rec.get("_public", True) or conn.player in rec.get("_players", []):
+            games.append({k: v for k, v in rec.items() if not k.startswith("_")})
+    conn.push({"t": "history", "re": msg.id, "games": games[:HISTORY_LIMIT]})
 
 
 async def leaderboard(hub: Hub, conn: Any, msg: m.RatingsRequest) -> None:

@@ -52,7 +52,7 @@ class Records(ABC):
 
     @abstractmethod
     async def history(self, game: str | None, player: str | None, limit: int) -> list[dict[str, Any]]:
-        """Finished games, newest first."""
+        """Finished games, newest first (records as added, with `_players`: the people's player ids)."""
 
     @abstractmethod
     async def ratings(self, game: str) -> dict[str, dict[str, Any]]: ...
@@ -81,15 +81,15 @@ class MemoryRecords(Records):
         return [_unpack(x) for x in self._chat.get(room or LOBBY, [])]
 
     async def add_game(self, record: dict[str, Any], players: list[str]) -> None:
-        self._games.insert(0, _pack({**record, "_players": players}))
+        record = {**record, "_players": players}
+        self._games.insert(0, _pack(record))
         del self._games[HISTORY_KEEP:]
 
     async def history(self, game: str | None, player: str | None, limit: int) -> list[dict[str, Any]]:
         out = []
         for packed in self._games:
             rec = _unpack(packed)
-            players = rec.pop("_players")
-            if (game is None or rec["game"] == game) and (player is None or player in players):
+            if (game is None or rec["game"] == game) and (player is None or player in rec.get("_players", [])):
                 out.append(rec)
                 if len(out) >= limit:
                     break
@@ -132,6 +132,7 @@ class RedisRecords(Records):
             return [_unpack(x) for x in await self.r.lrange(f"{self.p}chat:{room or LOBBY}", 0, -1)]
 
     async def add_game(self, record: dict[str, Any], players: list[str]) -> None:
+        record = {**record, "_players": players}
         packed = _pack(record)
         keys = [f"{self.p}history", f"{self.p}history:game:{record['game']}"]
         keys += [f"{self.p}history:player:{p}" for p in sorted(set(players))]

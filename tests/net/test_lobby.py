@@ -509,3 +509,29 @@ async def test_a_finished_game_re_run_from_its_revealed_seed_is_found_fair(make_
     tampered[-1] = {**tampered[-1], "result": {**tampered[-1]["result"], "scores": [999, -999]}}
     bad = check(data["game"], data["seats"], data["options"], data["seed"], tampered)
     assert not bad.fair and f"v{data['last']}" in bad.why
+
+
+async def test_an_unlisted_rooms_chat_and_replay_stay_with_its_players(make_server: Any) -> None:
+    srv = await make_server()
+    a, b = await srv.client("ann"), await srv.client("bob")
+    room = await a.create_room("expedition", 2, options={"seed": 8}, public=False)
+    await a.join(room)
+    await a.chat("our secret plan", room=room)
+    outsider = await srv.client("eve", keep_frames=True)
+    with pytest.raises(ServerError) as err:
+        await outsider.chat_log(room)
+    assert err.value.code == "forbidden"
+    assert [x["text"] for x in await a.chat_log(room)] == ["our secret plan"]
+    await b.join(room)
+    await play_to_end(room, [a, b], random.Random(8))
+    await a.wait_for(room, lambda s: s["result"] is not None)
+    with pytest.raises(ServerError) as err:
+        await outsider.replay(room)
+    assert err.value.code == "forbidden"
+    assert (await b.replay(room))["seed"] == 8
+    assert outsider.frames is not None
+    assert not any(b"our secret plan" in f for f in outsider.frames)
+    # its game is in its players' history only
+    assert room in [g["room"] for g in await _eventually(lambda: a.history(), bool)]
+    assert room not in [g["room"] for g in await outsider.history()]
+    assert room not in [g["room"] for g in await outsider.history(player=a.player)]
