@@ -36,7 +36,7 @@ class ClusterHub(Protocol):
 
     async def on_cluster(self, payload: dict[str, Any]) -> None: ...
 
-    async def lease_lost(self, room: str) -> None: ...
+    async def lease_lost(self, room: str, only: Any = None) -> None: ...
 
     async def check_remote_rooms(self) -> None: ...
 
@@ -103,6 +103,7 @@ class RedisCluster:
             asyncio.create_task(self._listen(), name="cluster-listen"),
             asyncio.create_task(self._publish(), name="cluster-publish"),
             asyncio.create_task(self._renew(), name="cluster-renew"),
+            asyncio.create_task(self._watch(), name="cluster-watch"),
         ]
 
     async def stop(self) -> None:
@@ -188,32 +189,44 @@ class RedisCluster:
         log.info("cluster: subscribed again")
 
     async def _renew(self) -> None:
-        """Renew the leases of our rooms; notice rooms whose node went away."""
+        """Renew the leases of our rooms, in one round trip, every third of the lease.
+
+        This loop does nothing else, so a slow takeover or a room busy settling a write never delays it.
+        """
         assert self._hub is not None
         renew_every = self.lease_ms / 3000
-        last_renew = 0.0
-        loop = asyncio.get_running_loop()
         while True:
-            await asyncio.sleep(min(self.check_every, renew_every))
+            await asyncio.sleep(renew_every)
             try:
-                if loop.time() - last_renew >= renew_every:
-                    last_renew = loop.time()
-                    leases = self._hub.leases()
-                    # one round trip for all rooms; a lease that lapsed while nobody took it is simply taken back
-                    held = await self.store.keep_leases(leases, self.lease_ms) if leases else []
-                    for (room, token), ours in zip(leases, held, strict=True):
-                        current = self._hub.rooms.get(room)
-                        # still here under that token: not a finished room handed back, nor settled meanwhile
-                        if not ours and current is not None and current.fence == token:
-                            log.warning("cluster: another node took the lease of room %s", room)
-                            await self._hub.lease_lost(room)
-                await self._hub.check_remote_rooms()
+                leases = self._hub.leases()
+                # a lease that lapsed while nobody took it is simply taken back (its token still holds)
+                held = await self.store.keep_leases(leases, self.lease_ms) if leases else []
+                for (room, token), ours in zip(leases, held, strict=True):
+                    current = self._hub.rooms.get(room)
+                    # still here under that token: not a finished room handed back, nor settled meanwhile
+                    if not ours and current is not None and current.fence == token:
+                        log.warning("cluster: another node took the lease of room %s", room)
+                        asyncio.get_running_loop().create_task(self._hub.lease_lost(room, only=current))
             except StoreUnavailable as err:
                 log.warning("cluster: lease renewal failed: %s", err)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("cluster: renewal loop")
+
+    async def _watch(self) -> None:
+        """Notice rooms our connections watch whose node went away (and take them or follow them)."""
+        assert self._hub is not None
+        while True:
+            await asyncio.sleep(self.check_every)
+            try:
+                await self._hub.check_remote_rooms()
+            except StoreUnavailable as err:
+                log.info("cluster: checking remote rooms failed: %s", err)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: watch loop")
 
 
 class RemoteConn:

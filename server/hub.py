@@ -151,8 +151,18 @@ class Hub:
             if loaded is None:
                 await self.cluster.release(room_id, token)
                 return None
-            meta, state, snap_v = restore(loaded.meta, loaded.snap_v, loaded.snapshot, loaded.log)
+            try:
+                meta, state, snap_v = restore(loaded.meta, loaded.snap_v, loaded.snapshot, loaded.log)
+            except BaseException:
+                log.exception("room %s: could not be restored", room_id)
+                await self.cluster.release(room_id, token)
+                raise
             meta["snap_v"] = snap_v
+            # a load slower than the lease must not run a room whose lease another node took meanwhile
+            if not await self.store.renew_lease(room_id, token, self.cluster.lease_ms):
+                log.warning("room %s: the lease lapsed and was taken while loading", room_id)
+                return None
+            log.info("room %s: runs here from v=%d (lease %s)", room_id, meta["v"], token)
             if takeover:
                 self.metrics.takeovers.inc()
             return self._new_room(meta, state, token, grace=self.settings.presence_grace)
@@ -211,8 +221,7 @@ class Hub:
     def room_fenced(self, room: Room) -> None:
         """The room found another node owns it: drop it here and move its viewers there."""
         self.metrics.rooms_fenced.inc()
-        if self.rooms.get(room.id) is room:
-            asyncio.get_running_loop().create_task(self.lease_lost(room.id))
+        asyncio.get_running_loop().create_task(self.lease_lost(room.id, only=room))
 
     async def seat_changed(self, room: Room, player: str, held: bool) -> None:
         """Keep the store's index of a player's rooms (for `welcome.rooms` on any node)."""
@@ -357,7 +366,11 @@ class Hub:
         if isinstance(room, Room):
             spectate = views.pop(conn.id, None)
             if spectate is not None and conn.id not in room.viewers:
-                await room.submit("join", conn, None, seat=None, spectate=spectate)
+                try:
+                    await room.submit("join", conn, None, seat=None, spectate=spectate)
+                except RoomError:
+                    self.remote_views.setdefault(room_id, {})[conn.id] = spectate
+                    raise
         elif self.remote_owner.get(room_id) != room.owner:
             self.forward(room.owner, room_id, "join", conn, None, {"seat": None, "spectate": views[conn.id]})
             self.remote_owner[room_id] = room.owner
@@ -426,18 +439,21 @@ class Hub:
             self.metrics.errors.labels(err.code).inc()
             rc.push({"t": "error", "re": payload.get("re"), "code": err.code, "message": err.message})
 
-    async def lease_lost(self, room_id: str) -> None:
-        """Another node runs this room now: stop it here; local viewers follow it (check_remote_rooms)."""
-        room = self.rooms.pop(room_id, None)
-        if room is None:
+    async def lease_lost(self, room_id: str, only: Room | None = None) -> None:
+        """Another node runs this room now: stop it here; local viewers follow it (check_remote_rooms).
+
+        With `only`, nothing happens unless that very room object is still the one here."""
+        room = self.rooms.get(room_id)
+        if room is None or (only is not None and room is not only):
             return
-        await room.stop()
+        del self.rooms[room_id]
         views = self.remote_views.setdefault(room_id, {})
-        for viewer in room.viewers.values():
+        for viewer in list(room.viewers.values()):
             if viewer.conn.id in self.local_conns:
                 views[viewer.conn.id] = viewer.seat is None
         self.remote_owner[room_id] = self.node  # stale on purpose: the next check re-routes the viewers
         self._count_rooms()
+        await room.stop()
 
     async def check_remote_rooms(self) -> None:
         """Follow rooms whose node changed or died: take them over, or re-join them where they went."""
@@ -473,8 +489,9 @@ class Hub:
                     continue
                 try:
                     await room.submit("join", conn, None, seat=None, spectate=spectate)
-                except RoomError as err:
+                except RoomError as err:  # keep following it: the next check (or request) tries again
                     log.warning("re-joining %s to %s failed: %s", cid, room_id, err.message)
+                    self.remote_views.setdefault(room_id, {})[cid] = spectate
             if not self.remote_views.get(room_id):
                 self.remote_views.pop(room_id, None)
 

@@ -621,6 +621,10 @@ class Room:
             await self.submit("bot", None, None, seat=seat, v=v)
         except RoomError as err:
             log.info("room %s: bot on seat %d did not move: %s", self.id, seat, err.message)
+            if err.code == "unavailable" and not self._stopped:  # try again once the store is back
+                await asyncio.sleep(max(self.bot_delay, 0.5))
+                if not self._stopped:
+                    self._schedule_bots()
 
     async def _do_bot(self, cmd: Command) -> None:
         seat: int = cmd.args["seat"]

@@ -186,6 +186,10 @@ class Player:
     token: str | None = None
     client: Client | None = None
     acks: list[Ack] = field(default_factory=list)
+    #: moves answered `unavailable` or `stale`, with the version they were made at: never applied
+    refused: list[Ack] = field(default_factory=list)
+    #: moves whose answer was lost (timeout, closed connection): they may or may not be stored
+    unknown: list[Ack] = field(default_factory=list)
     regressions: list[tuple[int, int]] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
     reconnects: int = 0
@@ -285,18 +289,22 @@ class Player:
                 answer = await c.request("move", timeout=move_timeout, room=room, move=move, v=made_at)
             except ServerError as err:
                 self.count(err.code)
+                if err.code in ("unavailable", "stale"):
+                    self.refused.append(Ack(made_at, self.seat, move))
                 if err.code == "unavailable":
                     await asyncio.sleep(0.1)
                 elif err.code in ("stale", "not_your_turn", "illegal_move"):
                     with contextlib.suppress(Exception):
                         await c.sync(room)
                 elif err.code == "forbidden":
+                    print(f"{self.name}: forbidden on a move: {err.message}", flush=True)
                     await self.join(room, self.seat)
                 else:
                     raise
                 continue
             except LOST:
                 self.count("timeout")
+                self.unknown.append(Ack(made_at, self.seat, move))
                 if c.closed.is_set():
                     continue
                 with contextlib.suppress(Exception):
@@ -349,6 +357,15 @@ async def audit(redis_url: str, prefix: str, room: str, players: list[Player]) -
         e = by_v.get(a.v)
         assert e is not None, f"acknowledged v={a.v} is not in the store"
         assert e["k"] == "move" and e["seat"] == a.seat and e["move"] == a.move, (a, e)
+    acked_v = {a.v for a in acks}
+    for p in players:
+        unsure = {(u.v, u.seat, repr(u.move)) for u in p.unknown}
+        for r in p.refused:
+            if (r.v, r.seat, repr(r.move)) in unsure:
+                continue  # the same choice was sent again later and its answer was lost
+            e = by_v.get(r.v + 1)
+            if e is not None and r.v + 1 not in acked_v and e.get("seat") == r.seat and e.get("move") == r.move:
+                raise AssertionError(f"a move refused at v={r.v} was stored at v={r.v + 1}: {e}")
     for p in players:
         await p.settle(room)
     views: dict[str, tuple[int, dict[str, Any]]] = {}

@@ -229,7 +229,8 @@ async def test_the_owner_going_away_moves_the_room_to_another_node_with_clients_
         print(f"\nowner {how}: first patch from the new owner after {timing['first_patch']:.2f} s")
         forbidden = sum(p.errors.get("forbidden", 0) for p in [*players, eve])
         assert forbidden == 0
-        assert timing["first_patch"] < (6 if how == "kill" else 3)
+        # bounds with room for a loaded machine; quiet figures (about 2.3 s and 0.9 s) are in docs/benchmarks.md
+        assert timing["first_patch"] < (12 if how == "kill" else 6)
 
 
 async def test_a_node_started_while_redis_is_down_answers_503_then_serves_once_redis_is_back() -> None:
