@@ -65,6 +65,9 @@ def stamp(room: Room, meta: dict[str, Any], state: dict[str, Any] | None, mover:
     `by`: `player` (the seat's own player moved), `expired` (the clock played it), `auto` (a bot plays the
     seat after expiries), `bot` (a server bot seat) or `start`.
     """
+    turn = meta.get("turn_seconds")
+    if not turn:
+        return  # a room without a clock keeps its meta as it was
     expiries = _per_seat(meta, "expiries", 0)
     auto = _per_seat(meta, "auto", False)
     if mover is not None:
@@ -75,8 +78,7 @@ def stamp(room: Room, meta: dict[str, Any], state: dict[str, Any] | None, mover:
             if expiries[mover] >= int(meta.get("max_expiries") or DEFAULT_MAX_EXPIRIES):
                 auto[mover] = True
     meta["expiries"], meta["auto"] = expiries, auto
-    turn = meta.get("turn_seconds")
-    if not turn or state is None or meta["status"] != "playing":
+    if state is None or meta["status"] != "playing":
         meta["clock"] = None
         return
     seats = [
