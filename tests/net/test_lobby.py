@@ -535,3 +535,37 @@ async def test_an_unlisted_rooms_chat_and_replay_stay_with_its_players(make_serv
     assert room in [g["room"] for g in await _eventually(lambda: a.history(), bool)]
     assert room not in [g["room"] for g in await outsider.history()]
     assert room not in [g["room"] for g in await outsider.history(player=a.player)]
+
+
+async def test_every_frame_of_the_v1_1_requests_is_a_valid_server_message(make_server: Any) -> None:
+    from protocol import decode_server
+
+    srv = await make_server(close_waiting_after=10)
+    room, (a, b) = await _two_player_game(srv, keep_frames=True, turn_seconds=10)
+    await a.chat("hi", room=room)
+    await a.chat("lobby hi")
+    await a.request("watch_lobby")
+    await b.chat("to the lobby")
+    await a.wait_chat(lambda x: x["text"] == "to the lobby")
+    await a.chat_log(room)
+    await a.chat_log()
+    await play_to_end(room, [a, b], random.Random(2))
+    await a.wait_for(room, lambda s: s["result"] is not None)
+    await _eventually(lambda: a.history(), bool)
+    await a.ratings("expedition")
+    await a.replay(room, 3)
+    new = await a.rematch(room)
+    await a.join(new)
+    await a.host(new, "add_bot")
+    c = await srv.client("cy", keep_frames=True)
+    waiting = await c.create_room("expedition", 3)
+    await c.join(waiting, spectate=True)
+    await c.wait_for(waiting, lambda s: s.get("closed") is not None, timeout=5)
+    await asyncio.sleep(0.1)
+    kinds: set[str] = set()
+    for client in (a, b, c):
+        assert client.frames is not None
+        for frame in client.frames:
+            msg = decode_server(frame)  # raises on anything the contract's models refuse
+            kinds.add(msg.t)
+    assert {"chat", "chat_log", "history", "ratings", "replay", "rematch", "host", "closed", "ok"} <= kinds
