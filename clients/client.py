@@ -64,6 +64,9 @@ class Client:
         self._reader: asyncio.Task[None] | None = None
         self.closed = asyncio.Event()
         self.close_code: int | None = None
+        #: v1.1: chat lines pushed to this connection (room and lobby), oldest first
+        self.chats: list[dict[str, Any]] = []
+        self.chat_changed = asyncio.Event()
 
     async def connect(self) -> None:
         self.ws = await connect(self.url, max_size=2**22, compression=None)
@@ -122,6 +125,75 @@ class Client:
         if answer.get("invite"):
             self.invites[answer["room"]] = answer["invite"]
         return str(answer["room"])
+
+    async def create_room(self, game: str, seats: int, **fields: Any) -> str:
+        """v1.1 `create` with any of its fields (`options`, `public`, `bots`, `turn_seconds`, `fill_bots_after`,
+        `max_expiries`); fields that are None are left out."""
+        sent = {k: v for k, v in fields.items() if v is not None}
+        return str((await self.request("create", game=game, seats=seats, **sent))["room"])
+
+    # ---- v1.1: public lobbies ---------------------------------------------------------------
+
+    async def quick_match(
+        self, game: str, seats: int, options: dict[str, Any] | None = None, **fields: Any
+    ) -> tuple[str, int | None]:
+        """A seat in the fullest fitting waiting public room (or a new one); returns (room, seat) once the
+        room's snapshot is held."""
+        sent = {k: v for k, v in fields.items() if v is not None}
+        if options:
+            sent["options"] = options
+        answer = await self.request("quick_match", game=game, seats=seats, **sent)
+        room = str(answer["room"])
+        await self.wait_for(room, lambda s: True)
+        return room, answer["seat"]
+
+    async def chat(self, text: str, room: str | None = None) -> None:
+        fields: dict[str, Any] = {"text": text}
+        if room is not None:
+            fields["room"] = room
+        await self.request("chat", **fields)
+
+    async def chat_log(self, room: str | None = None) -> list[dict[str, Any]]:
+        fields: dict[str, Any] = {} if room is None else {"room": room}
+        return list((await self.request("chat_log", **fields))["messages"])
+
+    async def wait_chat(self, cond: Callable[[dict[str, Any]], bool], timeout: float = 10.0) -> dict[str, Any]:
+        """Wait for a pushed chat line satisfying `cond` (also one already received)."""
+
+        async def waiter() -> dict[str, Any]:
+            while True:
+                for line in self.chats:
+                    if cond(line):
+                        return line
+                self.chat_changed.clear()
+                await self.chat_changed.wait()
+
+        return await asyncio.wait_for(waiter(), timeout)
+
+    async def history(self, game: str | None = None, player: str | None = None) -> list[dict[str, Any]]:
+        fields = {k: v for k, v in (("game", game), ("player", player)) if v is not None}
+        return list((await self.request("history", **fields))["games"])
+
+    async def replay(self, room: str, v: int | None = None) -> dict[str, Any]:
+        fields: dict[str, Any] = {"room": room}
+        if v is not None:
+            fields["v"] = v
+        return await self.request("replay", **fields)
+
+    async def ratings(self, game: str) -> list[dict[str, Any]]:
+        return list((await self.request("ratings", game=game))["players"])
+
+    async def rematch(self, room: str) -> str:
+        return str((await self.request("rematch", room=room))["new"])
+
+    async def host(self, room: str, action: str, seat: int | None = None, options: dict[str, Any] | None = None) -> int:
+        """A host control before the start (`kick`, `add_bot`, `remove_bot`, `options`, `start`); returns the v."""
+        fields: dict[str, Any] = {"room": room, "action": action}
+        if seat is not None:
+            fields["seat"] = seat
+        if options is not None:
+            fields["options"] = options
+        return int((await self.request("host", **fields))["v"])
 
     async def join(
         self, room: str, seat: int | None = None, spectate: bool = False, invite: str | None = None
@@ -227,6 +299,9 @@ class Client:
         elif t == "rooms":
             self.lobby = msg["rooms"]
             self.lobby_changed.set()
+        elif t == "chat":
+            self.chats.append(msg)
+            self.chat_changed.set()
         re = msg.get("re")
         if re is not None and re in self._waiting:
             fut = self._waiting[re]

@@ -53,6 +53,10 @@ Version = Annotated[int, Field(ge=0, le=2**63 - 1)]
 Status = Literal["waiting", "playing", "finished"]
 JsonMap = dict[str, Any]
 """A free-form map; the codec checks it holds JSON-like values only."""
+TurnSeconds = Annotated[int, Field(ge=10, le=86400)]
+FillSeconds = Annotated[int, Field(ge=1, le=86400)]
+CHAT_MAX = 500
+ChatText = Annotated[str, Field(min_length=1, max_length=CHAT_MAX)]
 Pointer = Annotated[str, Field(pattern=r"^(/([^~]|~[01])*)*$")]
 """An RFC 6901 JSON Pointer: empty (the whole document) or `/`-separated, `~0`/`~1` escaped."""
 
@@ -205,6 +209,12 @@ class Create(_Request):
     public: bool = True
     #: how many of the last seats the server fills with its own bots (at least one seat stays for people)
     bots: Annotated[int, Field(ge=0, le=MAX_SEATS - 1)] = 0
+    #: v1.1: seconds per move (a clock in every view; on expiry the server plays the late seat's bot move)
+    turn_seconds: TurnSeconds | None = None
+    #: v1.1: seconds after which a waiting room's empty seats are filled with server bots
+    fill_bots_after: FillSeconds | None = None
+    #: v1.1: expiries in a row after which a bot plays the seat until its player moves again (default 3)
+    max_expiries: Annotated[int, Field(ge=1, le=100)] | None = None
 
 
 class Join(_Request):
@@ -254,8 +264,98 @@ class Ping(_Request):
     t: Literal["ping"] = "ping"
 
 
+# ---- client -> server, v1.1: public lobbies (DESIGN.md section 3b) --------------------------
+
+
+class QuickMatch(_Request):
+    """A seat in the fullest waiting public room of that game with those seats and options, or a new one."""
+
+    t: Literal["quick_match"] = "quick_match"
+    game: GameId
+    seats: SeatCount
+    options: JsonMap | None = None
+    #: for a room created by the match (an existing room keeps its own)
+    turn_seconds: TurnSeconds | None = None
+    fill_bots_after: FillSeconds | None = None
+
+
+class ChatSend(_Request):
+    """A chat line to a room's viewers, or without `room` to every lobby watcher; plain text."""
+
+    t: Literal["chat"] = "chat"
+    room: RoomId | None = None
+    text: ChatText
+
+
+class ChatLog(_Request):
+    """The chat kept with a room (or the lobby's, without `room`), oldest first."""
+
+    t: Literal["chat_log"] = "chat_log"
+    room: RoomId | None = None
+
+
+class HistoryRequest(_Request):
+    """Finished games, newest first, optionally of one game or one player."""
+
+    t: Literal["history"] = "history"
+    game: GameId | None = None
+    player: PlayerId | None = None
+
+
+class ReplayRequest(_Request):
+    """A finished room's spectator view at version `v` (default 0)."""
+
+    t: Literal["replay"] = "replay"
+    room: RoomId
+    v: Version | None = None
+
+
+class RatingsRequest(_Request):
+    """The leaderboard of one game."""
+
+    t: Literal["ratings"] = "ratings"
+    game: GameId
+
+
+class Rematch(_Request):
+    """A seated player of a finished room opens a new room with the same game, seats and options."""
+
+    t: Literal["rematch"] = "rematch"
+    room: RoomId
+
+
+HostAction = Literal["kick", "add_bot", "remove_bot", "options", "start"]
+
+
+class Host(_Request):
+    """The room's creator, before the start: remove a player, add or remove a bot, change options, start."""
+
+    t: Literal["host"] = "host"
+    room: RoomId
+    action: HostAction
+    seat: Seat | None = None
+    options: JsonMap | None = None
+
+
 ClientMessage = Annotated[
-    Hello | ListRooms | WatchLobby | UnwatchLobby | Create | Join | Move | Sync | Leave | Ping,
+    Hello
+    | ListRooms
+    | WatchLobby
+    | UnwatchLobby
+    | Create
+    | Join
+    | Move
+    | Sync
+    | Leave
+    | Ping
+    | QuickMatch
+    | ChatSend
+    | ChatLog
+    | HistoryRequest
+    | ReplayRequest
+    | RatingsRequest
+    | Rematch
+    | Host,
     Field(discriminator="t"),
 ]
 
@@ -337,10 +437,13 @@ class Patch(_Message):
 
 
 class Ok(_Answer):
-    """Answer to `move`, sent after the mover's patch; `v` is the room's version after the move."""
+    """Answer to `move`, sent after the mover's patch; `v` is the room's version after the move.
+
+    v1.1: also the answer to `chat`, without `v` (`v` is always sent in the answer to a move).
+    """
 
     t: Literal["ok"] = "ok"
-    v: Version
+    v: Version | None = None
 
 
 class Left(_Answer):
@@ -369,16 +472,164 @@ class Pong(_Answer):
     t: Literal["pong"] = "pong"
 
 
+# ---- server -> client, v1.1 --------------------------------------------------------------
+
+
+class Clock(_Shape):
+    """The view's top-level `clock`: the seats the clock runs for and when it runs out (ms since the epoch)."""
+
+    seats: list[Seat]
+    deadline: Annotated[int, Field(ge=0)]
+
+
+class ChatLine(_Shape):
+    """One chat line; `room` is None for the lobby; `at` in milliseconds since the epoch."""
+
+    room: RoomId | None
+    #: the sender's player id
+    sender: PlayerId = Field(alias="from")
+    name: Name
+    text: ChatText
+    at: Annotated[int, Field(ge=0)]
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, populate_by_name=True, serialize_by_alias=True)
+
+
+class Chat(_Message):
+    """Push: a chat line, to every viewer of the room (or every lobby watcher)."""
+
+    t: Literal["chat"] = "chat"
+    room: RoomId | None
+    sender: PlayerId = Field(alias="from")
+    name: Name
+    text: ChatText
+    at: Annotated[int, Field(ge=0)]
+
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        frozen=True,
+        populate_by_name=True,
+        serialize_by_alias=True,
+        json_schema_extra=_require_t,
+    )
+
+
+class ChatLogAnswer(_Answer):
+    """Answer to `chat_log`."""
+
+    t: Literal["chat_log"] = "chat_log"
+    room: RoomId | None
+    messages: list[ChatLine]
+
+
+class GameRecord(_Shape):
+    """One finished game in `history`; `players` has one name per seat, `finished_at` in ms since the epoch."""
+
+    room: RoomId
+    game: GameId
+    seats: SeatCount
+    players: list[Name | None]
+    result: JsonMap | None
+    finished_at: Annotated[int, Field(ge=0)]
+
+
+class History(_Answer):
+    """Answer to `history`: finished games, newest first, bounded."""
+
+    t: Literal["history"] = "history"
+    games: list[GameRecord]
+
+
+class Replay(_Answer):
+    """Answer to `replay`: the spectator's view of a finished room at version `v` of `last`, and its seed."""
+
+    t: Literal["replay"] = "replay"
+    room: RoomId
+    v: Version
+    last: Version
+    seed: Annotated[int, Field(ge=0)]
+    state: View
+    #: additions: the room's game options and seat count (what a re-run of the game from `seed` needs)
+    options: JsonMap | None = None
+    seats: SeatCount | None = None
+
+
+class Rated(_Shape):
+    """One leaderboard row; `rating` is the OpenSkill ordinal (mu - 3 sigma) times 100, rounded."""
+
+    player: PlayerId
+    name: Name
+    rating: int
+    games: Annotated[int, Field(ge=0)]
+
+
+class Ratings(_Answer):
+    """Answer to `ratings`, best first."""
+
+    t: Literal["ratings"] = "ratings"
+    game: GameId
+    players: list[Rated]
+
+
+class RematchOpened(_Answer):
+    """Answer to `rematch` (`re`), and a push to every viewer of the finished room (no `re`)."""
+
+    t: Literal["rematch"] = "rematch"
+    room: RoomId
+    new: RoomId
+
+
+class HostDone(_Answer):
+    """Answer to `host`; the change itself arrives as the room's next patch."""
+
+    t: Literal["host"] = "host"
+    room: RoomId
+    v: Version
+
+
+class Closed(_Message):
+    """Push to a room's viewers: the server closed the room (nobody joined, or every player went away)."""
+
+    t: Literal["closed"] = "closed"
+    room: RoomId
+    reason: Literal["nobody_joined", "abandoned"]
+
+
 ServerMessage = Annotated[
-    Welcome | Rooms | Lobby | Created | Joined | Snapshot | Patch | Ok | Left | Error | Pong,
+    Welcome
+    | Rooms
+    | Lobby
+    | Created
+    | Joined
+    | Snapshot
+    | Patch
+    | Ok
+    | Left
+    | Error
+    | Pong
+    | Chat
+    | ChatLogAnswer
+    | History
+    | Replay
+    | Ratings
+    | RematchOpened
+    | HostDone
+    | Closed,
     Field(discriminator="t"),
 ]
 
 CLIENT_TYPES: dict[str, type[BaseModel]] = {
     m.model_fields["t"].default: m
-    for m in (Hello, ListRooms, WatchLobby, UnwatchLobby, Create, Join, Move, Sync, Leave, Ping)
+    for m in (
+        Hello, ListRooms, WatchLobby, UnwatchLobby, Create, Join, Move, Sync, Leave, Ping,
+        QuickMatch, ChatSend, ChatLog, HistoryRequest, ReplayRequest, RatingsRequest, Rematch, Host,
+    )
 }
 SERVER_TYPES: dict[str, type[BaseModel]] = {
     m.model_fields["t"].default: m
-    for m in (Welcome, Rooms, Lobby, Created, Joined, Snapshot, Patch, Ok, Left, Error, Pong)
+    for m in (
+        Welcome, Rooms, Lobby, Created, Joined, Snapshot, Patch, Ok, Left, Error, Pong,
+        Chat, ChatLogAnswer, History, Replay, Ratings, RematchOpened, HostDone, Closed,
+    )
 }

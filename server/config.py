@@ -117,9 +117,22 @@ class Settings(BaseSettings):
         description="Redis: acknowledge a write only once this many replicas have it (WAIT after each write batch)",
     )
     #: keep every log entry when a snapshot is written (replays, audits, the fault tests' checks)
-    keep_log: bool = Field(False, description="keep every log entry at snapshots (replays, audits)")
+    keep_log: bool = Field(
+        True, description="keep every log entry at snapshots (the default: replays of finished games need it)"
+    )
     #: seconds a server-seated bot waits before its move (so people can follow the game)
     bot_delay: float = Field(0.5, ge=0, description="seconds a server-seated bot waits before moving")
+    #: v1.1 public lobbies (server.clock, server.lobby)
+    clock_scale: float = Field(
+        1.0, gt=0, description="TESTS ONLY: multiply every turn clock and lobby timer (below 1 they run fast)"
+    )
+    quick_fill_bots_after: int = Field(
+        60, ge=0, description="seconds after which a room opened by quick_match fills with bots (0: never)"
+    )
+    close_waiting_after: int = Field(3600, ge=0, description="seconds after which a waiting room closes (0: never)")
+    close_away_after: int = Field(
+        24 * 3600, ge=0, description="seconds all players of a game may be away before it closes (0: never)"
+    )
     #: folder of the browser client, served at /
     web_root: str | None = Field(None, description="folder of the browser client (default clients/web/dist)")
     log_level: str = Field("INFO", description="DEBUG, INFO, WARNING, ERROR or CRITICAL")

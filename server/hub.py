@@ -23,6 +23,7 @@ from pydantic import ValidationError
 from protocol import ProtocolError, decode_client, encode
 from protocol import messages as m
 from protocol.codec import peek_id
+from server import lobby
 from server.cluster import LocalCluster, RedisCluster, RemoteConn
 from server.config import Settings
 from server.conn import Conn
@@ -34,7 +35,17 @@ from server.store import Store, StoreUnavailable
 
 log = logging.getLogger("marcopolo.hub")
 
-LOBBY_DELAY = 0.05  # seconds: lobby pushes are coalesced over this window
+LOBBY_DELAY = 0.05
+#: v1.1 requests handled by server.lobby: (hub, conn, msg) -> None, answering on the connection
+LOBBY_REQUESTS: dict[type, Any] = {
+    m.QuickMatch: lobby.quick_match,
+    m.ChatSend: lobby.lobby_chat,
+    m.ChatLog: lobby.chat_log,
+    m.HistoryRequest: lobby.history,
+    m.ReplayRequest: lobby.replay,
+    m.RatingsRequest: lobby.leaderboard,
+    m.Rematch: lobby.rematch,
+}  # seconds: lobby pushes are coalesced over this window
 
 
 def room_info(meta: dict[str, Any]) -> dict[str, Any]:
@@ -324,7 +335,11 @@ class Hub:
             rooms, total = await self.lobby_page()
             conn.push({"t": "rooms", "re": msg.id, "rooms": rooms, "total": total})
         elif isinstance(msg, m.Create):
-            room_id = await self._create(msg, conn)
+            creator = lobby.CREATOR.set(conn.player)
+            try:
+                room_id = await self._create(msg, conn)
+            finally:
+                lobby.CREATOR.reset(creator)
             invite = self.rooms[room_id].meta.get("invite") if room_id in self.rooms else None
             conn.push({"t": "created", "re": msg.id, "room": room_id, "invite": invite})
         elif isinstance(msg, m.Join):
@@ -344,6 +359,14 @@ class Hub:
         elif isinstance(msg, m.Leave):
             room = await self._followed(msg.room, conn)
             await room.submit("leave", conn, msg.id)
+        elif isinstance(msg, m.ChatSend) and msg.room is not None:
+            room = await self._followed(msg.room, conn)
+            await room.submit("chat", conn, msg.id, text=msg.text)
+        elif isinstance(msg, m.Host):
+            room = await self._followed(msg.room, conn)
+            await room.submit("host", conn, msg.id, action=msg.action, seat=msg.seat, options=msg.options)
+        elif type(msg) in LOBBY_REQUESTS:
+            await LOBBY_REQUESTS[type(msg)](self, conn, msg)
         else:  # pragma: no cover - decode_client admits only the types above
             raise RoomError("unknown_type", f"no handler for {msg.t}")
 
@@ -431,6 +454,8 @@ class Hub:
                     await room.submit("detach", rc)
         elif op == "lobby":
             self._lobby_changed(local=True)
+        elif op == "chat":
+            lobby.lobby_chat_local(self, payload["msg"])
         elif op == "moved":
             if payload.get("room") in self.remote_views:
                 await self.check_remote_rooms()
@@ -662,6 +687,7 @@ class Hub:
         }
         if invite is not None:
             meta["invite"] = invite
+        meta.update(lobby.create_extra(msg))
         await self.store.create_room(meta)
         token = await self.cluster.claim(room_id)
         if token is None:  # pragma: no cover - a new random id nobody can hold

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from protocol.patch import make_patch_builtin as make_patch
+from server import clock, lobby
 from server.games import Game, IllegalMove, get_game
 from server.games.base import pack, unpack
 from server.games.bots import bot_for
@@ -136,6 +137,8 @@ class Room:
         self._bot_timers: dict[int, asyncio.Task[None]] = {}
         self._inbox: asyncio.Queue[Command | None] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        #: the timer of the turn clock and the lobby's timed events (server.clock)
+        self._clock_task: asyncio.Task[None] | None = None
 
     # ---- identity ---------------------------------------------------------------------------
 
@@ -165,6 +168,8 @@ class Room:
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name=f"room-{self.id}")
         self._schedule_bots()
+        lobby.started(self)
+        clock.schedule(self)
         if self.presence_grace > 0:
             self._presence_task = asyncio.get_running_loop().create_task(self._presence_after_grace())
 
@@ -172,6 +177,7 @@ class Room:
         self._stopped = True
         for timer in self._bot_timers.values():
             timer.cancel()
+        clock.cancel(self)
         if self._presence_task is not None:
             self._presence_task.cancel()
         await self._inbox.put(None)
@@ -239,7 +245,8 @@ class Room:
     def build_view(self, seat: int | None) -> dict[str, Any]:
         """The whole document one viewer sees (DESIGN.md section 3)."""
         seats = self.seats_view()
-        base = {"game": self.meta["game"], "room": self.id, "you": seat, "status": self.status, "seats": seats}
+        base = {"game": self.meta["game"], "room": self.id, "you": seat, "status": self.status, "seats": seats,
+                **clock.view_keys(self.meta)}
         if self.state is None:
             return {
                 **base,
@@ -266,6 +273,7 @@ class Room:
     def _broadcast(self, first: Conn | None = None, skip: Conn | None = None) -> None:
         """Send every viewer the patch from its last view to the current version (mover first)."""
         self._schedule_bots()
+        clock.schedule(self)
         views: dict[int | None, dict[str, Any]] = {}
         patches: dict[tuple[int | None, int], list[Any]] = {}
         order = sorted(self.viewers.values(), key=lambda vw: vw.conn is not first)
@@ -299,6 +307,7 @@ class Room:
         StoreFenced when another node owns the room, RoomError `abandoned` when the outcome stays unknown.
         """
         store = self.hub.store
+        lobby.note_presence(self, meta)
         try:
             if entry is None:
                 await self._timed("meta", store.save_meta(self.id, meta, fence=self.fence))
@@ -356,6 +365,7 @@ class Room:
         self._stopped = True
         for timer in self._bot_timers.values():
             timer.cancel()
+        clock.cancel(self)
         self.hub.room_fenced(self)
 
     async def _after_commit(self) -> None:
@@ -366,6 +376,7 @@ class Room:
                 await self._timed("snapshot", store.save_snapshot(self.id, self.v, self._packed(), fence=self.fence))
                 self.snap_v = self.v
                 await self._timed("finish", store.finish(self.id, self.meta, self.finished_ttl, fence=self.fence))
+                await lobby.finished(self)
             elif self.state is not None and self.v - self.snap_v >= self.snapshot_every:
                 await self._timed("snapshot", store.save_snapshot(self.id, self.v, self._packed(), fence=self.fence))
                 self.snap_v = self.v
@@ -403,6 +414,7 @@ class Room:
         if held is not None:  # re-attach (also when asking to spectate: the seat stays yours)
             if want is not None and want != held:
                 raise RoomError("seat_taken", f"you hold seat {held} in this room")
+            await clock.reattach(self, held)
             await self._attach_seated(conn, held, cmd.re)
             return held
         invite = self.meta.get("invite")
@@ -439,10 +451,11 @@ class Room:
             meta["status"] = "playing"
             entry["start"] = True
             entry["v"] = meta["v"]
+            clock.stamp(self, meta, state, None, "start")
         await self._commit(entry, meta)
         self.viewers[conn.id] = viewer = Viewer(conn, seat)
         # the join is one version and the start the next: the others get a patch for each
-        self.meta = {**meta, "v": meta["v"] - 1, "status": "waiting"} if starts else meta
+        self.meta = {**meta, "v": meta["v"] - 1, "status": "waiting", "clock": None} if starts else meta
         self._broadcast(skip=conn)
         if starts:
             self.meta, self.state = meta, state
@@ -571,6 +584,7 @@ class Room:
             raise RoomError(code, err.message) from None
         over = self.game.result(state) is not None
         meta = self._next_meta(status="finished" if over else self.status)
+        clock.stamp(self, meta, state, seat, clock.mover_kind(self, conn, seat))
         await self._commit({"v": meta["v"], "k": "move", "seat": seat, "move": move}, meta)
         self.meta, self.state = meta, state
         self._broadcast(first=conn)
@@ -580,6 +594,17 @@ class Room:
             self.hub.room_changed(self)
         await self._after_commit()
         return self.v
+
+    # ---- v1.1: clocks, chat, host controls (server.clock, server.lobby) ----------------------
+
+    async def _do_tick(self, cmd: Command) -> None:
+        await clock.tick(self)
+
+    async def _do_chat(self, cmd: Command) -> None:
+        await lobby.room_chat(self, cmd)
+
+    async def _do_host(self, cmd: Command) -> int:
+        return await lobby.host(self, cmd)
 
     # ---- server-seated bots -----------------------------------------------------------------
 
@@ -637,7 +662,7 @@ def restore(
     meta = dict(meta)
     last = max([meta.get("v", 0), *(e["v"] for e in entries)])
     meta["v"] = last
-    if state is not None and game.result(state) is not None:
+    if meta.get("closed") or (state is not None and game.result(state) is not None):
         meta["status"] = "finished"
     elif state is not None:
         meta["status"] = "playing"

@@ -44,6 +44,23 @@ CLIENT_SAMPLES: list[BaseModel] = [
     m.Ping(id=-1),
     m.Ping(id=2**64 - 1),
     m.Ping(),
+    # v1.1: public lobbies
+    m.QuickMatch(id=20, game="classic", seats=3),
+    m.QuickMatch(game="classic", seats=2, options={"x": 1}, turn_seconds=10, fill_bots_after=60),
+    m.Create(game="classic", seats=3, turn_seconds=86400, fill_bots_after=1, max_expiries=3),
+    m.ChatSend(id=21, room="r1", text="<script>x</script>"),
+    m.ChatSend(text="a" * 500),
+    m.ChatLog(id=22),
+    m.ChatLog(room="r1"),
+    m.HistoryRequest(),
+    m.HistoryRequest(id=23, game="classic", player="p1"),
+    m.ReplayRequest(room="r1"),
+    m.ReplayRequest(id=24, room="r1", v=0),
+    m.RatingsRequest(game="khan"),
+    m.Rematch(id=25, room="r1"),
+    m.Host(room="r1", action="kick", seat=1),
+    m.Host(id=26, room="r1", action="options", options={"x": 1}),
+    m.Host(room="r1", action="start"),
 ]
 
 SERVER_SAMPLES: list[BaseModel] = [
@@ -80,4 +97,17 @@ SERVER_SAMPLES: list[BaseModel] = [
     m.Error(code="bad_message", message="the frame is not one msgpack value"),
     m.Pong(re=-1),
     m.Pong(),
+    # v1.1: public lobbies
+    m.Ok(re=30),
+    m.Chat(room="r1", sender="p1", name="ann", text="<b>hi</b>", at=1700000000000),
+    m.Chat(room=None, sender="p1", name="ann", text="anyone?", at=0),
+    m.ChatLogAnswer(re=31, room=None, messages=[m.ChatLine(room=None, sender="p1", name="ann", text="x", at=1)]),
+    m.History(re=32, games=[m.GameRecord(room="r1", game="classic", seats=2, players=["ann", None],
+                                         result={"scores": [3, 5], "winners": [1]}, finished_at=1)]),
+    m.Replay(re=33, room="r1", v=0, last=40, seed=7, state=WAITING_VIEW),
+    m.Ratings(re=34, game="classic", players=[m.Rated(player="p1", name="ann", rating=-120, games=3)]),
+    m.RematchOpened(re=35, room="r1", new="r2"),
+    m.RematchOpened(room="r1", new="r2"),
+    m.HostDone(re=36, room="r1", v=4),
+    m.Closed(room="r1", reason="abandoned"),
 ]

@@ -1,0 +1,571 @@
+"""Public lobbies (wire contract v1.1) over real sockets: quick match, turn clocks, chat, host controls,
+history, replays, ratings, rematch, filling seats with bots and closing rooms nobody uses.
+
+Each test runs on the memory store and on the real Redis at 6379 under a random key prefix (never flushed;
+the keys expire or are left under their own prefix). Clocks run with `clock_scale` so that the contract's
+shortest clock (10 s) lasts a fraction of a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import secrets
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import msgpack
+import pytest
+import redis.asyncio as aredis
+
+from clients.client import Client, ServerError
+from server.app import App
+from server.games import get_game
+from server.store import MemoryStore, RedisStore, Store
+from tests.util import strings
+
+from .conftest import play_to_end, start_app
+
+GAME = get_game("expedition")
+SCALE = 0.05  # a 10 s clock lasts 0.5 s
+
+
+async def _redis_up() -> bool:
+    r = aredis.Redis(host="127.0.0.1", port=6379, socket_connect_timeout=0.5)
+    try:
+        await r.ping()
+        return True
+    except Exception:  # noqa: BLE001
+        return False
+    finally:
+        await r.aclose()
+
+
+def _new_store(kind: str) -> Store:
+    if kind == "memory":
+        return MemoryStore(trim_log=False)
+    return RedisStore("redis://127.0.0.1:6379/0", prefix=f"mptest:lobby:{secrets.token_hex(4)}:", trim_log=False)
+
+
+class Server:
+    """An app on a store that outlives it (so a test can restart the app), and its clients."""
+
+    def __init__(self, kind: str, **settings: Any) -> None:
+        self.kind = kind
+        self.store = _new_store(kind)
+        self.settings = {"clock_scale": SCALE, "bot_delay": 0.05, **settings}
+        self.app: App | None = None
+        self.clients: list[Client] = []
+
+    async def start(self) -> App:
+        self.app = await start_app(self.store, **self.settings)
+        return self.app
+
+    async def restart(self) -> App:
+        assert self.app is not None
+        await self._stop_app()
+        return await self.start()
+
+    async def _stop_app(self) -> None:
+        assert self.app is not None
+        # stop the rooms and the listener but keep the store open for the next app
+        real_close = self.store.close
+
+        async def keep_open() -> None:
+            return None
+
+        self.store.close = keep_open  # type: ignore[method-assign]
+        try:
+            await self.app.stop()
+        finally:
+            self.store.close = real_close  # type: ignore[method-assign]
+
+    async def client(self, name: str | None = None, keep_frames: bool = False, token: str | None = None) -> Client:
+        assert self.app is not None
+        c = Client(f"ws://127.0.0.1:{self.app.port}/ws", keep_frames=keep_frames)
+        await c.connect()
+        self.clients.append(c)
+        if name is not None:
+            await c.hello(name, token)
+        return c
+
+    async def close(self) -> None:
+        for c in self.clients:
+            await c.close()
+        if self.app is not None:
+            await self.app.stop()
+        if isinstance(self.store, RedisStore):  # this test's keys only (its own prefix); never a FLUSH
+            raw = aredis.Redis(host="127.0.0.1", port=6379)
+            keys = [k async for k in raw.scan_iter(match=f"{self.store.prefix}*")]
+            if keys:
+                await raw.delete(*keys)
+            await raw.aclose()
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def make_server(request: pytest.FixtureRequest) -> AsyncIterator[Callable[..., Awaitable[Server]]]:
+    if request.param == "redis" and not await _redis_up():
+        pytest.skip("no Redis at 127.0.0.1:6379")
+    made: list[Server] = []
+
+    async def make(**settings: Any) -> Server:
+        srv = Server(request.param, **settings)
+        await srv.start()
+        made.append(srv)
+        return srv
+
+    yield make
+    for srv in made:
+        await srv.close()
+
+
+async def _two_player_game(srv: Server, keep_frames: bool = False, **create: Any) -> tuple[str, list[Client]]:
+    a = await srv.client("ann", keep_frames=keep_frames)
+    b = await srv.client("bob", keep_frames=keep_frames)
+    room = await a.create_room("expedition", 2, options={"seed": 11}, **create)
+    await a.join(room)
+    await b.join(room)
+    await b.wait_for(room, lambda s: s["status"] == "playing")
+    await a.wait_for(room, lambda s: s["status"] == "playing")
+    return room, [a, b]
+
+
+async def _eventually(ask: Callable[[], Awaitable[Any]], ok: Callable[[Any], bool], timeout: float = 5.0) -> Any:
+    """History and ratings are written just after the last version is shown: ask until they are there."""
+    stop = time.monotonic() + timeout
+    while True:
+        got = await ask()
+        if ok(got) or time.monotonic() > stop:
+            return got
+        await asyncio.sleep(0.05)
+
+
+# ---- quick match ------------------------------------------------------------------------------
+
+
+async def test_two_clients_quick_match_into_one_room_and_the_game_starts(make_server: Any) -> None:
+    srv = await make_server()
+    a, b = await srv.client("ann"), await srv.client("bob")
+    room_a, seat_a = await a.quick_match("expedition", 2)
+    room_b, seat_b = await b.quick_match("expedition", 2)
+    assert room_a == room_b and {seat_a, seat_b} == {0, 1}
+    await a.wait_for(room_a, lambda s: s["status"] == "playing")
+    await b.wait_for(room_a, lambda s: s["status"] == "playing")
+    # a third player with other options gets a room of its own
+    c = await srv.client("cy")
+    room_c, _ = await c.quick_match("expedition", 3)
+    assert room_c != room_a and c.view(room_c)["status"] == "waiting"
+
+
+async def test_a_lone_quick_match_gets_server_bots_when_the_fill_timer_runs_out(make_server: Any) -> None:
+    srv = await make_server()
+    a = await srv.client("ann")
+    t0 = time.monotonic()
+    room, seat = await a.quick_match("expedition", 3, fill_bots_after=10)  # 0.5 s at this scale
+    assert seat == 0 and a.view(room)["status"] == "waiting"
+    await a.wait_for(room, lambda s: s["status"] == "playing", timeout=5)
+    assert time.monotonic() - t0 < 10 * SCALE + 1.5
+    names = [s["name"] for s in a.view(room)["seats"]]
+    assert names[0] == "ann" and all(n and n.startswith("Bot") for n in names[1:])
+
+
+# ---- turn clocks ------------------------------------------------------------------------------
+
+
+async def test_the_clock_is_in_every_view_and_the_same_for_every_viewer(make_server: Any) -> None:
+    srv = await make_server()
+    room, (a, b) = await _two_player_game(srv, turn_seconds=600)
+    w = await srv.client("watcher")
+    await w.join(room, spectate=True)
+    clocks = [c.view(room).get("clock") for c in (a, b, w)]
+    assert clocks[0] is not None and clocks[0] == clocks[1] == clocks[2]
+    assert clocks[0]["deadline"] > time.time() * 1000
+    movers = [c.view(room)["you"] for c in (a, b) if c.view(room)["prompt"]]
+    assert clocks[0]["seats"] == sorted(movers)
+    # a room without turn_seconds has no clock
+    room2, (c, _d) = await _two_player_game(srv)
+    assert "clock" not in c.view(room2)
+
+
+async def test_a_seat_that_never_moves_is_played_by_the_clock_then_handed_to_a_bot(make_server: Any) -> None:
+    srv = await make_server()
+    room, players = await _two_player_game(srv, turn_seconds=10, max_expiries=2)
+    a = players[0]
+    expired: dict[int, int] = {}
+    stop_at = time.monotonic() + 30
+    # nobody ever moves: each deadline passes and the server plays the late seats, no sooner than the
+    # deadline and within turn_seconds + 1 s of it; after 2 expiries in a row a seat is handed to a bot
+    while time.monotonic() < stop_at:
+        clock = a.view(room).get("clock")
+        if a.view(room)["result"] is not None or clock is None or clock.get("auto"):
+            break
+        v0 = a.views[room].v
+        await a.wait_for(room, lambda s, v0=v0: a.views[room].v > v0, timeout=10 * SCALE + 2)
+        now = time.time() * 1000
+        assert clock["deadline"] - 50 <= now <= clock["deadline"] + 1000, (now, clock)
+        for seat in clock["seats"]:
+            expired[seat] = expired.get(seat, 0) + 1
+    clock = a.view(room)["clock"]
+    assert clock.get("auto"), clock
+    seat = clock["auto"][0]
+    assert expired[seat] >= 2
+    # a bot now plays that seat at bot speed, long before any deadline
+    bot_moves = 0
+    for _ in range(6):
+        view = a.view(room)
+        if view["result"] is not None or seat not in (view.get("clock") or {}).get("seats", []):
+            break
+        v0, deadline = a.views[room].v, view["clock"]["deadline"]
+        await a.wait_for(room, lambda s, v0=v0: a.views[room].v > v0, timeout=5)
+        if time.time() * 1000 < deadline:
+            bot_moves += 1
+    assert bot_moves >= 1
+    # its player comes back (re-attaches to the seat): the seat is theirs again
+    owner = players[seat]
+    await owner.join(room)
+    await owner.wait_for(room, lambda s: seat not in (s.get("clock") or {}).get("auto", []), timeout=5)
+
+
+async def test_the_clock_survives_a_restart_of_the_app_on_the_same_store(make_server: Any) -> None:
+    srv = await make_server(clock_scale=0.3)  # a 10 s clock lasts 3 s
+    room, (a, b) = await _two_player_game(srv, turn_seconds=10)
+    clock = a.view(room)["clock"]
+    v_before = a.views[room].v
+    tokens = [a.token, b.token]
+    await srv.restart()
+    a2 = await srv.client("ann", token=tokens[0])
+    await a2.join(room)
+    assert a2.view(room)["clock"]["deadline"] == clock["deadline"]  # the stored clock, not a new one
+    assert a2.views[room].v >= v_before
+    # nobody moves: after the deadline the restarted server plays the late seat
+    remaining = clock["deadline"] / 1000 - time.time()
+    await a2.wait_for(
+        room, lambda s: (s.get("clock") or {}).get("deadline", 0) != clock["deadline"] or s["result"] is not None,
+        timeout=max(0.0, remaining) + 2.0,
+    )
+    assert time.time() * 1000 >= clock["deadline"] - 50
+
+
+# ---- chat -------------------------------------------------------------------------------------
+
+
+async def test_a_chat_line_reaches_every_viewer_of_the_room_and_never_another_room(make_server: Any) -> None:
+    srv = await make_server()
+    room, (a, b) = await _two_player_game(srv, keep_frames=True)
+    w = await srv.client("watcher", keep_frames=True)
+    await w.join(room, spectate=True)
+    other, (c, d) = await _two_player_game(srv, keep_frames=True)
+    lobby = await srv.client("lounger", keep_frames=True)
+    await lobby.request("watch_lobby")
+    await a.chat("<script>alert(1)</script> hello", room=room)
+    for viewer in (a, b, w):
+        line = await viewer.wait_chat(lambda x: x["room"] == room)
+        assert line["text"] == "<script>alert(1)</script> hello" and line["name"] == "ann"
+        assert line["from"] == a.player and isinstance(line["at"], int)
+    await c.chat("only here", room=other)
+    await d.wait_chat(lambda x: x["text"] == "only here")
+    await asyncio.sleep(0.2)
+    for outsider in (c, d, lobby):
+        assert outsider.frames is not None
+        assert not any(b"alert(1)" in f for f in outsider.frames)
+    for insider in (a, b, w):
+        assert insider.frames is not None
+        assert not any(b"only here" in f for f in insider.frames)
+    # kept with the room
+    kept = await c.chat_log(room)
+    assert [x["text"] for x in kept] == ["<script>alert(1)</script> hello"]
+
+
+async def test_lobby_chat_reaches_lobby_watchers_and_bad_lines_are_refused(make_server: Any) -> None:
+    srv = await make_server()
+    a, w = await srv.client("ann"), await srv.client("watcher")
+    await w.request("watch_lobby")
+    await a.chat("anyone for a game?")
+    line = await w.wait_chat(lambda x: x["room"] is None)
+    assert line["text"] == "anyone for a game?"
+    for bad in ("", "x" * 501, "bell\x07"):
+        with pytest.raises(ServerError) as err:
+            await a.chat(bad)
+        assert err.value.code == "bad_message"
+    await a.chat("y" * 500)
+    with pytest.raises(ServerError) as err:  # 5 lines per 10 s
+        for i in range(10):
+            await a.chat(f"spam {i}")
+    assert err.value.code == "rate_limited"
+    # chatting in a room one does not watch is refused
+    room = await a.create_room("expedition", 2)
+    with pytest.raises(ServerError) as err:
+        await w.chat("hi", room=room)
+    assert err.value.code == "forbidden"
+
+
+# ---- host controls ----------------------------------------------------------------------------
+
+
+async def test_the_creator_removes_a_player_adds_bots_changes_options_and_starts_early(make_server: Any) -> None:
+    srv = await make_server()
+    host, guest = await srv.client("host"), await srv.client("guest")
+    room = await host.create_room("expedition", 4)
+    await host.join(room)
+    await guest.join(room)
+    with pytest.raises(ServerError) as err:
+        await guest.host(room, "kick", seat=0)
+    assert err.value.code == "forbidden"
+    await host.host(room, "kick", seat=1)
+    await host.wait_for(room, lambda s: s["seats"][1]["taken"] is False)
+    await host.host(room, "add_bot", seat=2)
+    await host.wait_for(room, lambda s: (s["seats"][2]["name"] or "").startswith("Bot"))
+    await host.host(room, "remove_bot", seat=2)
+    await host.wait_for(room, lambda s: s["seats"][2]["taken"] is False)
+    with pytest.raises(ServerError) as err:
+        await host.host(room, "options", options={"no_such_option": 1})
+    assert err.value.code == "bad_message"
+    await host.host(room, "start")
+    await host.wait_for(room, lambda s: s["status"] == "playing")
+    names = [s["name"] for s in host.view(room)["seats"]]
+    assert names[0] == "host" and all(n.startswith("Bot") for n in names[1:])
+    with pytest.raises(ServerError) as err:
+        await host.host(room, "add_bot")
+    assert err.value.code == "forbidden"
+
+
+# ---- closing rooms ----------------------------------------------------------------------------
+
+
+async def test_a_waiting_room_nobody_joins_is_closed_and_leaves_the_lobby(make_server: Any) -> None:
+    srv = await make_server(close_waiting_after=10)  # 0.5 s at this scale
+    a = await srv.client("ann")
+    room = await a.create_room("expedition", 3)
+    assert room in {r["room"] for r in (await a.request("list_rooms"))["rooms"]}
+    await a.join(room, spectate=True)
+    await a.wait_for(room, lambda s: s.get("closed") == "nobody_joined", timeout=5)
+    assert room not in {r["room"] for r in (await a.request("list_rooms"))["rooms"]}
+
+
+async def test_a_game_whose_players_all_went_away_is_closed(make_server: Any) -> None:
+    srv = await make_server(close_away_after=20)  # 1 s at this scale
+    room, (a, b) = await _two_player_game(srv)
+    w = await srv.client("watcher")
+    await w.join(room, spectate=True)
+    await a.close()
+    await b.close()
+    await w.wait_for(room, lambda s: s.get("closed") == "abandoned", timeout=6)
+    assert w.view(room)["status"] == "finished"
+    assert room not in {r["room"] for r in (await w.request("list_rooms"))["rooms"]}
+
+
+# ---- history, replays, ratings, rematch -------------------------------------------------------
+
+
+async def _finished_game(srv: Server, keep_frames: bool = False) -> tuple[str, list[Client], Client, Any]:
+    room, players = await _two_player_game(srv, keep_frames=keep_frames)
+    spectator = await srv.client("watcher", keep_frames=keep_frames)
+    await spectator.join(room, spectate=True)
+    start_v = players[0].views[room].v
+    played = await play_to_end(room, players, random.Random(5))
+    for c in [*players, spectator]:
+        await c.wait_for(room, lambda s: s["result"] is not None)
+    return room, players, spectator, (start_v, played)
+
+
+async def test_a_replay_stepped_to_the_last_version_ends_at_the_spectators_final_view(make_server: Any) -> None:
+    srv = await make_server()
+    room, players, spectator, (start_v, played) = await _finished_game(srv)
+    reader = await srv.client("reader", keep_frames=True)
+    first = await reader.replay(room)
+    last = first["last"]
+    assert first["v"] == 0 and first["seed"] == 11 and first["state"]["public"]["status"] == "waiting"
+    states = {}
+    for v in range(0, last + 1):
+        rep = await reader.replay(room, v)
+        assert rep["v"] == v and rep["last"] == last
+        states[v] = rep["state"]
+        assert rep["state"]["private"] is None and rep["state"]["prompt"] is None
+    final = spectator.view(room)
+    for key in ("public", "result", "game", "you"):
+        assert states[last][key] == final[key], key
+    assert states[start_v]["status"] == "playing"
+    # no private data of any seat, at any version, in the raw frames
+    state = GAME.setup(2, {}, 11)
+    by_v = {start_v: state}
+    for v, seat, move in sorted(played, key=lambda x: x[0]):
+        state = GAME.apply(state, seat, move)
+        by_v[v] = state
+    assert reader.frames is not None
+    checked = 0
+    for frame in reader.frames:
+        msg = msgpack.unpackb(frame)
+        if msg["t"] != "replay" or msg["v"] < start_v:
+            continue
+        at = max(v for v in by_v if v <= msg["v"])
+        forbidden = set(GAME.hidden_tokens(by_v[at]))
+        for seat in range(2):
+            forbidden |= set(GAME.secret_tokens(by_v[at], seat))
+        leaked = strings(msg["state"]) & forbidden
+        assert not leaked, f"replay leak at v{msg['v']}: {leaked}"
+        checked += 1
+    assert checked > 20
+    with pytest.raises(ServerError) as err:
+        await reader.replay(room, last + 1)
+    assert err.value.code == "not_found"
+
+
+async def test_a_replay_of_a_running_game_is_refused(make_server: Any) -> None:
+    srv = await make_server()
+    room, (a, _b) = await _two_player_game(srv)
+    with pytest.raises(ServerError) as err:
+        await a.replay(room)
+    assert err.value.code == "forbidden"
+
+
+async def test_ratings_move_the_right_way_and_history_lists_the_game(make_server: Any) -> None:
+    srv = await make_server()
+    room, players, _spectator, _ = await _finished_game(srv)
+    result = players[0].view(room)["result"]
+    winner = result["winners"][0]
+    loser = 1 - winner
+    board = await _eventually(lambda: players[0].ratings("expedition"), lambda r: len(r) == 2)
+    by_player = {row["player"]: row for row in board}
+    win_row, lose_row = by_player[players[winner].player], by_player[players[loser].player]
+    if len(result["winners"]) == 1:
+        assert win_row["rating"] > lose_row["rating"]
+        assert board[0]["player"] == players[winner].player  # best first
+    assert win_row["games"] == lose_row["games"] == 1
+    history = await _eventually(lambda: players[0].history(game="expedition"), bool)
+    assert history[0]["room"] == room and history[0]["result"] == result
+    assert history[0]["players"] == ["ann", "bob"]
+    mine = await players[1].history(player=players[1].player)
+    assert [g["room"] for g in mine] == [room]
+    assert await players[1].history(player="pnobody") == []
+
+
+async def test_server_bots_are_rated_too(make_server: Any) -> None:
+    srv = await make_server()
+    ann = await srv.client("ann")
+    room = await ann.create_room("expedition", 2, options={"seed": 3}, bots=1)
+    await ann.join(room)
+    await ann.wait_for(room, lambda s: s["status"] == "playing")
+    rng = random.Random(3)
+    for _ in range(3000):  # play ann's prompts; the bot plays its own
+        await ann.wait_for(room, lambda s: s["result"] is not None or bool(s["prompt"]), timeout=10)
+        view = ann.view(room)
+        if view["result"] is not None:
+            break
+        with contextlib.suppress(ServerError):  # a prompt the bot's move made stale
+            await ann.move(room, rng.choice(view["prompt"]["options"]))
+    assert ann.view(room)["result"] is not None
+    rows = await _eventually(lambda: ann.ratings("expedition"), lambda r: len(r) == 2)
+    board = {row["player"]: row for row in rows}
+    assert set(board) == {ann.player, "bot"}
+    assert board["bot"]["games"] == 1 and board["bot"]["name"] == "Bot"
+    winners = ann.view(room)["result"]["winners"]
+    if winners == [1]:
+        assert board["bot"]["rating"] > board[ann.player]["rating"]
+    elif winners == [0]:
+        assert board[ann.player]["rating"] > board["bot"]["rating"]
+    with pytest.raises(ServerError) as err:
+        await ann.ratings("no_such_game")
+    assert err.value.code == "not_found"
+
+
+async def test_a_rematch_opens_one_new_room_with_the_same_game_and_seats(make_server: Any) -> None:
+    srv = await make_server()
+    room, (a, b), _spectator, _ = await _finished_game(srv)
+    new = await a.rematch(room)
+    push = None
+    for _ in range(100):
+        push = next((x for x in b.pushes if x.get("t") == "rematch"), None)
+        if push:
+            break
+        await asyncio.sleep(0.02)
+    assert push is not None and push["new"] == new
+    assert await b.rematch(room) == new  # the second asks for the same room
+    await a.join(new)
+    await b.join(new)
+    await b.wait_for(new, lambda s: s["status"] == "playing")
+    w = await srv.client("stranger")
+    with pytest.raises(ServerError) as err:
+        await w.rematch(room)
+    assert err.value.code == "forbidden"
+
+
+async def test_a_finished_game_re_run_from_its_revealed_seed_is_found_fair(make_server: Any) -> None:
+    from clients.replay_check import check, fetch
+
+    srv = await make_server()
+    room, _players, _spectator, _ = await _finished_game(srv)
+    assert srv.app is not None
+    data = await fetch(f"ws://127.0.0.1:{srv.app.port}/ws", room)
+    assert data["seed"] == 11 and data["seats"] == 2 and len(data["views"]) == data["last"] + 1
+    verdict = check(data["game"], data["seats"], data["options"], data["seed"], data["views"])
+    assert verdict.fair, verdict.why
+    # another seed deals another game: the check fails at the start
+    other = check(data["game"], data["seats"], data["options"], data["seed"] + 1, data["views"])
+    assert not other.fair and "start" in other.why
+    # a public view no legal move explains (here: the result's scores changed) is caught
+    tampered = [dict(v) for v in data["views"]]
+    tampered[-1] = {**tampered[-1], "result": {**tampered[-1]["result"], "scores": [999, -999]}}
+    bad = check(data["game"], data["seats"], data["options"], data["seed"], tampered)
+    assert not bad.fair and f"v{data['last']}" in bad.why
+
+
+async def test_an_unlisted_rooms_chat_and_replay_stay_with_its_players(make_server: Any) -> None:
+    srv = await make_server()
+    a, b = await srv.client("ann"), await srv.client("bob")
+    room = await a.create_room("expedition", 2, options={"seed": 8}, public=False)
+    await a.join(room)
+    await a.chat("our secret plan", room=room)
+    outsider = await srv.client("eve", keep_frames=True)
+    with pytest.raises(ServerError) as err:
+        await outsider.chat_log(room)
+    assert err.value.code == "forbidden"
+    assert [x["text"] for x in await a.chat_log(room)] == ["our secret plan"]
+    await b.join(room)
+    await play_to_end(room, [a, b], random.Random(8))
+    await a.wait_for(room, lambda s: s["result"] is not None)
+    with pytest.raises(ServerError) as err:
+        await outsider.replay(room)
+    assert err.value.code == "forbidden"
+    assert (await b.replay(room))["seed"] == 8
+    assert outsider.frames is not None
+    assert not any(b"our secret plan" in f for f in outsider.frames)
+    # its game is in its players' history only
+    assert room in [g["room"] for g in await _eventually(lambda: a.history(), bool)]
+    assert room not in [g["room"] for g in await outsider.history()]
+    assert room not in [g["room"] for g in await outsider.history(player=a.player)]
+
+
+async def test_every_frame_of_the_v1_1_requests_is_a_valid_server_message(make_server: Any) -> None:
+    from protocol import decode_server
+
+    srv = await make_server(close_waiting_after=10)
+    room, (a, b) = await _two_player_game(srv, keep_frames=True, turn_seconds=10)
+    await a.chat("hi", room=room)
+    await a.chat("lobby hi")
+    await a.request("watch_lobby")
+    await b.chat("to the lobby")
+    await a.wait_chat(lambda x: x["text"] == "to the lobby")
+    await a.chat_log(room)
+    await a.chat_log()
+    await play_to_end(room, [a, b], random.Random(2))
+    await a.wait_for(room, lambda s: s["result"] is not None)
+    await _eventually(lambda: a.history(), bool)
+    await a.ratings("expedition")
+    await a.replay(room, 3)
+    new = await a.rematch(room)
+    await a.join(new)
+    await a.host(new, "add_bot")
+    c = await srv.client("cy", keep_frames=True)
+    waiting = await c.create_room("expedition", 3)
+    await c.join(waiting, spectate=True)
+    await c.wait_for(waiting, lambda s: s.get("closed") is not None, timeout=5)
+    await asyncio.sleep(0.1)
+    kinds: set[str] = set()
+    for client in (a, b, c):
+        assert client.frames is not None
+        for frame in client.frames:
+            msg = decode_server(frame)  # raises on anything the contract's models refuse
+            kinds.add(msg.t)
+    assert {"chat", "chat_log", "history", "ratings", "replay", "rematch", "host", "closed", "ok"} <= kinds
