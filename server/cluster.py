@@ -91,6 +91,7 @@ class RedisCluster:
         self._out: asyncio.Queue[tuple[str, bytes] | None] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
+        self._heard = 0.0
 
     def channel(self, node: str | None) -> str:
         return f"{self.store.prefix}cluster" if node is None else f"{self.store.prefix}node:{node}"
@@ -104,6 +105,7 @@ class RedisCluster:
             asyncio.create_task(self._publish(), name="cluster-publish"),
             asyncio.create_task(self._renew(), name="cluster-renew"),
             asyncio.create_task(self._watch(), name="cluster-watch"),
+            asyncio.create_task(self._beat(), name="cluster-beat"),
         ]
 
     async def stop(self) -> None:
@@ -148,16 +150,30 @@ class RedisCluster:
             if item is None:
                 return
             channel, data = item
-            try:
-                await self.store.client.publish(channel, data)
-            except Exception as err:  # noqa: BLE001 - a lost message is retried by clients (timeouts, sync)
-                log.warning("cluster: publish to %s failed: %s", channel, err)
+            for attempt in (1, 2):  # a connection Redis closed is replaced once; then the message is dropped
+                try:
+                    await self.store.client.publish(channel, data)
+                    break
+                except Exception as err:  # noqa: BLE001 - a lost message is retried by clients (timeouts, sync)
+                    if attempt == 2:
+                        log.warning("cluster: publish to %s failed: %s", channel, err)
+
+    async def _beat(self) -> None:
+        """Send this node a heartbeat every second: the listener knows its subscription is alive."""
+        while True:
+            await asyncio.sleep(1.0)
+            self.send(self.node, {"op": "beat"})
 
     async def _listen(self) -> None:
         assert self._hub is not None and self._pubsub is not None
+        loop = asyncio.get_running_loop()
         delay = 0.1
+        self._heard = loop.time()
         while True:
             try:
+                if loop.time() - self._heard > 4.0:  # our own heartbeats stopped arriving: subscribe again
+                    self._heard = loop.time()
+                    raise ConnectionError("no heartbeat for 4 s on the node channel")
                 msg = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                 delay = 0.1
             except asyncio.CancelledError:
@@ -172,6 +188,9 @@ class RedisCluster:
                 continue
             try:
                 payload = msgpack.unpackb(msg["data"], raw=False)
+                if payload.get("op") == "beat":
+                    self._heard = loop.time()
+                    continue
                 await self._hub.on_cluster(payload)
             except Exception:
                 log.exception("cluster: bad message")

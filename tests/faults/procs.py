@@ -263,6 +263,7 @@ class Player:
         With `resend`, that share of acknowledged moves is sent once more with the version it was made at:
         the server must refuse it (never apply a move twice)."""
         deadline = time.monotonic() + 180
+        lost = 0
         while time.monotonic() < deadline and not until():
             c = self.client
             assert c is not None
@@ -305,12 +306,20 @@ class Player:
             except LOST:
                 self.count("timeout")
                 self.unknown.append(Ack(made_at, self.seat, move))
+                lost += 1
                 if c.closed.is_set():
+                    continue
+                if lost >= 2:  # this node answers nothing: try another one
+                    lost = 0
+                    self.reconnects += 1
+                    await self.connect(self.node + 1)
+                    await self.join(room, self.seat)
                     continue
                 with contextlib.suppress(Exception):
                     await c.request("sync", timeout=2, room=room)
                 continue
             self.acks.append(Ack(int(answer["v"]), self.seat, move))
+            lost = 0
             if resend and rng.random() < resend:
                 self.resent += 1
                 try:
