@@ -112,7 +112,7 @@ def test_with_two_figures_each_a_gold_tie_goes_to_the_player_whose_best_figure_i
         deck=[],
         discard=[],
         gold=[[0, 1, 1], [0, 0, 1]],
-        chests=dict.fromkeys(range(29), 0),
+        chests=dict.fromkeys(range(29), 0) | {18: 1},  # a chest on 18: figure 2 on 17 cannot lighten
         kantshou="scored",
     )
     state = play(state, 0, PASS)
