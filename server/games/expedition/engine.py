@@ -72,9 +72,12 @@ class Expedition(Game):
         deck = deck[seats * hand_size :]
         display: list[str | None] = list(deck[:DISPLAY_SIZE])
         deck = deck[DISPLAY_SIZE:]
+        # seed 000 §5: "the youngest player starts"; the server knows no ages and seats are assigned in join
+        # order, so the room's seed draws the start player
+        first = rng.below(seats)
         n_figs = 2 * seats if seats == 2 else seats
         # placement in turn order from the start player: Hormus, then the next free spaces
-        figs = [{"seat": i % seats, "pos": i} for i in range(n_figs)]
+        figs = [{"seat": (first + i) % seats, "pos": i} for i in range(n_figs)]
         state: State = {
             "game": self.id,
             "seats": seats,
@@ -87,7 +90,7 @@ class Expedition(Game):
             "display": display,
             "discard": [],
             "gold": [[0, 0, 1] for _ in range(seats)],  # counts of 1-, 2- and 3-chests
-            "turn": 0,
+            "turn": first,
             "phase": "move",
             "moved": [],
             "lightened": False,
