@@ -64,7 +64,7 @@ def game(seats: int = 2, seed: int = 3, *, greedy: bool = True, **options: Any) 
         yield state
 
 
-def first(cond: Callable[[State], bool], *, seats: int = 2, seed: int = 3, greedy: bool = True) -> State:
+def first(cond: Callable[[State], bool], *, seats: int = 2, seed: int = 5, greedy: bool = True) -> State:
     """The first state of a game that satisfies `cond`."""
     for state in game(seats, seed, greedy=greedy):
         if cond(state):
@@ -73,8 +73,13 @@ def first(cond: Callable[[State], bool], *, seats: int = 2, seed: int = 3, greed
 
 
 def on_mission(state: State) -> bool:
-    """Seat 0 holds a Golden Table it has not yet revealed, and some cards."""
-    return state["table"][0] is not None and not state["secret"][0] and bool(state["hands"][0])
+    """Seat 0 holds a Golden Table it has not yet revealed, and some cards; seat 1 has no Golden Table yet."""
+    return (
+        state["table"][0] is not None
+        and not state["secret"][0]
+        and bool(state["hands"][0])
+        and state["table"][1] is None
+    )
 
 
 def test_your_hand_money_and_mission_city_appear_in_your_own_render() -> None:
@@ -151,7 +156,8 @@ def test_the_ends_of_your_move_are_numbered_on_the_map_as_in_the_prompt() -> Non
 
 
 def test_option_labels_read_as_words_in_every_phase() -> None:
-    start = room_view(GAME.setup(2, None, 1), 0)
+    set_up = GAME.setup(2, None, 1)
+    start = room_view(set_up, set_up["turn"])  # the start player is drawn from the seed
     assert option_labels(start) == ["declare land and spin the land compass", "declare sea and spin the sea compass"]
     seen: dict[str, list[str]] = {}
     for seed, greedy in ((3, True), (4, False), (5, False), (6, True)):
@@ -231,7 +237,7 @@ def test_the_spin_the_fight_the_ransom_spaces_and_the_trading_visit_are_shown() 
 
 def test_every_log_event_and_notice_of_whole_games_reads_as_words() -> None:
     kinds: set[str] = set()
-    for seed, greedy in ((3, True), (4, False), (7, True)):
+    for seed, greedy in ((3, True), (4, False), (7, True), (5, False)):
         state = None
         for state in game(2, seed, greedy=greedy, max_rounds=60):
             for seat in (0, 1):

@@ -38,9 +38,13 @@ async def test_a_player_creates_a_room_from_the_menu_and_moves_by_typing_a_numbe
             await until(lambda: room in cy_screen.text, what="the room in cy's lobby")
 
             await bob.hello("bob")
-            await bob.join(room)  # the game starts; seat 0 moves first
+            await bob.join(room)  # the game starts; the room's seed draws the start player
+            await bob.wait_for(room, lambda s: s.get("status") == "playing")
+            while bob.view(room).get("prompt"):  # bob starts: he passes and draws from the deck
+                await bob.move(room, bob.view(room)["prompt"]["options"][-1])
+                await bob.sync(room)
             await until(lambda: re.search(r"^\s+1\) ", ann_screen.text, re.MULTILINE), what="numbered options")
-            assert "Turn 1: ann (you) to play" in ann_screen.text
+            assert re.search(r"Turn \d+: ann \(you\) to play", ann_screen.text)
             assert "Your hand (10 cards)" in ann_screen.text  # two players hold 10 cards each
             v_before = bob.views[room].v
             ann_lines.put_nowait("1")

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Chromium is not installed at /usr/bin/chromium (apt-get install -y chromium)"
 )
 
-SEED = 606
+SEED = 607  # a seed whose drawn start player is seat 0 (Ann), who plays the first turn by keyboard
 MAX_ROUNDS = 20
 
 

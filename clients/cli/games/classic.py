@@ -72,7 +72,7 @@ def node_words(public: dict[str, Any], node: str) -> str:
     kind = str(n.get("type", "city"))
     words = NODE_KINDS.get(kind, ("?", kind))[1]
     if kind == "post" and n.get("colour"):
-        words = f"{n['colour']} trading post"
+        words = f"{n['colour']} trading post" + (" and port" if n.get("port") else "")
     if kind in ("venice", "khanbaliq"):
         return node_name(public, node)
     return f"{node_name(public, node)} ({words})"
@@ -492,8 +492,12 @@ def notice_words(view: View, note: dict[str, Any]) -> str:
             return f"You drew a {card_words(note['card'])} card."
         if kind == "golden_table":
             return f"The Khan's Golden Table names your mission city: {node_name(public, note.get('mission'))}."
-        if kind == "forced_sale" and "card" in note:
+        if kind == "forced_sale" and "from" in note:
             return f"You took a {card_words(note['card'])} card from {seat_name(view, note.get('from'))}."
+        if kind == "forced_sale" and "card" in note:
+            return (
+                f"{seat_name(view, note.get('to'))} made you sell your {card_words(note['card'])} card for 30 bezants."
+            )
         if kind == "forced_sale":
             return f"{seat_name(view, note.get('to'))} made you sell a card for 30 bezants."
     except (KeyError, TypeError):

@@ -52,11 +52,15 @@ class Node:
     colour: str | None
     x: int
     y: int
+    #: a trading post that is also a port (seed 001: large circles are "trading posts and ports")
+    port: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"id": self.id, "name": self.name, "type": self.type, "x": self.x, "y": self.y}
         if self.colour is not None:
             d["colour"] = self.colour
+        if self.port:
+            d["port"] = True
         return d
 
 
@@ -64,7 +68,8 @@ _BOARD = _load("board.json")
 _CARDS = _load("cards.json")
 
 NODES: dict[str, Node] = {
-    n["id"]: Node(n["id"], n["name"], n["type"], n.get("colour"), int(n["x"]), int(n["y"])) for n in _BOARD["nodes"]
+    n["id"]: Node(n["id"], n["name"], n["type"], n.get("colour"), int(n["x"]), int(n["y"]), bool(n.get("port")))
+    for n in _BOARD["nodes"]
 }
 EDGES: tuple[tuple[str, str, str], ...] = tuple((a, b, mode) for a, b, mode in _BOARD["edges"])
 #: ADJ[route][node] = neighbours along edges of that route type, sorted
@@ -141,6 +146,12 @@ def city_of_table(table: str) -> str:
     return table.split("-", 1)[1]
 
 
+def switches(node: str) -> bool:
+    """True where a pawn starting its turn may declare land or sea: Venice, a port, a trading post that is a port."""
+    n = NODES[node]
+    return n.type in SWITCH_TYPES or n.port
+
+
 def reachable(start: str, blocked: frozenset[str] = frozenset()) -> set[str]:
     """Stopping points a pawn can reach from `start` (route changes only at Venice and ports)."""
     seen: set[tuple[str, str]] = set()
@@ -150,7 +161,7 @@ def reachable(start: str, blocked: frozenset[str] = frozenset()) -> set[str]:
         if (node, route) in seen:
             continue
         seen.add((node, route))
-        if NODES[node].type in SWITCH_TYPES:
+        if switches(node):
             todo.extend((node, r) for r in ROUTES)
         todo.extend((nb, route) for nb in ADJ[route][node] if nb not in blocked)
     return {n for n, _ in seen}
@@ -163,11 +174,15 @@ def _check() -> None:
         assert n.type in NODE_TYPES, n
         assert (n.colour is not None) == (n.type == POST), n
         assert n.colour is None or n.colour in COLOURS, n
+        assert not n.port or n.type == POST, f"only a trading post can also be a port: {n}"
     pairs = set()
     for a, b, mode in EDGES:
         assert a in NODES and b in NODES and a != b and mode in ROUTES, (a, b, mode)
         assert frozenset((a, b)) not in pairs, f"two routes between {a} and {b}"
         pairs.add(frozenset((a, b)))
+    for n in NODES.values():
+        both = all(ADJ[r][n.id] for r in ROUTES)
+        assert not both or switches(n.id), f"{n.id} joins land and sea routes, so it must be a port"
     assert NODES[VENICE].type == VENICE and NODES[KHANBALIQ].type == KHANBALIQ
     assert sorted(n.id for n in NODES.values() if n.type == MISSION) == sorted(MISSION_CITIES)
     assert reachable(VENICE) == set(NODES), "every stopping point must be reachable from Venice"

@@ -45,7 +45,6 @@ from server.games.classic.data import (
     SECRET_VALUE,
     STACK_CARDS,
     START_MONEY,
-    SWITCH_TYPES,
     TABLE_VALUE,
     TABLES,
     TARGETS,
@@ -55,6 +54,7 @@ from server.games.classic.data import (
     card_type,
     city_of_table,
     colour_of,
+    switches,
     value_of,
 )
 
@@ -115,6 +115,8 @@ class Classic(Game):
             stacks[colour] = stack
         tables = list(TABLES)
         rng.shuffle(tables)
+        # research B3: "the youngest player starts"; the server knows no ages, so the seed draws the start player
+        first = rng.below(seats)
         return {
             "game": self.id,
             "seats": seats,
@@ -130,7 +132,8 @@ class Classic(Game):
             "table": [None] * seats,
             "secret": [False] * seats,
             "ransom": {space: {"money": 0, "cards": []} for space in sorted(RANSOM_OF_ROUTE.values())},
-            "turn": 0,
+            "first": first,
+            "turn": first,
             "phase": "spin",
             "round": 1,
             "turns": 0,
@@ -190,7 +193,7 @@ class Classic(Game):
     def route_choices(self, state: State, seat: int) -> list[str]:
         """Route types the seat may declare now: any with a route from here at Venice or a port."""
         node = state["pawns"][seat]
-        if NODES[node].type in SWITCH_TYPES:
+        if switches(node):
             return [r for r in ROUTES if ADJ[r][node]]
         route: str = state["routes"][seat]
         return [route]
@@ -544,10 +547,11 @@ class Classic(Game):
         state["hands"][buyer].sort()
         self._bump(state, "forced_sale")
         self._log(state, {"ev": "forced_sale", "buyer": buyer, "seller": seller, "price": FORCED_SALE_PRICE})
-        # the seller's notices must not name a card that is now someone else's secret
-        state["notices"][seller] = [n for n in state["notices"][seller] if n.get("card") != card]
+        # the seller's older notices about this card are out of date; the new one says where it went
+        state["notices"][seller] = [n for n in state["notices"][seller] if n["note"].get("card") != card]
         self._notify(state, buyer, {"ev": "forced_sale", "card": card, "from": seller})
-        self._notify(state, seller, {"ev": "forced_sale", "to": buyer})
+        # seed 001: the card is drawn with its face towards the seller, so the seller sees which card went
+        self._notify(state, seller, {"ev": "forced_sale", "card": card, "to": buyer})
 
     # ---- turn order and the end ---------------------------------------------------------
 
@@ -577,12 +581,14 @@ class Classic(Game):
             self._finish(state, winner=None)
             return
         state["turn"] = seat
-        state["notices"][seat] = []
+        # a notice stays through its owner's next turn (so it is seen on a turn) and goes at the one after
+        kept = [n for n in state["notices"][seat] if not n["aged"]]
+        state["notices"][seat] = [{"aged": True, "note": n["note"]} for n in kept]
 
     @staticmethod
     def _advance(state: State, seat: int) -> int:
         nxt: int = (seat + 1) % state["seats"]
-        if nxt == 0:
+        if nxt == state["first"]:
             state["round"] += 1
         return nxt
 
@@ -629,7 +635,7 @@ class Classic(Game):
 
     @staticmethod
     def _notify(state: State, seat: int, note: dict[str, Any]) -> None:
-        state["notices"][seat].append(note)
+        state["notices"][seat].append({"aged": False, "note": note})
         del state["notices"][seat][:-LOG_KEEP]
 
     # ---- views --------------------------------------------------------------------------
@@ -706,11 +712,13 @@ class Classic(Game):
             "table": table,
             "mission": city_of_table(table) if table is not None else None,
             "total": self.total(state, seat),
-            "notices": [dict(n) for n in state["notices"][seat]],
+            "notices": [dict(n["note"]) for n in state["notices"][seat]],
         }
 
     def secret_tokens(self, state: State, seat: int) -> list[str]:
-        seen = set(state["seen"])
+        # a card the seller of a forced sale was shown is no longer this seat's secret alone
+        told = [n["note"] for s, notes in enumerate(state["notices"]) if s != seat for n in notes]
+        seen = set(state["seen"]).union(note["card"] for note in told if "card" in note)
         tokens = [c for c in state["hands"][seat] if c not in seen]
         table = state["table"][seat]
         if table is not None and table not in seen:

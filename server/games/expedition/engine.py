@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from server.games.base import Game, Move, Rng, State
+from server.games.base import Game, Move, Rng, State, clone
 from server.games.expedition import payment
 from server.games.expedition.data import (
     ALL_CARDS,
@@ -45,6 +45,11 @@ class ExpeditionOptions(BaseModel):
     move_both: bool = False
 
 
+def _same_types(a: list[str], b: list[str]) -> bool:
+    """True when two card lists hold the same card types (colour and kind), copies ignored."""
+    return sorted(c.rsplit("-", 1)[0] for c in a) == sorted(c.rsplit("-", 1)[0] for c in b)
+
+
 def _gold_total(g: list[int]) -> int:
     return g[0] + 2 * g[1] + 3 * g[2]
 
@@ -67,9 +72,12 @@ class Expedition(Game):
         deck = deck[seats * hand_size :]
         display: list[str | None] = list(deck[:DISPLAY_SIZE])
         deck = deck[DISPLAY_SIZE:]
+        # seed 000 §5: "the youngest player starts"; the server knows no ages and seats are assigned in join
+        # order, so the room's seed draws the start player
+        first = rng.below(seats)
         n_figs = 2 * seats if seats == 2 else seats
         # placement in turn order from the start player: Hormus, then the next free spaces
-        figs = [{"seat": i % seats, "pos": i} for i in range(n_figs)]
+        figs = [{"seat": (first + i) % seats, "pos": i} for i in range(n_figs)]
         state: State = {
             "game": self.id,
             "seats": seats,
@@ -82,7 +90,7 @@ class Expedition(Game):
             "display": display,
             "discard": [],
             "gold": [[0, 0, 1] for _ in range(seats)],  # counts of 1-, 2- and 3-chests
-            "turn": 0,
+            "turn": first,
             "phase": "move",
             "moved": [],
             "lightened": False,
@@ -139,6 +147,17 @@ class Expedition(Game):
             return False
         return any(f["seat"] != seat and f["pos"] > target for f in state["figs"])
 
+    def can_move(self, state: State, seat: int) -> bool:
+        """True when `seat` could move a figure now, paying cards or lightening the load."""
+        hand: list[str] = state["hands"][seat]
+        for fig in self.movable_figs(state, seat):
+            target = self.next_free(state, fig)
+            req = TRACK[target].req
+            assert req is not None
+            if payment.can_pay(req, hand) or self.can_lighten(state, fig, target):
+                return True
+        return False
+
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         if seat not in self.active_seats(state):
             return []
@@ -187,6 +206,59 @@ class Expedition(Game):
 
     # ---- applying moves -----------------------------------------------------------------
 
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        """As `Game.apply`, but a payment is a set of hand cards: any order, any copy of a duplicate.
+
+        The prompt lists each choice once (sorted, lowest copies); a `move` naming other copies or another
+        order, or a whole payment while the prompt offers card-by-card picking, is accepted when exactly those
+        cards meet the space's requirement; a `pick` may name any copy of an offered card type.
+        """
+        if self.result(state) is None and seat in self.active_seats(state) and isinstance(move, dict):
+            named = self._named(state, seat, move)
+            if named is not None:
+                new = clone(state)
+                self._apply(new, seat, named)
+                return new
+        return super().apply(state, seat, move)
+
+    def _named(self, state: State, seat: int, move: Move) -> Move | None:
+        """A payment or pick differing from a listed option only in order or copies, as it will be applied."""
+        if state["phase"] != "move":
+            return None
+        hand: list[str] = state["hands"][seat]
+        pick = state["pick"]
+        if move.get("a") == "pick" and set(move) == {"a", "card"} and pick is not None:
+            card = move["card"]
+            rest = list(hand)
+            for c in pick["cards"]:
+                rest.remove(c)
+            if not isinstance(card, str) or card not in rest:
+                return None
+            kind = card.rsplit("-", 1)[0]
+            for m in self.legal_moves(state, seat):
+                if m["a"] == "pick" and m["card"].rsplit("-", 1)[0] == kind:
+                    return {"a": "pick", "card": card}
+            return None
+        if move.get("a") != "move" or set(move) != {"a", "fig", "pay"} or pick is not None:
+            return None
+        fig, pay = move["fig"], move["pay"]
+        if type(fig) is not int or fig not in self.movable_figs(state, seat):
+            return None
+        if not isinstance(pay, list) or not all(isinstance(c, str) for c in pay) or len(set(pay)) != len(pay):
+            return None
+        if any(c not in hand for c in pay):
+            return None
+        req = TRACK[self.next_free(state, fig)].req
+        assert req is not None
+        if not payment.accepts(req, pay):
+            return None
+        legal = self.legal_moves(state, seat)
+        listed = any(m["a"] == "move" and m["fig"] == fig and _same_types(m["pay"], pay) for m in legal)
+        # when the prompt offers picking for this figure, the whole payment is as good
+        if listed or {"a": "choose", "fig": fig} in legal:
+            return {"a": "move", "fig": fig, "pay": sorted(pay)}
+        return None
+
     def _apply(self, state: State, seat: int, move: Move) -> None:
         a = move["a"]
         if a == "move":
@@ -213,6 +285,8 @@ class Expedition(Game):
         elif a == "cancel":
             state["pick"] = None
         elif a in ("pass", "stop"):
+            if a == "pass" and self.can_move(state, seat):
+                state["idle"] = -1  # could have moved: this turn breaks any stalemate count (reset below)
             self._bump(state, a)
             self._log(state, {"ev": a, "seat": seat})
             state["phase"] = "draw"
@@ -294,11 +368,15 @@ class Expedition(Game):
         if state["phase"] == "draw" and not any(c is not None for c in state["display"]):
             if not state["deck"] and not state["discard"]:
                 self._bump(state, "no_card_to_draw")
-                state["idle"] = 0 if state["moved"] else state["idle"] + 1
+                # a turn counts only if its player moved nothing and could not have moved
+                state["idle"] = 0 if state["moved"] or state["idle"] < 0 else state["idle"] + 1
                 if state["idle"] >= state["seats"]:
                     # house rule: a whole round with no movement and no card left to draw ends the game
                     self._bump(state, "stalemate")
                     self._log(state, {"ev": "stalemate"})
+                    if state["kantshou"] != "scored":
+                        # a stalemate before Kantshou: the figures on section-1 spaces score as at Kantshou
+                        self._kantshou_scoring(state, gather=False)
                     self._final_scoring(state)
                     return
                 self._end_turn(state)
@@ -358,7 +436,8 @@ class Expedition(Game):
         elif rest == 1:
             g[0] += 1
 
-    def _kantshou_scoring(self, state: State) -> None:
+    def _kantshou_scoring(self, state: State, gather: bool = True) -> None:
+        """Section-1 figures score their space; with `gather` they then move onto Kantshou."""
         paid = []
         for i, f in enumerate(state["figs"]):
             if f["pos"] in SECTION1:
@@ -366,7 +445,8 @@ class Expedition(Game):
                 assert value is not None
                 self._give(state, f["seat"], value)
                 paid.append({"fig": i, "seat": f["seat"], "gold": value})
-                f["pos"] = KANTSHOU
+                if gather:
+                    f["pos"] = KANTSHOU
         state["kantshou"] = "scored"
         self._log(state, {"ev": "kantshou_scoring", "paid": paid})
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.games.base import Move, Rng, State
-from server.games.classic.data import COLOURS, WHEELS, colour_of, table_id
+from server.games.classic.data import COLOURS, RANSOM_OF_ROUTE, WHEELS, colour_of, table_id
 from server.games.classic.engine import GAME
 from tests.util import strings  # noqa: F401 (re-exported for the rule tests)
 
@@ -68,9 +68,13 @@ def build(
     hands: every seat's goods cards; they are taken out of the stacks so every card exists once.
     stacks: exact contents (top first) of the named colours' stacks. missions: {seat: city} gives that seat
     the Golden Table of `city` (taken from the Golden Table stack). Any other keyword (turn, phase, spin,
-    trade, skip, extra, ransom, round, ...) is stored as is.
+    trade, skip, extra, ransom, round, first, ...) is stored as is. Seat 0 is the start player unless
+    `turn` and `first` say otherwise.
     """
     state = GAME.setup(seats, options or {}, seed)
+    # hand-made states start with seat 0 (the start player of a real game is drawn from the seed)
+    state["turn"] = 0
+    state["first"] = 0
     if pawns is not None:
         assert len(pawns) == seats
         state["pawns"] = list(pawns)
@@ -148,6 +152,12 @@ def at_post(state: State, seat: int, post: str, phase: str = "sell") -> State:
     state["phase"] = phase
     state["trade"] = {"post": post, "colour": NODES[post].colour, "bought": 0}
     return state
+
+
+def pass_turn(state: State, seat: int) -> State:
+    """`seat` spins robbers on its route's wheel and wins the fight: its turn ends without a move."""
+    route = state["routes"][seat] or "land"
+    return play(rig(state, RANSOM_OF_ROUTE[route], route=route, dice=(6, 1)), seat, spin(route))
 
 
 def play(state: State, seat: int, *moves: Move) -> State:

@@ -55,3 +55,30 @@ def test_the_data_files_say_what_is_house_data_and_what_it_rests_on() -> None:
         raw = json.loads(resources.files("server.games.classic").joinpath(name).read_text(encoding="utf-8"))
         assert raw["_house_data"].startswith(("HOUSE DATA", "Goods cards")) and "HOUSE DATA" in raw["_house_data"]
         assert "seed 001" in raw["_house_data"] and "decisions.md" in raw["_house_data"]
+
+
+def test_every_point_where_land_and_sea_routes_meet_lets_a_pawn_change_route_there() -> None:
+    from server.games.classic.data import ADJ, switches
+
+    for node in NODES.values():
+        if ADJ["land"][node.id] and ADJ["sea"][node.id]:
+            assert switches(node.id), f"{node.id} joins land and sea routes but is a dead end for one of them"
+
+
+def test_cambay_and_maabar_are_trading_posts_and_ports_and_only_trading_posts_can_be_post_ports() -> None:
+    from server.games.classic.data import BOARD_VIEW, switches
+
+    assert NODES["cambay"].type == NODES["maabar"].type == "post"
+    assert NODES["cambay"].port and NODES["maabar"].port and switches("cambay")
+    assert not NODES["yazd"].port and not switches("yazd")
+    assert all(n.type == "post" for n in NODES.values() if n.port)
+    shown = {n["id"]: n for n in BOARD_VIEW["nodes"]}
+    assert shown["cambay"]["port"] is True and "port" not in shown["yazd"]
+
+
+def test_the_kabul_multan_road_joins_the_northern_and_southern_routes_at_the_post_port_cambay() -> None:
+    from server.games.classic.data import ADJ
+
+    assert "multan" in ADJ["land"]["cambay"] and ADJ["sea"]["cambay"]
+    # without Cambay's port, a land pawn from the north could not reach the sea routes through Multan
+    assert NODES["cambay"].port

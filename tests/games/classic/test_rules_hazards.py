@@ -95,3 +95,16 @@ def test_a_lost_card_card_takes_one_goods_card_of_the_players_choice_to_the_bott
 def test_a_lost_card_card_does_nothing_to_an_empty_hand() -> None:
     state = drawing("yellow", "lose_card")
     assert state["phase"] == "buy" and state["hands"][0] == []
+
+
+GOOD = {"windfall", "extra_turn", "free_card"}
+BAD = {"toll", "lose_turn", "lose_card", "tribute"}
+
+
+def test_every_colours_five_hazard_cards_mix_good_and_bad_events() -> None:
+    assert GOOD | BAD == {h["effect"]["kind"] for h in HAZARDS.values()}
+    for colour in POST_OF:
+        kinds = [HAZARDS[c]["effect"]["kind"] for c in STACK_CARDS[colour] if c in HAZARDS]
+        good = sum(k in GOOD for k in kinds)
+        bad = sum(k in BAD for k in kinds)
+        assert good + bad == 5 and good >= 2 and bad >= 2, (colour, kinds)

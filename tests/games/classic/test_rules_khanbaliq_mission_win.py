@@ -86,6 +86,30 @@ def test_another_players_mission_city_is_an_ordinary_stop() -> None:
     assert "manila" not in dests(state, 0)
 
 
+def test_a_pawn_ending_on_another_players_mission_city_gets_no_reveal_and_no_secret() -> None:
+    # seat 0 holds Kyoto's Golden Table, seat 1 Manila's; seat 0 stops in Manila
+    state = moving(
+        value=1, pawns=["formosa", "venice", "venice"], routes=["sea", None, None], missions={0: "kyoto", 1: "manila"}
+    )
+    state = play(state, 0, to("manila"))
+    assert state["pawns"][0] == "manila" and state["turn"] == 1
+    assert state["secret"] == [False, False, False] and state["secrets"] == 4
+    assert events(state, "mission") == []
+    public = GAME.view(state, None)["public"]
+    assert [p["mission"] for p in public["players"]] == [None, None, None]
+    assert not any(p["secret"] for p in public["players"])
+    for viewer in (1, 2, None):
+        assert "table-kyoto" not in strings(GAME.view(state, viewer))
+    assert GAME.view(state, 0)["private"]["total"] == 240 + 240
+
+
+def test_a_winning_hand_may_hold_two_cards_of_one_required_colour() -> None:
+    hand = winner_hand(["yellow-80-1"])
+    assert sum(c.startswith("yellow-") for c in hand) == 2
+    result = GAME.result(arriving(3, 5000, hand))
+    assert result is not None and result["winners"] == [0]
+
+
 def winner_hand(extra: list[str] | None = None) -> list[str]:
     return ["turquoise-30-1", "yellow-30-1", "green-30-1", *(extra or [])]
 

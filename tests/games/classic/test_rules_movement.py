@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from server.games.classic.engine import GAME
 
-from .helpers import build, dests, events, kinds, moving, play, rig, spin, to
+from .helpers import DONE, build, dests, events, kinds, moving, play, rig, spin, to
 
 
 def test_a_move_uses_the_whole_spin_unless_it_ends_early_at_a_trading_post() -> None:
@@ -98,3 +98,34 @@ def test_a_hazard_sector_means_no_movement_but_a_fight() -> None:
     state = play(rig(state, "robbers", route="land", dice=(5, 2)), 0, spin("land"))
     assert state["pawns"][0] == "kashan"
     assert events(state, "fight")[-1]["space"] == "robbers"
+
+
+# ---- trading posts that are also ports (seed 001: large circles are "trading posts and ports") ---------------
+
+
+def test_a_land_pawn_that_stops_on_the_post_port_cambay_may_go_on_by_sea() -> None:
+    state = moving(value=1, pawns=["multan", "venice", "venice"], routes=["land", None, None])
+    state = play(state, 0, to("cambay"), DONE)
+    assert state["pawns"][0] == "cambay" and state["routes"][0] == "land" and state["turn"] == 1
+    state = build(3, pawns=["cambay", "venice", "venice"], routes=["land", None, None])
+    assert GAME.legal_moves(state, 0) == [spin("land"), spin("sea")]
+    state = play(rig(state, 1, route="sea"), 0, spin("sea"))
+    assert state["routes"][0] == "sea" and dests(state, 0) == ["calicut", "hormuz"]
+
+
+def test_a_sea_pawn_on_the_post_port_maabar_may_go_on_by_land_to_calicut() -> None:
+    state = build(3, pawns=["maabar", "venice", "venice"], routes=["sea", None, None])
+    assert GAME.legal_moves(state, 0) == [spin("land"), spin("sea")]
+    state = play(rig(state, 1, route="land"), 0, spin("land"))
+    assert state["routes"][0] == "land" and state["pawns"][0] == "calicut"
+
+
+def test_a_post_port_is_no_compulsory_stop_a_move_may_pass_it_on_the_same_route_type() -> None:
+    # Hormuz -> Cambay -> Calicut by sea: Cambay is a trading post, so stopping there is a choice
+    state = moving(value=2, pawns=["hormuz", "venice", "venice"], routes=["sea", None, None])
+    assert dests(state, 0) == ["basra", "calicut", "cambay"]  # Basra: a port, one step
+
+
+def test_the_route_type_still_changes_only_on_a_port_not_on_an_ordinary_trading_post() -> None:
+    state = build(3, pawns=["yazd", "venice", "venice"], routes=["land", None, None])
+    assert GAME.legal_moves(state, 0) == [spin("land")]

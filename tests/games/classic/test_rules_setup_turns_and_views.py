@@ -21,7 +21,7 @@ def test_every_player_starts_in_venice_with_240_bezants_and_no_cards(seats: int)
     for colour in COLOURS:
         assert sorted(state["stacks"][colour]) == sorted(STACK_CARDS[colour]) and len(state["stacks"][colour]) == 14
     assert sorted(state["tables"]) == sorted(TABLES) and state["secrets"] == 4
-    assert GAME.active_seats(state) == [0] and state["phase"] == "spin"
+    assert GAME.active_seats(state) == [state["first"]] and state["phase"] == "spin" and state["round"] == 1
 
 
 def test_the_stacks_and_the_golden_tables_are_shuffled_by_the_seed() -> None:
@@ -30,7 +30,16 @@ def test_the_stacks_and_the_golden_tables_are_shuffled_by_the_seed() -> None:
     assert GAME.setup(3, None, 1) == a
 
 
-def test_seat_0_starts_and_turns_go_round_the_table() -> None:
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_start_player_is_drawn_from_the_rooms_seed_and_is_not_always_seat_0(seats: int) -> None:
+    # R B3: "the youngest player starts"; the server knows no ages, so the room's seed draws the start player
+    starts = [GAME.setup(seats, None, seed)["turn"] for seed in range(60)]
+    assert set(starts) == set(range(seats))
+    assert all(GAME.setup(seats, None, seed)["turn"] == starts[seed] for seed in range(10))
+    assert all(GAME.active_seats(GAME.setup(seats, None, seed)) == [starts[seed]] for seed in range(10))
+
+
+def test_turns_go_round_the_table_from_the_start_player() -> None:
     state = build(3)
     for seat in (0, 1, 2, 0):
         assert GAME.active_seats(state) == [seat]
@@ -38,6 +47,15 @@ def test_seat_0_starts_and_turns_go_round_the_table() -> None:
         state = play(rig(state, 1, route="land"), seat, spin("land"))
         state["pawns"][seat] = "venice"  # back home, so Ragusa stays free for the next one
     assert state["round"] == 2
+
+
+def test_a_new_round_begins_when_play_comes_back_to_the_start_player() -> None:
+    state = build(3, turn=2, first=2)
+    for seat in (2, 0, 1):
+        assert GAME.active_seats(state) == [seat] and state["round"] == 1
+        state = play(rig(state, 1, route="land"), seat, spin("land"))
+        state["pawns"][seat] = "venice"
+    assert GAME.active_seats(state) == [2] and state["round"] == 2
 
 
 def test_moving_out_of_turn_or_an_option_not_offered_is_refused_and_changes_nothing() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from server.games.classic.data import BUY_PRICE, FORCED_SALE_PRICE, NODES
 from server.games.classic.engine import GAME
 
-from .helpers import BUY, DONE, at_post, build, events, force, kinds, play, rig, sell, spin, strings, to
+from .helpers import BUY, DONE, at_post, build, events, force, kinds, pass_turn, play, rig, sell, spin, strings, to
 
 YELLOW = ["yellow-50-1", "yellow-80-1", "yellow-30-1", "yellow-50-2"]
 
@@ -111,13 +111,57 @@ def test_buying_from_the_stock_and_forcing_a_sale_exclude_each_other() -> None:
     assert force(1) not in GAME.legal_moves(state, 0)
 
 
-def test_the_buyer_of_a_forced_sale_learns_the_card_and_the_others_only_that_a_card_changed_hands() -> None:
+def test_buyer_and_seller_of_a_forced_sale_learn_the_card_and_the_others_only_that_a_card_changed_hands() -> None:
+    # seed 001: the card is drawn "tekstipuoli myyjään päin", its face towards the seller
     state = build(3, pawns=["yazd", "yazd", "venice"], hands=[[], ["violet-80-1"], []])
     state = play(at_post(state, 0, "yazd", phase="buy"), 0, force(1))
     buyer = GAME.view(state, 0)
     assert buyer["private"]["hand"] == ["violet-80-1"]
     assert {"ev": "forced_sale", "card": "violet-80-1", "from": 1} in buyer["private"]["notices"]
+    seller = GAME.view(state, 1)
+    assert {"ev": "forced_sale", "card": "violet-80-1", "to": 0} in seller["private"]["notices"]
     assert events(state, "forced_sale")[-1] == {"ev": "forced_sale", "buyer": 0, "seller": 1, "price": 30, "n": 1}
-    for viewer in (1, 2, None):
+    for viewer in (2, None):
         assert "violet-80-1" not in strings(GAME.view(state, viewer))
+    assert "violet-80-1" not in strings(GAME.view(state, 1)["public"])
     assert GAME.view(state, 2)["public"]["players"][0]["hand"] == 1
+    # the seller knows the card now, so it is no longer the buyer's secret alone; it still is the others'
+    assert "violet-80-1" not in GAME.secret_tokens(state, 0)
+
+
+def test_the_sellers_notice_of_a_forced_sale_stays_until_the_seller_has_had_a_turn_to_see_it() -> None:
+    # seat 1 sells; its own turn comes straight after the buyer's, and the notice must still be there
+    state = build(3, pawns=["yazd", "yazd", "venice"], hands=[[], ["violet-80-1"], []])
+    state = play(at_post(state, 0, "yazd", phase="buy"), 0, force(1))
+    note = {"ev": "forced_sale", "card": "violet-80-1", "to": 0}
+    assert state["turn"] == 1 and note in GAME.view(state, 1)["private"]["notices"]
+    state = pass_turn(state, 1)
+    assert note in GAME.view(state, 1)["private"]["notices"]  # seen during the turn, kept until the next
+    state = pass_turn(pass_turn(state, 2), 0)
+    assert state["turn"] == 1 and note not in GAME.view(state, 1)["private"]["notices"]
+
+
+def test_the_notice_of_a_card_just_bought_survives_into_the_buyers_next_turn() -> None:
+    state = build(3, pawns=["yazd", "venice", "venice"], hands=[[], [], []], stacks={"yellow": YELLOW})
+    state = play(at_post(state, 0, "yazd", phase="buy"), 0, BUY, DONE)
+    note = {"ev": "buy", "card": "yellow-50-1"}
+    assert note in GAME.view(state, 0)["private"]["notices"]
+    state = pass_turn(pass_turn(state, 1), 2)
+    assert state["turn"] == 0 and note in GAME.view(state, 0)["private"]["notices"]
+    state = pass_turn(pass_turn(pass_turn(state, 0), 1), 2)
+    assert state["turn"] == 0 and note not in GAME.view(state, 0)["private"]["notices"]
+
+
+def test_the_forced_sale_draws_every_card_of_the_sellers_hand_about_equally_often() -> None:
+    hand = ["violet-80-1", "green-50-1", "yellow-30-1", "turquoise-80-1", "violet-30-1"]
+    counts = dict.fromkeys(hand, 0)
+    games = 500
+    for seed in range(games):
+        state = build(2, pawns=["yazd", "yazd"], hands=[[], hand], seed=seed)
+        state = play(at_post(state, 0, "yazd", phase="buy"), 0, force(1))
+        (card,) = state["hands"][0]
+        counts[card] += 1
+    expected = games / len(hand)
+    chi2 = sum((n - expected) ** 2 / expected for n in counts.values())
+    assert all(0.7 * expected <= n <= 1.3 * expected for n in counts.values()), counts
+    assert chi2 < 13.28, (chi2, counts)  # the 1% point of chi-squared with 4 degrees of freedom

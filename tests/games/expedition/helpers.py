@@ -60,9 +60,13 @@ def build(
     figs: positions (figure i belongs to seat i % seats, as at set-up) or (seat, pos) pairs.
     hands: every seat's hand; unless given, the display is the next 5 unused cards and the deck the rest,
     so every card id exists exactly once. chests: {position: value} overrides of the track's chests.
-    Any other keyword (turn, phase, kantshou, moved, lightened, idle, ...) is stored as is.
+    Any other keyword (turn, phase, kantshou, moved, lightened, idle, ...) is stored as is. Seat 0 is the
+    start player (figure i of seat i % seats on space i) unless `turn` and `figs` say otherwise.
     """
     state = GAME.setup(seats, options or {}, seed)
+    # hand-made states start with seat 0 on Hormus (a real game draws its start player from the seed)
+    state["turn"] = 0
+    state["figs"] = [{"seat": i % seats, "pos": i} for i in range(len(state["figs"]))]
     if figs is not None:
         state["figs"] = [
             {"seat": f[0], "pos": f[1]} if isinstance(f, tuple) else {"seat": i % seats, "pos": f}

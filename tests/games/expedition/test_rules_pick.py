@@ -80,8 +80,9 @@ def test_a_lower_list_limit_sends_even_a_small_choice_through_picking(monkeypatc
     state = build(3, figs=[4, 0, 1], hands=[hand, [], []])
     before = pack(state)
     assert choose(0) in GAME.legal_moves(state, 0)
-    with pytest.raises(IllegalMove):  # the listed form is not on offer now
-        GAME.apply(state, 0, mv(0, "red-spice-1", "red-spice-2"))
+    # the whole payment is still a set of hand cards meeting the requirement, so it is accepted too
+    whole = GAME.apply(state, 0, mv(0, "red-spice-2", "red-spice-1"))
+    assert whole["figs"][0]["pos"] == 5 and whole["hands"][0] == ["blue-oil-1", "green-spice-1"]
     assert pack(state) == before
     state = play(state, 0, choose(0))
     offered = [m["card"] for m in GAME.legal_moves(state, 0) if m["a"] == "pick"]

@@ -128,3 +128,63 @@ def test_copies_of_the_same_card_type_are_listed_once() -> None:
     # blue+blue, blue+red; the second blue oil with the red oil is the same choice and is not repeated
     assert sorted(pay_options(state, 0, 0)) == [["blue-oil-1", "blue-oil-2"], ["blue-oil-1", "red-oil-1"]]
 
+
+
+# ---- a payment is a set of cards from the hand: any order, any copy --------------------------------------
+
+
+def test_a_payment_is_accepted_in_any_order_of_its_cards() -> None:
+    pos = space("goods", 2)
+    state = facing(pos, ["blue-oil-1", "red-oil-1", "green-leader-1"])
+    after = play(state, 0, {"a": "move", "fig": 0, "pay": ["red-oil-1", "blue-oil-1"]})
+    assert after["figs"][0]["pos"] == pos and after["hands"][0] == ["green-leader-1"]
+    assert sorted(after["discard"]) == ["blue-oil-1", "red-oil-1"]
+
+
+def test_a_payment_may_name_any_copy_of_a_duplicate_card_and_that_copy_is_paid() -> None:
+    pos = space("goods", 2)
+    state = facing(pos, ["blue-oil-1", "blue-oil-2", "red-oil-1"])
+    after = play(state, 0, {"a": "move", "fig": 0, "pay": ["blue-oil-2", "red-oil-1"]})
+    assert after["figs"][0]["pos"] == pos and after["hands"][0] == ["blue-oil-1"]
+    assert sorted(after["discard"]) == ["blue-oil-2", "red-oil-1"]
+
+
+def test_a_payment_the_prompt_would_pick_card_by_card_may_also_be_sent_whole() -> None:
+    pos = space("five_colours")
+    hand = [f"{c}-{k}-1" for c in ("blue", "yellow", "red", "green", "purple") for k in ("oil", "spice", "silk")]
+    state = facing(pos, hand)
+    assert [m["a"] for m in GAME.legal_moves(state, 0)][:1] == ["choose"]
+    pay = ["purple-silk-1", "green-spice-1", "red-oil-1", "yellow-silk-1", "blue-spice-1"]
+    after = play(state, 0, {"a": "move", "fig": 0, "pay": pay})
+    assert after["figs"][0]["pos"] == pos and sorted(after["discard"]) == sorted(pay)
+
+
+@pytest.mark.parametrize(
+    "pay",
+    [
+        ["blue-oil-1", "blue-oil-1"],  # the same card twice
+        ["blue-oil-1", "yellow-oil-1"],  # a card not in the hand
+        ["blue-oil-1", "green-leader-1"],  # does not meet the requirement
+        ["blue-oil-1", "red-oil-1", "blue-oil-2"],  # more cards than the space takes
+        ["blue-oil-1"],
+        "blue-oil-1",
+        ["blue-oil-1", 3],
+    ],
+)
+def test_a_payment_that_is_not_a_set_of_hand_cards_meeting_the_requirement_is_refused(pay: object) -> None:
+    pos = space("goods", 2)
+    state = facing(pos, ["blue-oil-1", "blue-oil-2", "red-oil-1", "green-leader-1"])
+    before = pack(state)
+    with pytest.raises(IllegalMove):
+        GAME.apply(state, 0, {"a": "move", "fig": 0, "pay": pay})
+    assert pack(state) == before
+
+
+def test_picking_card_by_card_accepts_any_copy_of_an_offered_card_type() -> None:
+    pos = space("five_colours")
+    colours = ("blue", "yellow", "red", "green", "purple")
+    hand = [f"{c}-{k}-{i}" for c in colours for k in ("oil", "spice", "silk") for i in (1, 2)]
+    state = play(facing(pos, hand), 0, {"a": "choose", "fig": 0})
+    assert {"a": "pick", "card": "blue-oil-1"} in GAME.legal_moves(state, 0)
+    state = play(state, 0, {"a": "pick", "card": "blue-oil-2"})
+    assert state["pick"]["cards"] == ["blue-oil-2"]

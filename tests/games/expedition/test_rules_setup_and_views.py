@@ -40,11 +40,30 @@ def test_every_player_starts_with_one_3_chest(seats: int) -> None:
 
 
 @pytest.mark.parametrize("seats", [3, 4, 5])
-def test_figures_start_on_hormus_and_the_following_spaces_in_turn_order(seats: int) -> None:
+def test_figures_start_on_hormus_and_the_following_spaces_in_turn_order_from_the_start_player(seats: int) -> None:
     state = GAME.setup(seats, None, 9)
-    assert [(f["seat"], f["pos"]) for f in state["figs"]] == [(s, s) for s in range(seats)]
+    first = state["turn"]
+    assert [(f["seat"], f["pos"]) for f in state["figs"]] == [((first + i) % seats, i) for i in range(seats)]
     assert TRACK[0].name == "Hormus"
-    assert GAME.active_seats(state) == [0] and state["phase"] == "move"
+    assert GAME.active_seats(state) == [first] and state["phase"] == "move"
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+def test_the_start_player_is_drawn_from_the_rooms_seed_and_is_not_always_seat_0(seats: int) -> None:
+    # seed 000 §5: "the youngest player starts"; the server knows no ages, so the room's seed draws the start
+    starts = [GAME.setup(seats, None, seed)["turn"] for seed in range(60)]
+    assert set(starts) == set(range(seats))
+    for seed in range(10):
+        state = GAME.setup(seats, None, seed)
+        assert state["turn"] == starts[seed] and GAME.active_seats(state) == [starts[seed]]
+        # the start player's figure stands on Hormus
+        assert state["figs"][0] == {"seat": starts[seed], "pos": 0}
+
+
+def test_with_two_players_the_figures_are_placed_alternately_from_the_start_player() -> None:
+    seed = next(s for s in range(50) if GAME.setup(2, None, s)["turn"] == 1)
+    state = GAME.setup(2, None, seed)
+    assert [(f["seat"], f["pos"]) for f in state["figs"]] == [(1, 0), (0, 1), (1, 2), (0, 3)]
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5])
@@ -77,8 +96,8 @@ def _assert_hands_hidden(state: State) -> None:
 def test_another_seats_view_never_contains_my_hands_card_ids(seats: int) -> None:
     state = GAME.setup(seats, None, 13)
     _assert_hands_hidden(state)
-    for seat in range(seats):  # a round of deck draws
-        state = play(state, seat, PASS, DRAW_DECK)
+    for _ in range(seats):  # a round of deck draws from the start player
+        state = play(state, state["turn"], PASS, DRAW_DECK)
         _assert_hands_hidden(state)
     for seat in range(seats):
         assert set(state["hands"][seat]) <= strings(GAME.view(state, seat)["private"])
@@ -157,3 +176,25 @@ def test_views_never_contain_the_rng_state() -> None:
     state = GAME.setup(3, None, 1)
     for viewer in (0, None):
         assert "rng" not in GAME.view(state, viewer)["public"]
+
+
+def test_the_track_has_30_positions_with_hormus_0_kantshou_16_and_daidu_29() -> None:
+    assert [s.pos for s in TRACK] == list(range(30))
+    assert (TRACK[0].name, TRACK[16].name, TRACK[29].name) == ("Hormus", "Kantshou", "Daidu")
+    assert TRACK[0].req is None and all(s.req is not None for s in TRACK[1:])
+    assert TRACK[16].req == {"kind": "four_goods"} and TRACK[29].req == {"kind": "goods", "n": 4}
+    assert [s.score for s in TRACK[11:17]] == [1, 2, 3, 4, 5, 6]
+    assert [s.score for s in TRACK[23:30]] == [1, 2, 3, 4, 5, 6, 7]
+    assert all(s.score is None for s in TRACK if s.pos not in range(11, 17) and s.pos not in range(23, 30))
+    assert {s.req["kind"] for s in TRACK[1:]} == {"goods", "four_goods", "leaders", "colour", "five_colours"}
+
+
+def test_chests_of_1_and_2_lie_on_about_a_third_of_positions_3_to_28_more_2s_further_on() -> None:
+    chests = {s.pos: s.chest for s in TRACK if s.chest}
+    assert set(chests.values()) == {1, 2}
+    assert all(3 <= p <= 28 for p in chests)
+    assert 26 / 4 <= len(chests) <= 26 / 2  # about a third of the 26 spaces 3..28
+    assert all(p >= 5 for p in chests)  # never on a starting space (five figures start on 0..4)
+    assert not any(TRACK[p].score for p in chests)  # never on a scoring space
+    first, second = [v for p, v in chests.items() if p < 16], [v for p, v in chests.items() if p > 16]
+    assert first and second and sum(second) / len(second) > sum(first) / len(first)

@@ -156,7 +156,10 @@ def test_moving_another_players_figure_is_refused() -> None:
 
 
 def stuck(**fields: Any) -> State:
-    """No card anywhere to draw, and hands that pay nothing; seat 1 sits on a section-2 scoring space."""
+    """No card anywhere to draw, hands that pay nothing, and no lightening (the spaces ahead of the two
+    trailing figures hold chests; seat 1 leads); seat 1 sits on a section-2 scoring space."""
+    chests = dict.fromkeys(range(17, 29), 0)
+    chests.update({21: 2, 17: 1})
     return build(
         3,
         figs=[20, 24, 16],
@@ -164,7 +167,7 @@ def stuck(**fields: Any) -> State:
         display=[None] * 5,
         deck=[],
         discard=[],
-        chests=dict.fromkeys(range(17, 29), 0),
+        chests=chests,
         kantshou="scored",
         **fields,
     )
@@ -202,6 +205,43 @@ def test_a_movement_during_the_round_prevents_the_stalemate_end() -> None:
     assert sorted(c for c in state["display"] if c) == ["blue-oil-2", "red-oil-2"]
     state = play(state, 2, draw_slot(0))
     assert GAME.result(state) is None and state["turn"] == 0
+
+
+def test_a_player_who_could_move_but_passed_keeps_the_round_from_counting_towards_the_stalemate() -> None:
+    state = stuck()
+    state["chests"][21] = 0  # now seat 0 could lighten the load onto 21 (seat 1's figure has passed it)
+    assert GAME.can_move(state, 0) and {"a": "lighten", "fig": 0} in GAME.legal_moves(state, 0)
+    state = play(state, 0, PASS)
+    state = play(state, 1, PASS)
+    state = play(state, 2, PASS)
+    assert GAME.result(state) is None  # seat 0 chose to pass: the game is not stuck
+    # once seat 0 cannot move either, seats 1, 2 and 0 make a whole round of stuck turns: the game ends
+    state["chests"][21] = 2
+    state = play(state, 0, PASS)
+    assert GAME.result(state) is not None
+
+
+def test_a_stalemate_before_kantshou_scores_the_section_1_spaces_as_kantshou_would() -> None:
+    # figures on 12 (worth 2) and 14 (worth 4) and one on 5; nobody can pay or lighten, no card to draw
+    state = build(
+        3,
+        figs=[12, 14, 5],
+        hands=[["blue-leader-1"], ["red-leader-1"], []],
+        display=[None] * 5,
+        deck=[],
+        discard=[],
+        chests=dict.fromkeys(range(1, 29), 0) | {6: 1, 13: 1},
+        kantshou="open",
+    )
+    assert not any(GAME.can_move(state, s) for s in range(3))
+    for seat in (0, 1, 2):
+        state = play(state, seat, PASS)
+    result = GAME.result(state)
+    assert result is not None
+    assert result["scores"] == [3 + 2, 3 + 4, 3]
+    assert result["winners"] == [1]
+    assert [f["pos"] for f in state["figs"]] == [12, 14, 5]  # nobody is moved onto Kantshou
+    assert result["tiebreak"] == [12, 14, 5]
 
 
 def test_no_move_is_accepted_once_the_game_is_over() -> None:

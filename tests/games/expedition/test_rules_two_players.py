@@ -24,12 +24,14 @@ def early(move_both: bool) -> State:
 
 def test_two_players_get_two_figures_each_placed_alternately_and_ten_cards() -> None:
     state = GAME.setup(2, None, 5)
-    assert [(f["seat"], f["pos"]) for f in state["figs"]] == [(0, 0), (1, 1), (0, 2), (1, 3)]
+    first = state["turn"]
+    other = 1 - first
+    assert [(f["seat"], f["pos"]) for f in state["figs"]] == [(first, 0), (other, 1), (first, 2), (other, 3)]
     assert [len(h) for h in state["hands"]] == [10, 10]
     assert len(state["display"]) == 5 and len(state["deck"]) == 55 - 20 - 5
     assert state["gold"] == [[0, 0, 1], [0, 0, 1]]
     view = GAME.view(state, None)["public"]
-    assert [f["seat"] for f in view["figures"]] == [0, 1, 0, 1]
+    assert [f["seat"] for f in view["figures"]] == [first, other, first, other]
     assert len({f["colour"] for f in view["figures"]}) == 4
 
 
@@ -112,7 +114,7 @@ def test_with_two_figures_each_a_gold_tie_goes_to_the_player_whose_best_figure_i
         deck=[],
         discard=[],
         gold=[[0, 1, 1], [0, 0, 1]],
-        chests=dict.fromkeys(range(29), 0),
+        chests=dict.fromkeys(range(29), 0) | {18: 1},  # a chest on 18: figure 2 on 17 cannot lighten
         kantshou="scored",
     )
     state = play(state, 0, PASS)
@@ -123,3 +125,30 @@ def test_with_two_figures_each_a_gold_tie_goes_to_the_player_whose_best_figure_i
     assert result["scores"] == [10, 10]
     assert result["winners"] == [0]
     assert result["tiebreak"] == [27, 26]
+
+
+def test_a_players_own_second_figure_is_skipped_like_any_other() -> None:
+    # seat 0's figure 0 stands on 3 and its own figure 2 on 4: figure 0's next space is 5, paid as such
+    state = build(2, figs=[3, 0, 4, 1], hands=[["blue-oil-1", "red-oil-1", "red-spice-1"], []])
+    assert GAME.next_free(state, 0) == 5
+    assert TRACK[5].req == {"kind": "goods", "n": 2}
+    state = play(state, 0, mv(0, "blue-oil-1", "red-oil-1"))
+    assert [f["pos"] for f in state["figs"]] == [5, 0, 4, 1]
+    assert state["stats"].get("skip") == 1
+
+
+def test_a_player_with_two_figures_draws_one_card_per_turn_even_after_moving_both() -> None:
+    state = play(early(move_both=True), 0, mv(0, "blue-oil-1"), mv(2, "red-oil-1", "red-spice-1"), STOP)
+    assert state["phase"] == "draw" and state["hands"][0] == []
+    state = play(state, 0, DRAW_DECK)
+    assert len(state["hands"][0]) == 1 and state["turn"] == 1 and state["phase"] == "move"
+
+
+def test_move_both_lets_a_player_alternate_between_the_figures_within_a_turn() -> None:
+    # figure 0 (3 -> 4), figure 2 (6 -> 7), then figure 0 again (4 -> 5): any order, any number of steps each
+    hand = ["blue-oil-1", "red-oil-1", "red-spice-1", "green-spice-1", "yellow-spice-1"]
+    state = build(2, figs=[3, 0, 6, 1], hands=[hand, []], options={"move_both": True})
+    assert TRACK[5].req == {"kind": "goods", "n": 2}
+    state = play(state, 0, mv(0, "blue-oil-1"), mv(2, "red-oil-1", "red-spice-1"))
+    state = play(state, 0, mv(0, "green-spice-1", "yellow-spice-1"), STOP, DRAW_DECK)
+    assert [f["pos"] for f in state["figs"]] == [5, 0, 7, 1]

@@ -67,7 +67,7 @@ function nodeWords(view, id) {
   const n = nodeOf(view, id);
   if (!n) return id;
   if (n.type === "venice" || n.type === "khanbaliq") return n.name;
-  if (n.type === "post") return `${n.name} (${n.colour} trading post)`;
+  if (n.type === "post") return `${n.name} (${n.colour} trading post${n.port ? " and port" : ""})`;
   return `${n.name} (${KIND_WORDS[n.type] || n.type})`;
 }
 
@@ -322,7 +322,7 @@ function mapSvg(ctx, moves) {
   const nodes = b.nodes.map((n) => {
     const option = moves.moves.get(n.id);
     const here = pawnsAt.get(n.id) || [];
-    const bits = [n.type === "post" ? `${n.name}, ${n.colour} trading post` : n.type === "venice" ? KIND_WORDS.venice : `${n.name}, ${KIND_WORDS[n.type] || n.type}`];
+    const bits = [n.type === "post" ? `${n.name}, ${n.colour} trading post${n.port ? " and port" : ""}` : n.type === "venice" ? KIND_WORDS.venice : `${n.name}, ${KIND_WORDS[n.type] || n.type}`];
     if (n.id === mine) bits.push("your secret mission city");
     if (revealed.has(n.id)) bits.push(`mission city of ${seatName(revealed.get(n.id).seat)} (done)`);
     for (const p of here) bits.push(`${seatName(p.seat)}'s ${pawnOf(p.seat).name} pawn is here`);
@@ -514,7 +514,8 @@ function noticeLine(ctx, n) {
     case "golden_table":
       return `The Khan's Golden Table names your mission city: ${nodeName(ctx.view, n.mission)}.`;
     case "forced_sale":
-      return n.card ? `You took ${cardName(n.card)} from ${ctx.seatName(n.from)}.` : `${ctx.seatName(n.to)} made you sell a card for 30 bezants.`;
+      if (n.from !== undefined) return `You took ${cardName(n.card)} from ${ctx.seatName(n.from)}.`;
+      return n.card ? `${ctx.seatName(n.to)} made you sell ${cardName(n.card)} for 30 bezants.` : `${ctx.seatName(n.to)} made you sell a card for 30 bezants.`;
     default:
       return JSON.stringify(n);
   }
