@@ -130,7 +130,10 @@ class Client:
         """v1.1 `create` with any of its fields (`options`, `public`, `bots`, `turn_seconds`, `fill_bots_after`,
         `max_expiries`); fields that are None are left out."""
         sent = {k: v for k, v in fields.items() if v is not None}
-        return str((await self.request("create", game=game, seats=seats, **sent))["room"])
+        answer = await self.request("create", game=game, seats=seats, **sent)
+        if answer.get("invite"):
+            self.invites[answer["room"]] = answer["invite"]
+        return str(answer["room"])
 
     # ---- v1.1: public lobbies ---------------------------------------------------------------
 
@@ -184,7 +187,10 @@ class Client:
         return list((await self.request("ratings", game=game))["players"])
 
     async def rematch(self, room: str) -> str:
-        return str((await self.request("rematch", room=room))["new"])
+        answer = await self.request("rematch", room=room)
+        if answer.get("invite"):
+            self.invites[answer["new"]] = answer["invite"]
+        return str(answer["new"])
 
     async def host(self, room: str, action: str, seat: int | None = None, options: dict[str, Any] | None = None) -> int:
         """A host control before the start (`kick`, `add_bot`, `remove_bot`, `options`, `start`); returns the v."""
@@ -293,6 +299,8 @@ class Client:
                 rv.v = msg["v"]
                 rv.patches += 1
                 self._updated(rv)
+        elif t == "rematch" and msg.get("invite"):
+            self.invites[msg["new"]] = msg["invite"]
         elif t == "lobby":
             self.lobby = msg["rooms"]
             self.lobby_changed.set()

@@ -578,6 +578,8 @@ class RematchOpened(_Answer):
     t: Literal["rematch"] = "rematch"
     room: RoomId
     new: RoomId
+    #: the new room's invite (it is unlisted): sent to the finished room's players only
+    invite: Annotated[str, Field(min_length=1, max_length=INVITE_MAX, pattern=_ID_PATTERN)] | None = None
 
 
 class HostDone(_Answer):

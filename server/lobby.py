@@ -536,9 +536,13 @@ async def rematch(hub: Hub, conn: Any, msg: m.Rematch) -> None:
             await hub.cluster.release(new, dropped.fence)
         await hub.store.delete_room(new)
         hub._lobby_changed()
-    conn.push({"t": "rematch", "re": msg.id, "room": msg.room, "new": kept})
+    opened = hub.rooms.get(kept)
+    new_meta = opened.meta if opened is not None else await hub.store.get_meta(kept)
+    invite = (new_meta or {}).get("invite")
+    conn.push({"t": "rematch", "re": msg.id, "room": msg.room, "new": kept, "invite": invite})
     local = hub.rooms.get(msg.room)
     if local is not None and kept == new:
         for viewer in list(local.viewers.values()):
-            if viewer.conn is not conn:
-                viewer.conn.push({"t": "rematch", "room": msg.room, "new": kept})
+            if viewer.conn is not conn:  # the invite only to the finished game's players, not to spectators
+                secret = invite if viewer.seat is not None else None
+                viewer.conn.push({"t": "rematch", "room": msg.room, "new": kept, "invite": secret})

@@ -522,7 +522,7 @@ async def test_an_unlisted_rooms_chat_and_replay_stay_with_its_players(make_serv
         await outsider.chat_log(room)
     assert err.value.code == "forbidden"
     assert [x["text"] for x in await a.chat_log(room)] == ["our secret plan"]
-    await b.join(room)
+    await b.join(room, invite=a.invites[room])  # ann shared the room's invite with bob
     await play_to_end(room, [a, b], random.Random(8))
     await a.wait_for(room, lambda s: s["result"] is not None)
     with pytest.raises(ServerError) as err:

@@ -158,8 +158,12 @@ async def test_a_server_killed_mid_game_resumes_from_redis_with_no_acknowledged_
             await p.join(room)
         # the restored game is exactly the seed replayed with every acknowledged move
         state = GAME.setup(seats, {}, seed)
-        for _v, seat, move in acked:
-            state = GAME.apply(state, seat, move)
+        for _i, (_v, seat, move) in enumerate(acked):
+            try:
+                state = GAME.apply(state, seat, move)
+            except Exception:
+                print("DEBUG", _i, acked[max(0,_i-3):_i+2], GAME.active_seats(state), start_v)
+                raise
         for i, p in enumerate(players):
             view = p.view(room)
             assert p.views[room].v >= acked[-1][0] > start_v
