@@ -48,6 +48,7 @@ Seat = Annotated[int, Field(ge=0, le=MAX_SEATS - 1)]
 SeatCount = Annotated[int, Field(ge=1, le=MAX_SEATS)]
 Version = Annotated[int, Field(ge=0, le=2**63 - 1)]
 Status = Literal["waiting", "playing", "finished"]
+BotLevel = Literal["random", "greedy", "search", "easy", "normal", "hard"]
 JsonMap = dict[str, Any]
 """A free-form map; the codec checks it holds JSON-like values only."""
 Pointer = Annotated[str, Field(pattern=r"^(/([^~]|~[01])*)*$")]
@@ -195,8 +196,9 @@ class Create(_Request):
     seats: SeatCount
     options: JsonMap | None = None
     public: bool = True
-    #: how many of the last seats the server fills with its own bots (at least one seat stays for people)
-    bots: Annotated[int, Field(ge=0, le=MAX_SEATS - 1)] = 0
+    #: how many of the last seats the server fills with its own bots (at least one seat stays for people),
+    #: or one level per bot seat (`random`/`greedy`/`search`, or the labels `easy`/`normal`/`hard`)
+    bots: Annotated[int, Field(ge=0, le=MAX_SEATS - 1)] | Annotated[list[BotLevel], Field(max_length=MAX_SEATS - 1)] = 0
 
 
 class Join(_Request):
