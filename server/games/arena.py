@@ -14,6 +14,7 @@ import argparse
 import multiprocessing
 import re
 import statistics
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -127,6 +128,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seconds", type=float, default=None, help="seconds per decision")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--game", action="append", default=None)
+    ap.add_argument("--minutes", type=float, default=None, help="stop after this many minutes (finished games count)")
     ap.add_argument("--no-write", action="store_true", help="print only; leave docs/bots.md alone")
     a = ap.parse_args(argv)
     if a.playouts is None and a.seconds is None:
@@ -135,13 +137,33 @@ def main(argv: list[str] | None = None) -> None:
     games = a.game or sorted(all_games())
     work = [(gid, k, budget) for gid in games for k in range(a.games)]
     t0 = time.time()
-    if a.jobs > 1:
-        with multiprocessing.Pool(a.jobs) as pool:
-            rows = pool.map(_run, work, chunksize=1)
-    else:
-        rows = [_run(w) for w in work]
+    rows: list[dict[str, Any]] = []
+    deadline = None if a.minutes is None else t0 + 60 * a.minutes
+    # games are interleaved across game ids so that a run stopped at its deadline still covers every game
+    work.sort(key=lambda w: (w[1], w[0]))
+    pool = multiprocessing.Pool(a.jobs)
+    try:
+        pending = pool.imap_unordered(_run, work, chunksize=1)
+        for _ in work:
+            timeout = None if deadline is None else max(0.0, deadline - time.time())
+            try:
+                row = pending.next(timeout)
+            except multiprocessing.TimeoutError:
+                print("deadline reached: the games still running are left out", file=sys.stderr)
+                break
+            rows.append(row)
+            print(
+                f"{row['game']} #{row['k']} search(seat {row['seat']}) {row['search']} : greedy {row['greedy']}",
+                file=sys.stderr,
+                flush=True,
+            )
+    finally:
+        pool.terminate()
     text = table(rows, budget)
-    text += f"\nWall time {time.time() - t0:.0f} s with {a.jobs} worker process(es)."
+    text += (
+        f"\nWall time {time.time() - t0:.0f} s with {a.jobs} worker process(es); {len(rows)} of {len(work)} "
+        "games planned finished."
+    )
     print(text)
     if not a.no_write:
         write_doc(text)
