@@ -250,7 +250,7 @@ class GreedyBot:
 #: a playout that reaches the end adds this to the winner's margin: winning (back in Venice) is what counts
 WIN_BONUS = 1000.0
 #: moves after which a playout stops and `evaluate` scores it
-HORIZON = 120
+HORIZON = 400
 
 
 def evaluate(state: dict[str, Any]) -> list[float]:

@@ -493,7 +493,7 @@ _PAIR = {1: {"jade": 1}, 6: {"jade": 1}, 2: {"silk": 1}, 5: {"silk": 1}, 3: {"go
 #: a playout that reaches the end adds this to the winner's margin (VP)
 WIN_BONUS = 5.0
 #: moves after which a playout stops and `evaluate` scores it
-HORIZON = 50
+HORIZON = 30
 
 
 def evaluate(state: dict[str, Any]) -> list[float]:

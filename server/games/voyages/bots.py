@@ -191,7 +191,7 @@ class _Context:
 #: a playout that reaches the end adds this to the winner's margin (VP)
 WIN_BONUS = 5.0
 #: moves after which a playout stops and `evaluate` scores it
-HORIZON = 50
+HORIZON = 40
 
 
 def evaluate(state: dict[str, Any]) -> list[float]:
