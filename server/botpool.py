@@ -20,6 +20,7 @@ import concurrent.futures
 import logging
 import multiprocessing
 import os
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from server.games import get_game
@@ -100,8 +101,8 @@ async def choose(game_id: str, level: str | None, state: State, seat: int, seed:
         fut = loop.run_in_executor(_get_pool(), decide, game_id, state, seat, seed, Budget(seconds=seconds))
         move, _playouts = await asyncio.wait_for(fut, seconds + GRACE)
         return move
-    except (TimeoutError, concurrent.futures.process.BrokenProcessPool, OSError) as err:
+    except (TimeoutError, BrokenProcessPool, OSError) as err:
         log.warning("search bot fell back to greedy (%s: %s)", type(err).__name__, err)
-        if isinstance(err, concurrent.futures.process.BrokenProcessPool):
+        if isinstance(err, BrokenProcessPool):
             shutdown()
         return choose_now(game_id, "greedy", state, seat, seed)
