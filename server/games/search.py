@@ -9,7 +9,8 @@ choice depends only on what the seat can see (tests/bots prove it); know any gam
 
 The method is "perfect-information Monte Carlo" with a flat bandit at the root: every iteration draws one
 world and plays all surviving candidates in it with the same playout seed (common random numbers, so
-candidates are compared on equal luck); after a few iterations the worse half is dropped. The reward of a
+candidates are compared on equal luck); every few iterations the worse half is dropped (never the greedy
+move). A candidate replaces the greedy move only when its paired gain over it is clearly positive. The reward of a
 playout is the seat's score margin over the best other seat (final scores, or `evaluate` at the cut-off),
 plus a win bonus (`bots.WIN_BONUS`, in score units) when the playout reached the end.
 Budgets: wall time (`budget_s`, checked between playouts) and/or a playout count (`playouts`), so arena
@@ -19,6 +20,8 @@ figures can be reproduced exactly with playouts alone.
 from __future__ import annotations
 
 import importlib
+import math
+import statistics
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +31,11 @@ from server.games.base import Game, Move, Rng, State, clone
 from server.games.bots import RandomBot
 
 #: candidates kept at the root: the greedy move plus others drawn at random from the prompt
-CANDIDATES = 8
+CANDIDATES = 5
+#: iterations between two halvings of the candidates
+HALVE_EVERY = 3
+#: standard errors by which a candidate must beat the greedy move (paired over the same worlds)
+CONFIDENCE = 1.0
 #: moves played in a playout before it is cut off and scored by `evaluate`
 HORIZON = 400
 
@@ -89,21 +96,19 @@ class SearchBot:
         cands = self._candidates(options, greedy_move)
         if len(cands) == 1:
             return cands[0]
-        totals = [0.0] * len(cands)
-        counts = [0] * len(cands)
+        rewards: list[list[float]] = [[] for _ in cands]
         alive = list(range(len(cands)))
         b = self.budget
         deadline = None if b.seconds is None else time.perf_counter() + b.seconds
         playouts = 0
         iteration = 0
-        halve_at = 4
+        halve_at = HALVE_EVERY
         while True:
             world = game.sample_state(state, seat, Rng(self.rng.next64()))
             playout_seed = self.rng.next64()
             out_of_budget = False
             for i in alive:
-                totals[i] += self._playout(world, seat, cands[i], playout_seed)
-                counts[i] += 1
+                rewards[i].append(self._playout(world, seat, cands[i], playout_seed))
                 playouts += 1
                 if (b.playouts is not None and playouts >= b.playouts) or (
                     deadline is not None and time.perf_counter() >= deadline
@@ -114,13 +119,32 @@ class SearchBot:
             if out_of_budget:
                 break
             if iteration >= halve_at and len(alive) > 2:
-                alive.sort(key=lambda i: -totals[i] / counts[i])
-                alive = alive[: max(2, (len(alive) + 1) // 2)]
-                halve_at = iteration + 4
+                # the greedy move always stays: every other candidate is judged against it
+                rest = sorted(alive[1:], key=lambda i: -statistics.fmean(rewards[i]))
+                alive = [0, *rest[: max(1, len(rest) // 2)]]
+                halve_at = iteration + HALVE_EVERY
         self.last_playouts = playouts
-        # the survivors played the same worlds; the greedy move (index 0) wins ties
-        best = max(alive, key=lambda i: (totals[i] / counts[i] if counts[i] else float("-inf"), i == 0))
-        return cands[best]
+        return cands[self._pick(rewards, alive)]
+
+    @staticmethod
+    def _pick(rewards: list[list[float]], alive: list[int]) -> int:
+        """The candidate whose paired gain over the greedy move is surely positive, else the greedy move.
+
+        Candidates played the same worlds with the same playout seeds as the greedy move, so the per-world
+        differences are compared: a candidate replaces the greedy move only if the mean difference minus
+        CONFIDENCE standard errors is above zero (noise alone rarely makes a bot worse than greedy).
+        """
+        base = rewards[0]
+        best, best_bound = 0, 0.0
+        for i in alive[1:]:
+            n = min(len(rewards[i]), len(base))
+            if n < 2:
+                continue
+            diffs = [rewards[i][t] - base[t] for t in range(n)]
+            bound = statistics.fmean(diffs) - CONFIDENCE * statistics.stdev(diffs) / math.sqrt(n)
+            if bound > best_bound:
+                best, best_bound = i, bound
+        return best
 
     def _candidates(self, options: list[Move], greedy_move: Move) -> list[Move]:
         rest = [o for o in options if o != greedy_move]
