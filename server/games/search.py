@@ -78,6 +78,8 @@ class SearchBot:
         self._win_bonus: float = float(getattr(module, "WIN_BONUS", 0.0))
         self.horizon = self.budget.horizon or int(getattr(module, "HORIZON", HORIZON))
         self.last_playouts = 0
+        #: the playout rewards of the last decision, per candidate (the greedy move first)
+        self.last_rewards: list[list[float]] = []
 
     # ---- the decision ----------------------------------------------------------------
 
@@ -89,6 +91,7 @@ class SearchBot:
             raise ValueError(f"seat {seat} has nothing to choose")
         options: list[Move] = prompt["options"]
         self.last_playouts = 0
+        self.last_rewards = []
         if len(options) == 1:
             return options[0]
         view = game.view(state, seat)
@@ -124,6 +127,7 @@ class SearchBot:
                 alive = [0, *rest[: max(1, len(rest) // 2)]]
                 halve_at = iteration + HALVE_EVERY
         self.last_playouts = playouts
+        self.last_rewards = rewards
         return cands[self._pick(rewards, alive)]
 
     @staticmethod

@@ -40,9 +40,12 @@ def test_the_same_view_and_seed_give_the_same_move_whatever_is_hidden(gid: str) 
         other = game.sample_state(state, seat, Rng(1234))
         assert game.view(other, seat) == game.view(state, seat)
         assert other != state
-        a = SearchBot(gid, 77, BUDGET).choose_state(state, seat)
-        b = SearchBot(gid, 77, BUDGET).choose_state(other, seat)
+        bot_a, bot_b = SearchBot(gid, 77, BUDGET), SearchBot(gid, 77, BUDGET)
+        a = bot_a.choose_state(state, seat)
+        b = bot_b.choose_state(other, seat)
         assert a == b
+        # not only the move: every playout the bot ran scored the same in both
+        assert bot_a.last_rewards == bot_b.last_rewards
         assert a in game.legal_moves(state, seat)
 
 
