@@ -77,6 +77,7 @@ class SearchBot:
         self._evaluate = getattr(module, "evaluate", None)
         self._win_bonus: float = float(getattr(module, "WIN_BONUS", 0.0))
         self.horizon = self.budget.horizon or int(getattr(module, "HORIZON", HORIZON))
+        self.confidence = float(getattr(module, "SEARCH_CONFIDENCE", CONFIDENCE))
         self.last_playouts = 0
         #: the playout rewards of the last decision, per candidate (the greedy move first)
         self.last_rewards: list[list[float]] = []
@@ -128,15 +129,16 @@ class SearchBot:
                 halve_at = iteration + HALVE_EVERY
         self.last_playouts = playouts
         self.last_rewards = rewards
-        return cands[self._pick(rewards, alive)]
+        return cands[self._pick(rewards, alive, self.confidence)]
 
     @staticmethod
-    def _pick(rewards: list[list[float]], alive: list[int]) -> int:
+    def _pick(rewards: list[list[float]], alive: list[int], confidence: float) -> int:
         """The candidate whose paired gain over the greedy move is surely positive, else the greedy move.
 
         Candidates played the same worlds with the same playout seeds as the greedy move, so the per-world
         differences are compared: a candidate replaces the greedy move only if the mean difference minus
-        CONFIDENCE standard errors is above zero (noise alone rarely makes a bot worse than greedy).
+        `confidence` standard errors (CONFIDENCE, or the game's `bots.SEARCH_CONFIDENCE`) is above zero
+        (noise alone rarely makes a bot worse than greedy).
         """
         base = rewards[0]
         best, best_bound = 0, 0.0
@@ -145,7 +147,7 @@ class SearchBot:
             if n < 2:
                 continue
             diffs = [rewards[i][t] - base[t] for t in range(n)]
-            bound = statistics.fmean(diffs) - CONFIDENCE * statistics.stdev(diffs) / math.sqrt(n)
+            bound = statistics.fmean(diffs) - confidence * statistics.stdev(diffs) / math.sqrt(n)
             if bound > best_bound:
                 best, best_bound = i, bound
         return best

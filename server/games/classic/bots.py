@@ -249,6 +249,9 @@ class GreedyBot:
 
 #: a playout that reaches the end adds this to the winner's margin: winning (back in Venice) is what counts
 WIN_BONUS = 1000.0
+#: standard errors by which a searched move must beat the greedy one: a playout here ends in a win or a loss
+#: worth 1000, so a few playouts are noisy and the search must be surer before it leaves the plan
+SEARCH_CONFIDENCE = 2.0
 #: moves after which a playout stops and `evaluate` scores it
 HORIZON = 400
 
