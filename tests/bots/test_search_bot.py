@@ -52,7 +52,7 @@ def test_the_same_view_and_seed_give_the_same_move_whatever_is_hidden(gid: str) 
 @pytest.mark.parametrize("gid", GAMES)
 def test_a_search_bot_plays_legal_moves_within_its_playout_budget(gid: str) -> None:
     game = all_games()[gid]
-    for state, seat in _decision_points(game, 2, 22, 3):
+    for state, seat in _decision_points(game, 2, 22, 2):
         bot = SearchBot(gid, 5, BUDGET)
         move = bot.choose_state(state, seat)
         assert move in game.legal_moves(state, seat)

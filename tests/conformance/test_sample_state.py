@@ -17,8 +17,8 @@ from server.games.bots import RandomBot
 GAMES = all_games()
 CASES = [(gid, n) for gid, g in sorted(GAMES.items()) for n in sorted({g.min_seats, g.max_seats})]
 IDS = [f"{gid}-{n}" for gid, n in CASES]
-CHECKPOINTS = 6
-CONTINUE = 40
+CHECKPOINTS = 4
+CONTINUE = 30
 
 
 def _states(game: Game, seats: int, seed: int) -> list[State]:
@@ -26,7 +26,7 @@ def _states(game: Game, seats: int, seed: int) -> list[State]:
     state = game.setup(seats, None, seed)
     bot = RandomBot(seed)
     history = [state]
-    while game.result(state) is None and len(history) < 5000:
+    while game.result(state) is None and len(history) < 800:
         active = game.active_seats(state)
         seat = active[bot.rng.below(len(active))]
         prompt = game.prompt(state, seat)
