@@ -54,6 +54,7 @@ class Client:
         self.token: str | None = None
         self.views: dict[str, RoomView] = {}
         self.lobby: list[dict[str, Any]] = []
+        self.invites: dict[str, str] = {}  # room -> invite secret of a private room (from `created`)
         self.lobby_changed = asyncio.Event()
         self.frames: list[bytes] | None = [] if keep_frames else None
         self.pushes: deque[dict[str, Any]] = deque(maxlen=1000)  # recent pushes without `re`
@@ -94,11 +95,13 @@ class Client:
         rid = next(self._ids)
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[rid] = fut
-        await self.ws.send(msgpack.packb({"t": t, "id": rid, **fields}, use_bin_type=True))
         try:
+            await self.ws.send(msgpack.packb({"t": t, "id": rid, **fields}, use_bin_type=True))
             answer = await asyncio.wait_for(fut, timeout)
         finally:
             self._waiting.pop(rid, None)
+            if fut.done() and not fut.cancelled():
+                fut.exception()  # retrieved: a closed connection's error is raised here or not at all
         if answer["t"] == "error":
             raise ServerError(answer["code"], answer["message"])
         return answer
@@ -115,10 +118,18 @@ class Client:
         fields: dict[str, Any] = {"game": game, "seats": seats, "public": public}
         if options:
             fields["options"] = options
-        return str((await self.request("create", **fields))["room"])
+        answer = await self.request("create", **fields)
+        if answer.get("invite"):
+            self.invites[answer["room"]] = answer["invite"]
+        return str(answer["room"])
 
-    async def join(self, room: str, seat: int | None = None, spectate: bool = False) -> int | None:
+    async def join(
+        self, room: str, seat: int | None = None, spectate: bool = False, invite: str | None = None
+    ) -> int | None:
         fields: dict[str, Any] = {"room": room}
+        invite = invite or self.invites.get(room)
+        if invite:
+            fields["invite"] = invite
         if seat is not None:
             fields["seat"] = seat
         if spectate:
@@ -130,8 +141,19 @@ class Client:
         await self.wait_for(room, lambda s: True)
         return seat_out
 
-    async def move(self, room: str, move: dict[str, Any]) -> int:
-        return int((await self.request("move", room=room, move=move))["v"])
+    async def move(self, room: str, move: dict[str, Any], v: int | None = None) -> int:
+        """Send a move made against version `v` (default: the version of the view held); returns `ok.v`.
+
+        A move answered `stale` or `unavailable` was not applied, so sending it again is safe: with `v` it can
+        never apply twice.
+        """
+        if v is None:
+            held = self.views.get(room)
+            v = held.v if held is not None and held.v >= 0 else None
+        fields: dict[str, Any] = {"room": room, "move": move}
+        if v is not None:
+            fields["v"] = v
+        return int((await self.request("move", **fields))["v"])
 
     async def sync(self, room: str) -> dict[str, Any]:
         return await self.request("sync", room=room)

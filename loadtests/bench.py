@@ -47,7 +47,7 @@ GAME = "expedition"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
 ROOT = Path(__file__).resolve().parent.parent
 #: errors a bot expects from a prompt gone stale: it waits for the next change of its view
-STALE = ("not_your_turn", "illegal_move")
+STALE = ("not_your_turn", "illegal_move", "stale")
 #: errors worth a short pause and another try
 RETRY = ("rate_limited", "unavailable")
 #: a room whose views have not changed for this long is given up as stalled
@@ -625,6 +625,8 @@ class ServerProcess:
     async def start(self, timeout: float = 20.0) -> None:
         args = ["--port", str(self.port), "--store", self.store, "--prefix", self.prefix]
         args += ["--allow-client-seed", "--rate", "1000", "--burst", "2000", "--log-level", "WARNING"]
+        # every bot connects from loopback: no per-address limits (docs/security.md)
+        args += ["--max-conns-per-addr", "0", "--creates-per-minute", "0", "--waiting-rooms-per-player", "0"]
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
