@@ -95,7 +95,7 @@ def table(rows: list[dict[str, Any]], budget: Budget) -> str:
             f"{' / '.join(by_seat)} | {1000 * sum(r['think'] for r in rs) / max(1, dec):.0f} | "
             f"{1000 * max(r['max_think'] for r in rs):.0f} | {sum(r['playouts'] for r in rs) / max(1, dec):.1f} |"
         )
-    horizon = budget.horizon or "the game's `HORIZON` (see below)"
+    horizon = budget.horizon or "the game's `HORIZON` (see above)"
     if budget.playouts is not None:
         what = f"{budget.playouts} playouts per decision"
         if budget.seconds is not None:
