@@ -50,6 +50,9 @@ serve: $(STAMP) web
 bench: $(STAMP)
 	$(BIN)/python -m loadtests.bench
 
+arena: $(STAMP)
+	nice -n 10 $(BIN)/python -m server.games.arena --games 20 --playouts 16 --jobs 2
+
 loadtest: $(STAMP)
 	$(BIN)/locust -f loadtests/locustfile.py --headless -u 20 -r 5 -t 60s
 

@@ -51,6 +51,7 @@ Seat = Annotated[int, Field(ge=0, le=MAX_SEATS - 1)]
 SeatCount = Annotated[int, Field(ge=1, le=MAX_SEATS)]
 Version = Annotated[int, Field(ge=0, le=2**63 - 1)]
 Status = Literal["waiting", "playing", "finished"]
+BotLevel = Literal["random", "greedy", "search", "easy", "normal", "hard"]
 JsonMap = dict[str, Any]
 """A free-form map; the codec checks it holds JSON-like values only."""
 TurnSeconds = Annotated[int, Field(ge=10, le=86400)]
@@ -207,8 +208,9 @@ class Create(_Request):
     seats: SeatCount
     options: JsonMap | None = None
     public: bool = True
-    #: how many of the last seats the server fills with its own bots (at least one seat stays for people)
-    bots: Annotated[int, Field(ge=0, le=MAX_SEATS - 1)] = 0
+    #: how many of the last seats the server fills with its own bots (at least one seat stays for people),
+    #: or one level per bot seat (`random`/`greedy`/`search`, or the labels `easy`/`normal`/`hard`)
+    bots: Annotated[int, Field(ge=0, le=MAX_SEATS - 1)] | Annotated[list[BotLevel], Field(max_length=MAX_SEATS - 1)] = 0
     #: v1.1: seconds per move (a clock in every view; on expiry the server plays the late seat's bot move)
     turn_seconds: TurnSeconds | None = None
     #: v1.1: seconds after which a waiting room's empty seats are filled with server bots

@@ -23,7 +23,7 @@ from pydantic import ValidationError
 from protocol import ProtocolError, decode_client, encode
 from protocol import messages as m
 from protocol.codec import peek_id
-from server import lobby
+from server import botpool, lobby
 from server.cluster import LocalCluster, RedisCluster, RemoteConn
 from server.config import Settings
 from server.conn import Conn
@@ -653,7 +653,9 @@ class Hub:
             raise RoomError("not_found", f"no game {msg.game!r}; known: {', '.join(sorted(games))}")
         if not game.min_seats <= msg.seats <= game.max_seats:
             raise RoomError("bad_message", f"{game.id} takes {game.min_seats} to {game.max_seats} seats")
-        if msg.bots >= msg.seats:
+        levels = [botpool.level_name(x) for x in msg.bots] if isinstance(msg.bots, list) else []
+        n_bots = len(levels) if isinstance(msg.bots, list) else msg.bots
+        if n_bots >= msg.seats:
             raise RoomError("bad_message", "bots must leave at least one seat for people")
         options = dict(msg.options or {})
         seed = options.pop("seed", None)
@@ -679,8 +681,11 @@ class Hub:
             "seed": seed,
             "public": msg.public,
             "status": "waiting",
-            "players": [None] * (msg.seats - msg.bots) + [f"bot:{i + 1}" for i in range(msg.bots)],
-            "names": [None] * (msg.seats - msg.bots) + [f"Bot {i + 1}" for i in range(msg.bots)],
+            "players": [None] * (msg.seats - n_bots) + [f"bot:{i + 1}" for i in range(n_bots)],
+            "names": [None] * (msg.seats - n_bots)
+            + [f"Bot {i + 1}" + (f" ({levels[i]})" if levels else "") for i in range(n_bots)],
+            # the level of every bot seat (None for people); named levels show in the bots' names
+            "bot_levels": [None] * (msg.seats - n_bots) + (levels or [botpool.DEFAULT_LEVEL] * n_bots),
             "created": time.time(),
             "v": 0,
             "node": self.settings.node_id,

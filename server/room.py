@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from protocol.patch import make_patch_builtin as make_patch
-from server import clock, lobby
+from server import botpool, clock, lobby
 from server.games import Game, IllegalMove, get_game
 from server.games.base import pack, unpack
 from server.games.bots import bot_for
@@ -624,7 +624,15 @@ class Room:
     async def _bot_timer(self, seat: int, v: int) -> None:
         await asyncio.sleep(self.bot_delay)
         try:
-            await self.submit("bot", None, None, seat=seat, v=v)
+            # the bot thinks here, outside the actor (a search bot in the process pool): the room keeps
+            # serving, and `_do_bot` plays the move only if nothing changed meanwhile
+            at, state, move = self.v, self.state, None
+            if state is not None and self.status == "playing" and seat in self.game.active_seats(state):
+                levels = self.meta.get("bot_levels") or []
+                level = levels[seat] if seat < len(levels) else None
+                seed = (int(self.meta["seed"]) * 7919 + seat * 104729 + at) & 0xFFFFFFFF
+                move = await botpool.choose(self.meta["game"], level, state, seat, seed)
+            await self.submit("bot", None, None, seat=seat, v=v, at=at, move=move)
         except RoomError as err:
             log.info("room %s: bot on seat %d did not move: %s", self.id, seat, err.message)
             if err.code == "unavailable" and not self._stopped:  # try again once the store is back
@@ -640,10 +648,16 @@ class Room:
         prompt = self.game.prompt(self.state, seat)
         if prompt is None:
             return
-        bot = self._bots.get(seat)
-        if bot is None:
-            bot = self._bots[seat] = bot_for(self.meta["game"], (int(self.meta["seed"]) * 7919 + seat) & 0xFFFFFFFF)
-        move = bot.choose(prompt, self.game.view(self.state, seat))
+        move = cmd.args.get("move")
+        if move is not None and (cmd.args.get("at") != self.v or move not in prompt["options"]):
+            self._schedule_bots()  # the game moved on while the bot thought: think again
+            return
+        if move is None:
+            bot = self._bots.get(seat)
+            if bot is None:
+                seed = (int(self.meta["seed"]) * 7919 + seat) & 0xFFFFFFFF
+                bot = self._bots[seat] = bot_for(self.meta["game"], seed)
+            move = bot.choose(prompt, self.game.view(self.state, seat))
         await self._play(seat, move, None, None)
 
 

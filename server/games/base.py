@@ -181,3 +181,22 @@ class Game(ABC):
     def hidden_tokens(self, state: State) -> list[str]:
         """Strings no viewer may see right now (deck order etc.); default none."""
         return []
+
+    def sample_state(self, state: State, seat: int, rng: Rng) -> State:
+        """A full state that `seat` cannot tell from `state`: what it sees is kept, every secret redrawn.
+
+        The result depends only on what `seat` can see (its view and the public history it watched): the
+        hidden parts of `state` are only read as a pool, in sorted order, never where they lie. Search bots
+        play on such samples. A game implements it as `sample_state(game, state, seat, rng)` in its
+        `sample` module (`server/games/<id>/sample.py`); without one this raises NotImplementedError.
+        """
+        import importlib
+
+        try:
+            module = importlib.import_module(f"server.games.{self.id}.sample")
+        except ModuleNotFoundError as exc:
+            if exc.name not in (f"server.games.{self.id}", f"server.games.{self.id}.sample"):
+                raise
+            raise NotImplementedError(f"{self.id} has no sample_state") from exc
+        sampled: State = module.sample_state(self, state, seat, rng)
+        return sampled

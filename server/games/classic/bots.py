@@ -243,3 +243,27 @@ class GreedyBot:
         _, me, private = self._me(view)
         keep = self._keep(self._stage(me), private["hand"])
         return min(options, key=lambda o: (o["card"] in keep, value_of(o["card"]), o["card"]))
+
+
+# ---- the search bot's playouts ------------------------------------------------------------
+
+#: a playout that reaches the end adds this to the winner's margin: winning (back in Venice) is what counts
+WIN_BONUS = 1000.0
+#: standard errors by which a searched move must beat the greedy one: a playout here ends in a win or a loss
+#: worth 1000, so a few playouts are noisy and the search must be surer before it leaves the plan
+SEARCH_CONFIDENCE = 2.0
+#: moves after which a playout stops and `evaluate` scores it
+HORIZON = 400
+
+
+def evaluate(state: dict[str, Any]) -> list[float]:
+    """Estimated worth per seat: the total, and the mission progress (gifts delivered, mission done)."""
+    from server.games.classic.data import value_of as _value_of
+    from server.games.classic.engine import GAME
+
+    out = []
+    for s in range(state["seats"]):
+        progress = 2 if state["secret"][s] else 1 if state["table"][s] is not None else 0
+        gifts = sum(1 for c in state["hands"][s] if _value_of(c) == 80)
+        out.append(float(GAME.total(state, s)) + 300.0 * progress + 40.0 * min(gifts, 3) * (progress == 0))
+    return out

@@ -486,3 +486,26 @@ class _Context:
 
 _SINGLE = {1: {"coins": 2}, 6: {"coins": 2}, 2: {"vp": 1}, 5: {"vp": 1}, 3: {"camels": 1}, 4: {"camels": 1}}
 _PAIR = {1: {"jade": 1}, 6: {"jade": 1}, 2: {"silk": 1}, 5: {"silk": 1}, 3: {"gold": 1}, 4: {"gold": 1}}
+
+
+# ---- the search bot's playout cut-off ----------------------------------------------------
+
+#: a playout that reaches the end adds this to the winner's margin (VP)
+WIN_BONUS = 5.0
+#: moves after which a playout stops and `evaluate` scores it
+HORIZON = 30
+
+
+def evaluate(state: dict[str, Any]) -> list[float]:
+    """Estimated final VP per seat: the final scoring as if the game ended now, plus what is in hand."""
+    from server.games.base import clone
+    from server.games.khan.engine import GAME
+
+    end = clone(state)
+    GAME._final_scoring(end)
+    scores = end["result"]["scores"]
+    out = []
+    for s, p in enumerate(state["players"]):
+        goods = sum(p.get(k, 0) for k in ("pepper", "silk", "gold", "jade"))
+        out.append(float(scores[s]) + 0.4 * goods + 0.2 * p["camels"] + 0.05 * p["coins"] + 1.5 * len(p["contracts"]))
+    return out

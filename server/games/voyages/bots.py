@@ -184,3 +184,26 @@ class _Context:
         goals = [g for g in self.priv["goal_offer"] if g["id"] in keep]
         cities = {c for g in goals for c in g["cities"]}
         return float(sum(g["vp"] for g in goals) + 10 - 2 * len(cities))
+
+
+# ---- the search bot's playout cut-off ----------------------------------------------------
+
+#: a playout that reaches the end adds this to the winner's margin (VP)
+WIN_BONUS = 5.0
+#: moves after which a playout stops and `evaluate` scores it
+HORIZON = 40
+
+
+def evaluate(state: dict[str, Any]) -> list[float]:
+    """Estimated final VP per seat: the final scoring as if the game ended now, plus what is in hand."""
+    from server.games.base import clone
+    from server.games.voyages.engine import GAME
+
+    end = clone(state)
+    GAME._final_scoring(end)
+    scores = end["result"]["scores"]
+    out = []
+    for s, p in enumerate(state["players"]):
+        goods = sum(p.get(k, 0) for k in ("pepper", "silk", "gold", "jade"))
+        out.append(float(scores[s]) + 0.4 * goods + 0.2 * p["camels"] + 0.05 * p["coins"] + 1.5 * len(p["contracts"]))
+    return out

@@ -1,0 +1,71 @@
+"""The search bot: legal, reproducible, and blind to everything its seat cannot see."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.games import all_games
+from server.games.base import Game, Rng, State
+from server.games.bots import RandomBot
+from server.games.search import Budget, SearchBot
+
+GAMES = sorted(all_games())
+#: small budgets: these tests check behaviour, not strength (that is the arena's job)
+BUDGET = Budget(seconds=None, playouts=12, horizon=15, candidates=4)
+
+
+def _decision_points(game: Game, seats: int, seed: int, count: int) -> list[tuple[State, int]]:
+    """States of one random game where an active seat has a real choice (more than one option)."""
+    state = game.setup(seats, None, seed)
+    bot = RandomBot(seed)
+    points: list[tuple[State, int]] = []
+    steps = 0
+    while game.result(state) is None and len(points) < count:
+        active = game.active_seats(state)
+        seat = active[bot.rng.below(len(active))]
+        prompt = game.prompt(state, seat)
+        assert prompt is not None
+        if len(prompt["options"]) > 1 and steps % 7 == 3:
+            points.append((state, seat))
+        state = game.apply(state, seat, bot.choose(prompt))
+        steps += 1
+    return points
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_the_same_view_and_seed_give_the_same_move_whatever_is_hidden(gid: str) -> None:
+    game = all_games()[gid]
+    for state, seat in _decision_points(game, 2, 21, 4):
+        # a real state with the same view for `seat` and other secrets (other hands, decks, goal cards)
+        other = game.sample_state(state, seat, Rng(1234))
+        assert game.view(other, seat) == game.view(state, seat)
+        assert other != state
+        bot_a, bot_b = SearchBot(gid, 77, BUDGET), SearchBot(gid, 77, BUDGET)
+        a = bot_a.choose_state(state, seat)
+        b = bot_b.choose_state(other, seat)
+        assert a == b
+        # not only the move: every playout the bot ran scored the same in both
+        assert bot_a.last_rewards == bot_b.last_rewards
+        assert a in game.legal_moves(state, seat)
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_a_search_bot_plays_legal_moves_within_its_playout_budget(gid: str) -> None:
+    game = all_games()[gid]
+    for state, seat in _decision_points(game, 2, 22, 2):
+        bot = SearchBot(gid, 5, BUDGET)
+        move = bot.choose_state(state, seat)
+        assert move in game.legal_moves(state, seat)
+        assert 0 < bot.last_playouts <= BUDGET.playouts
+
+
+def test_a_search_bot_takes_the_only_option_without_thinking() -> None:
+    game = all_games()["expedition"]
+    state = game.setup(2, None, 1)
+    state["phase"] = "draw"
+    state["display"] = [None] * 5
+    state["deck"] = state["deck"][:1]
+    assert len(game.legal_moves(state, 0)) == 1
+    bot = SearchBot("expedition", 1, BUDGET)
+    assert bot.choose_state(state, 0) == {"a": "draw", "from": "deck"}
+    assert bot.last_playouts == 0
