@@ -701,6 +701,7 @@ function logLine(ev, view, seatName) {
 export default {
   id: "classic",
   title: "Marco Polo (classic)",
+  house: "The board, the compass wheels and the 20 hazard cards are reconstructions (house data), not the printed components.",
   minSeats: 2,
   maxSeats: 4,
   scoreUnit: "bezants in total",

@@ -683,6 +683,7 @@ function logLine(ev, pub, seatName) {
 export default {
   id: "expedition",
   title: "Marco Polo Expedition",
+  house: "The track's 30 spaces and their requirements are a reconstruction (house data), not the printed board.",
   minSeats: 2,
   maxSeats: 5,
   scoreUnit: "gold",

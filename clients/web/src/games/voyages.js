@@ -5,6 +5,7 @@
 // Must not: decide a rule. Every move sent is one of `view.prompt.options`, sent exactly as listed; what is
 // highlighted comes from the prompt alone. Options without a gesture are the room's buttons.
 import { clickable, h, s } from "../dom.js";
+import { contractName } from "../shared/names.js";
 
 const SEAT_COLOURS = ["#d23a2e", "#2f6bd8", "#2b9146", "#e0b000"];
 const SEAT_COLOUR_NAMES = ["red", "blue", "green", "yellow"];
@@ -188,6 +189,12 @@ function me(view) {
   return view.you === null || view.you === undefined ? null : view.public.players[view.you];
 }
 
+/** A contract by what it asks and gives (the data has no names); "a contract" when it is not in view. */
+function cname(view, id) {
+  const c = findContract(view, id);
+  return contractName(id, c ? contractWords(c) : null);
+}
+
 function findContract(view, id) {
   const mine = me(view)?.contracts || [];
   return [...mine, ...(view.public.display || [])].find((c) => c.id === id) || null;
@@ -220,7 +227,7 @@ function describe(move, view) {
     case "cancel":
       return "Cancel this action (take the dice back)";
     case "fulfil":
-      return `Fulfil ${move.contract}: ${contractWords(findContract(view, move.contract))}`;
+      return `Fulfil ${cname(view, move.contract)}`;
     case "bag":
       return `Money bag: put the ${dieWords(move.kind, move.value)} die in it for 3 coins`;
     case "reroll":
@@ -240,12 +247,12 @@ function describe(move, view) {
     case "goods":
       return `Take 1 ${move.goods[0]} and 1 ${move.goods[1]}`;
     case "take": {
-      let t = `Take ${move.contract}: ${contractWords(findContract(view, move.contract))}`;
+      let t = `Take ${cname(view, move.contract)}`;
       if (move.bonus) {
         const slot = (pend?.eligible || []).find(([, c]) => c === move.contract)?.[0];
         t += `, with ${amountWords(move.bonus, slot === 4 ? 1 : 2)}`;
       }
-      if (move.discard) t += `, discarding ${move.discard}`;
+      if (move.discard) t += `, discarding ${cname(view, move.discard)}`;
       return t;
     }
     case "done":
@@ -284,7 +291,7 @@ function describe(move, view) {
     case "bonus":
       return `Take the bonus ${B.marker(move.marker)}`;
     case "keep":
-      return `Keep the new contract, discarding ${move.discard}`;
+      return `Keep the new contract, discarding ${cname(view, move.discard)}`;
     case "decline":
       return "Decline the new contract";
     case "relocate":
@@ -927,8 +934,8 @@ function actionSvg(ctx, A, ui) {
     const g = contractCard(c, cx, cy, cw, chH, `slot ${i + 1}`, extra);
     g.setAttribute("data-contract", c.id);
     if (eligible.has(c.id) && !options.length) g.classList.add("dim");
-    const label = `Contract ${c.id} in slot ${i + 1}: ${contractWords(c)}${extra ? ` (${extra})` : ""}`;
-    target(g, options.length > 0, `Take ${label}`, `take-${c.id}`, () => pick(ctx, ui, options, `Take ${c.id}:`));
+    const label = `the contract in slot ${i + 1}: ${contractWords(c)}${extra ? ` (${extra})` : ""}`;
+    target(g, options.length > 0, `Take ${label}`, `take-${c.id}`, () => pick(ctx, ui, options, `Take the contract in slot ${i + 1}:`));
     if (!options.length) {
       g.setAttribute("role", "img");
       g.setAttribute("aria-label", label);
@@ -980,7 +987,7 @@ function contractCard(c, x, y, w, hgt, head, extra) {
   return s(
     "g",
     { class: "contract", transform: `translate(${x} ${y})` },
-    s("title", null, `${c.id}: ${contractWords(c)}${extra ? ` (${extra})` : ""}`),
+    s("title", null, `${contractWords(c)}${extra ? ` (${extra})` : ""}`),
     s("rect", { class: "frame", width: w, height: hgt, rx: 6 }),
     head ? text(6, 13, head, "small", 11) : null,
     extra ? text(w - 5, 13, extra.startsWith("+1") ? "+1 coin/camel" : "+2 coins/camels", "small bonus-tag end", 10) : null,
@@ -1085,6 +1092,9 @@ function trayPanel(ctx, A, ui) {
   });
 
   const extra = [];
+  if (raschid && mine.dice.some(([k, v]) => k === "own" && !v)) {
+    extra.push(h("p", { class: "hint vy-raschid" }, "Raschid ad-Din Sinan rolls no dice: each “?” die takes the value you name when you place it."));
+  }
   if (choosing && pend.picked.length) {
     extra.push(h("p", { class: "hint" }, "Chosen so far: ", pend.picked.map(([k, v]) => dieWords(k, v)).join(", ")));
   }
@@ -1192,11 +1202,11 @@ function playerBoard(ctx, A, p) {
   const resources = RESOURCES.map((r) => resIcon(r, p[r], { extra: { "data-res": r } }));
   const dice = p.dice.length ? miniSvg(p.dice.length * 22, 22, p.dice.map(([k, v], i) => die(i * 22 + 1, 1, 20, k, v, p.seat))) : h("span", null, "none left");
   const contracts = p.contracts.map((c) => {
-    const svg = s("svg", { viewBox: "0 0 150 64", class: "contract-svg", "aria-hidden": "true" }, contractCard(c, 1, 1, 148, 62, c.id, null));
+    const svg = s("svg", { viewBox: "0 0 150 64", class: "contract-svg", "aria-hidden": "true" }, contractCard(c, 1, 1, 148, 62, "contract", null));
     const fulfil = mine ? A.fulfil.get(c.id) : null;
     const keep = mine ? A.keep.get(c.id) : null;
     const option = fulfil || keep;
-    const label = `${c.id}: ${contractWords(c)}`;
+    const label = contractName(c.id, contractWords(c));
     if (!option) return h("div", { class: "vy-contract", "data-contract": c.id, role: "img", "aria-label": label }, svg);
     return h(
       "button",
@@ -1252,9 +1262,9 @@ function logLine(ev, view) {
     case "bazaar":
       return `${who} took ${bundleWords((B.bazaar[ev.res]?.by_die || [])[ev.column - 1])} at the bazaar.`;
     case "take_contract":
-      return `${who} took ${ev.contract}${ev.discard ? `, discarding ${ev.discard}` : ""}.`;
+      return `${who} took ${cname(view, ev.contract)}${ev.discard ? `, discarding ${cname(view, ev.discard)}` : ""}.`;
     case "fulfil":
-      return `${who} fulfilled ${ev.contract}.`;
+      return `${who} fulfilled ${cname(view, ev.contract)}.`;
     case "step":
       return `${who} moved from ${B.name(ev.from)} to ${B.name(ev.to)}${ev.coins || ev.camels ? ` for ${[ev.coins ? plural(ev.coins, "coin") : "", ev.camels ? plural(ev.camels, "camel") : ""].filter(Boolean).join(" + ")}` : ""}.`;
     case "post":
@@ -1274,7 +1284,7 @@ function logLine(ev, view) {
     case "compensation":
       return `${who} took ${plural(ev.coins, "coin")} and ${plural(ev.camels, "camel")} as compensation.`;
     case "special_contract":
-      return ev.contract ? `${who} took ${ev.contract} from the special pile.` : `${who} ${ev.kept ? "kept" : "declined"} a special contract.`;
+      return ev.contract ? `${who} took ${cname(view, ev.contract)} from the special pile.` : `${who} ${ev.kept ? "kept" : "declined"} a special contract.`;
     case "mercator":
       return `${who} (Mercator) received ${ev.res}.`;
     case "card_times":
