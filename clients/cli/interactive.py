@@ -55,10 +55,16 @@ def stdin_lines() -> asyncio.Queue[str | None]:
 class Interactive:
     """The menu-driven client; `run()` returns the exit status."""
 
-    def __init__(self, session: Session, console: Console, lines: asyncio.Queue[str | None]) -> None:
+    def __init__(
+        self, session: Session, console: Console, lines: asyncio.Queue[str | None], prompt: Any = None
+    ) -> None:
         self.session = session
         self.console = console
         self.lines = lines
+        #: the prompt_toolkit input (clients.cli.prompt.PromptLines) on a real terminal, else None
+        self.prompt = prompt
+        if prompt is not None:
+            prompt.set_choices(self.choice_labels)
         self.room: str | None = None
         #: the lobby as numbered on screen (numbers must not shift under the user's fingers)
         self.listed: list[dict[str, Any]] = []
@@ -71,19 +77,22 @@ class Interactive:
     async def run(
         self,
         *,
-        create: tuple[str, int, dict[str, Any]] | None = None,
+        create: tuple[str, int, dict[str, Any], int] | None = None,
         join: str | None = None,
         spectate: str | None = None,
     ) -> int:
         """Show the lobby (or the room asked for, or a re-joined seat) and follow the user's commands."""
         forward = asyncio.create_task(self._forward_lines())
+        in_place = self.console.is_terminal
+        if in_place:
+            self.console.set_alt_screen(True)  # the screen is redrawn in place, the shell's screen kept
         try:
             await self.session.watch_lobby()
             if self.session.rooms:
                 self.room = next(iter(self.session.rooms))
             if create is not None:
-                game, seats, options = create
-                await self._create_and_join(game, seats, options)
+                game, seats, options, bots = create
+                await self._create_and_join(game, seats, options, bots)
             elif join:
                 await self._enter(join, spectate=False)
             elif spectate:
@@ -107,6 +116,8 @@ class Interactive:
                     self.show()
                     dirty = False
         finally:
+            if in_place:
+                self.console.set_alt_screen(False)
             forward.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await forward
@@ -120,9 +131,37 @@ class Interactive:
 
     # ---- drawing --------------------------------------------------------------------------
 
+    def choice_labels(self) -> list[str]:
+        """The current prompt's options in words, numbered from 1 (for completion)."""
+        view = self.session.view(self.room) if self.room else None
+        options = ((view or {}).get("prompt") or {}).get("options") or []
+        return [option_label(view or {}, o) for o in options]
+
     def show(self) -> None:
-        """Redraw the current screen: the room's view and options, or the lobby and its menu."""
-        self.console.clear()
+        """Redraw the current screen: the room's view and options, or the lobby and its menu.
+
+        On a terminal the screen is drawn in place (cursor home, each line cleared, the rest erased), not
+        printed below the last one; elsewhere (a pipe, a test's console) it is printed.
+        """
+        if not self.console.is_terminal:
+            self.console.clear()
+            self._print_screen()
+            return
+        with self.console.capture() as cap:
+            self._print_screen()
+        screen = cap.get()
+
+        def paint() -> None:
+            out = self.console.file
+            out.write("\x1b[H" + screen.replace("\n", "\x1b[K\n") + "\x1b[J")
+            out.flush()
+
+        if self.prompt is not None:
+            self.prompt.draw(paint)
+        else:
+            paint()
+
+    def _print_screen(self) -> None:
         view = self.session.view(self.room) if self.room else None
         if self.room and view is not None:
             self.console.print(render_view(view))
@@ -149,6 +188,8 @@ class Interactive:
             return f"Which game? ({games}) [expedition]:"
         if what == "seats":
             return f"How many seats for {data}? [3]:"
+        if what == "bots":
+            return f"How many of the {data[1]} seats for server bots? [0]:"
         return f"Number of the room to {what} (Enter to cancel):"
 
     # ---- commands -------------------------------------------------------------------------
@@ -205,7 +246,18 @@ class Interactive:
             except ValueError:
                 self.notice = f"{line!r} is not a number of seats."
                 return
-            await self._create_and_join(str(data), seats, {})
+            self.pending = ("bots", (str(data), seats))
+            return
+        if what == "bots":
+            game, seats = data
+            try:
+                bots = int(line) if line else 0
+                if not 0 <= bots < seats:
+                    raise ValueError(bots)
+            except ValueError:
+                self.notice = f"{line!r} is not a number of bots from 0 to {seats - 1}."
+                return
+            await self._create_and_join(game, seats, {}, bots)
             return
         if not line:
             return
@@ -219,8 +271,8 @@ class Interactive:
             return
         await self._enter(str(room), spectate=what == "spectate")
 
-    async def _create_and_join(self, game: str, seats: int, options: dict[str, Any]) -> None:
-        room = await self.session.create(game, seats, options)
+    async def _create_and_join(self, game: str, seats: int, options: dict[str, Any], bots: int = 0) -> None:
+        room = await self.session.create(game, seats, options, bots=bots)
         self.notice = f"Created room {room}."
         await self._enter(room, spectate=False)
 
@@ -228,7 +280,7 @@ class Interactive:
         seat = await self.session.join(room, spectate=spectate)
         self.room = room
         self.notice = (self.notice + " " if self.notice else "") + (
-            f"Watching room {room}." if seat is None else f"Seated at seat {seat} in room {room}."
+            f"Watching room {room}." if seat is None else f"Seated at seat {seat + 1} in room {room}."
         )
 
     async def _room_command(self, line: str) -> bool:
