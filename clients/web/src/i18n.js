@@ -2,11 +2,11 @@
 // to look a message up, the chosen language in localStorage.
 // Owns: the catalogues, the chosen language, `{name}` placeholders, plural forms (`key.one`/`key.other`).
 // Must not: translate what the server sends (names of players and rooms) or anything the rules decide.
-import en from "./i18n/en.json";
-import es from "./i18n/es.json";
-import fi from "./i18n/fi.json";
-import hu from "./i18n/hu.json";
-import it from "./i18n/it.json";
+import en from "./i18n/en.json" with { type: "json" };
+import es from "./i18n/es.json" with { type: "json" };
+import fi from "./i18n/fi.json" with { type: "json" };
+import hu from "./i18n/hu.json" with { type: "json" };
+import it from "./i18n/it.json" with { type: "json" };
 
 /** The languages offered, each named in itself (the rule texts of the project came in these). */
 export const LANGUAGES = [

@@ -214,8 +214,7 @@ class App {
         // a server older than the `v` field refuses it as an unknown field: send moves without it from now on
         if (err.code !== "bad_message" || !("v" in fields)) throw err;
         this.sendsV = false;
-        delete fields.v;
-        await this.conn.request("move", fields);
+        await this.conn.request("move", { room, move });
       }
     } catch (err) {
       if (err.code === "stale") {
@@ -342,5 +341,5 @@ class App {
 }
 
 const app = new App();
-window.marcopolo = app; // for the console and for tests; nothing reads it back
+/** @type {any} */ (window).marcopolo = app; // for the console and for tests; nothing reads it back
 app.start();

@@ -446,7 +446,7 @@ function mapPanel(ctx, moves, ui) {
 
 // ---- the panels ------------------------------------------------------------------------------------
 
-function cardEl(id, { option, label, key }) {
+function cardEl(id, { option = null, label = "", key = "" } = {}) {
   const { colour, value } = cardParts(id);
   const face = [h("span", { class: "band" }, colour), h("span", { class: "value" }, value), h("span", { class: "unit" }, "bezants")];
   const common = { class: `mp-card g-${colour} ${option ? "usable" : ""}`, "data-card": id, "data-type": cardType(id), style: goodsStyle(colour) };

@@ -397,7 +397,7 @@ function pick(ctx, ui, options, title) {
   if (options.length === 1) return ctx.send(options[0]);
   ui.choose = { title, options };
   ctx.rerender();
-  document.querySelector(".kh-chooser button")?.focus();
+  /** @type {HTMLElement | null} */ (document.querySelector(".kh-chooser button"))?.focus();
 }
 
 // ---- SVG pieces --------------------------------------------------------------------------------
@@ -438,7 +438,10 @@ function chip(kind, n, cx, cy, r = 8) {
 
 const CHIP_KINDS = ["coins", "camels", "pepper", "silk", "gold", "jade", "vp"];
 
-/** A bundle of resources as a row of chips from (x, y), the row's centre line; returns [elements, width]. */
+/**
+ * A bundle of resources as a row of chips from (x, y), the row's centre line; returns [elements, width].
+ * @returns {[Element[], number]}
+ */
 function chipRow(bundle, x, y, r = 8) {
   const parts = [];
   let cx = x + r;
@@ -669,7 +672,7 @@ function actionSvg(ctx, A, ui) {
   const pend = myPending(view);
   const COLS = ctx.narrow ? 2 : 4; // two columns on a phone: the cards' text stays readable
   const cells = [];
-  const spaceBox = (space, title, lines, placements, i, { need, extra = null, icons = null } = {}) => {
+  const spaceBox = (space, title, lines, placements, i, { need = 0, extra = null, icons = null } = {}) => {
     const col = i % COLS;
     const row = Math.floor(i / COLS);
     const x = col * CELL_W + 2;

@@ -1011,12 +1011,12 @@ function pick(ctx, ui, options, title) {
   if (options.length === 1) return ctx.send(options[0]);
   ui.choose = { title, options };
   ctx.rerender();
-  document.querySelector(".vy-chooser button")?.focus(); // brings the short list into view (a phone)
+  /** @type {HTMLElement | null} */ (document.querySelector(".vy-chooser button"))?.focus(); // brings the short list into view (a phone)
 }
 
 // ---- the dice tray and the chooser -------------------------------------------------------------
 
-function dieButton(kind, value, seat, { on, pressed, label, key, onClick, extra = {} }) {
+function dieButton(kind, value, seat, { on = false, pressed = false, label = "", key = "", onClick = null, extra = {} } = {}) {
   const face = s("svg", { viewBox: "0 0 30 30", "aria-hidden": "true" }, die(2, 2, 26, kind, value, seat));
   if (!on) return h("span", { class: "vy-die", "data-kind": kind, "data-value": value, role: "img", "aria-label": label, ...extra }, face);
   return h(
@@ -1180,7 +1180,7 @@ function choiceButton(ctx, option, label) {
 
 // ---- player boards -----------------------------------------------------------------------------
 
-function resIcon(key, n, { on = false, label, onClick, pressed = false, extra = {} } = {}) {
+function resIcon(key, n, { on = false, label = "", onClick = null, pressed = false, extra = {} } = {}) {
   // a resource with its amount; a button when it is a choice (the goods in the tray)
   const svg = s("svg", { viewBox: "0 0 24 24", class: "ricon", "aria-hidden": "true" }, key === "vp" ? s("path", { class: "ic ic-vp", d: PATHS.vp }) : icon(key, 0, 0, 24));
   const body = [svg, h("span", { class: "rn" }, String(n))];
