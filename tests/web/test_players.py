@@ -10,6 +10,7 @@ sentences; the rules panel and the house-components badge; moves carry `v` and a
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 import time
@@ -17,6 +18,7 @@ from typing import Any
 
 import msgpack
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from clients.client import Client
 from server.games.classic.bots import GreedyBot as ClassicBot
@@ -252,3 +254,63 @@ def test_moves_carry_the_version_and_a_stale_move_resyncs_the_page(browser: Any,
     finally:
         p.close()
         q.close()
+
+
+PAWN_JS = """() => {
+  const box = document.querySelector('.map.scroll');
+  const pawn = document.querySelector('.map.scroll .pawn.me');
+  if (!box || !pawn) return null;
+  const b = box.getBoundingClientRect(), p = pawn.getBoundingClientRect();
+  const sheet = document.querySelector('.prompt-bar.sheet');
+  const bottom = sheet ? sheet.getBoundingClientRect().top : innerHeight;
+  return {centre: (p.left + p.right) / 2, left: b.left, right: b.right, scrolls: box.scrollWidth > box.clientWidth,
+          top: p.top, bottom: p.bottom, visibleBottom: bottom};
+}"""
+
+
+IN_VIEW = "w.left <= w.centre && w.centre <= w.right && 0 <= w.top && w.bottom <= w.visibleBottom"
+
+
+def test_the_classic_map_on_a_phone_follows_the_players_pawn(browser: Any, server: str, artifacts: Any) -> None:
+    desk = BrowserSeat(browser, server, "Jon", viewport=DESKTOP)
+    phone = BrowserSeat(browser, server, "Kim", viewport=PHONE)
+    try:
+        room = make_room(server, "classic", 44)
+        for p in (desk, phone):
+            p.page.wait_for_selector(f".room-row[data-room='{room}']")
+            join(p, room)
+        phone.page.wait_for_selector("section.room[data-status='playing'] .map.scroll .pawn.me")
+        bots = {0: ClassicBot(1), 1: ClassicBot(2)}
+        seen: set[str] = set()
+        checked = 0
+        start = time.monotonic()
+        while checked < 6:
+            assert time.monotonic() - start < 120, f"the pawn moved to only {len(seen)} places"
+            rooms = [(p, p.room()) for p in (desk, phone)]
+            if any(r["status"] == "finished" for _, r in rooms):
+                break
+            pawn = phone.view()["public"]["players"][int(phone.room()["you"])]["pawn"]
+            if pawn not in seen:
+                seen.add(pawn)
+                with contextlib.suppress(PlaywrightTimeout):  # the scroll is set on a later frame
+                    phone.page.wait_for_function(f"() => {{ const w = ({PAWN_JS})(); return w && {IN_VIEW}; }}", timeout=3000)
+                where = phone.page.evaluate(PAWN_JS)
+                assert where is not None and where["scrolls"]
+                assert where["left"] <= where["centre"] <= where["right"], (pawn, where)
+                assert 0 <= where["top"] and where["bottom"] <= where["visibleBottom"], (pawn, where)  # not under the sheet
+                checked += 1
+            mover = next((p for p, r in rooms if r["myturn"] == "true" and r["pending"] != "true"), None)
+            if mover is None:
+                time.sleep(0.02)
+                continue
+            view = mover.view()
+            if not view.get("prompt"):
+                continue
+            v = mover.v()
+            click_option(mover, bots[view["you"]].choose(view["prompt"], view))
+            mover.wait_version_above(v)
+        assert checked >= 3, seen
+        phone.page.screenshot(path=str(artifacts / "classic-phone-follows-pawn.png"))
+    finally:
+        desk.close()
+        phone.close()
