@@ -293,11 +293,13 @@ def test_the_classic_map_on_a_phone_follows_the_players_pawn(browser: Any, serve
             if pawn not in seen:
                 seen.add(pawn)
                 with contextlib.suppress(PlaywrightTimeout):  # the scroll is set on a later frame
-                    phone.page.wait_for_function(f"() => {{ const w = ({PAWN_JS})(); return w && {IN_VIEW}; }}", timeout=3000)
+                    in_view = f"() => {{ const w = ({PAWN_JS})(); return w && {IN_VIEW}; }}"
+                    phone.page.wait_for_function(in_view, timeout=3000)
                 where = phone.page.evaluate(PAWN_JS)
                 assert where is not None and where["scrolls"]
                 assert where["left"] <= where["centre"] <= where["right"], (pawn, where)
-                assert 0 <= where["top"] and where["bottom"] <= where["visibleBottom"], (pawn, where)  # not under the sheet
+                # and not under the prompt bar's sheet
+                assert 0 <= where["top"] and where["bottom"] <= where["visibleBottom"], (pawn, where)
                 checked += 1
             mover = next((p for p, r in rooms if r["myturn"] == "true" and r["pending"] != "true"), None)
             if mover is None:

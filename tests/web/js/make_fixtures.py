@@ -62,7 +62,8 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for game in BOTS:
         views = sample(game)
-        (OUT / f"{game}.json").write_text(json.dumps(views, separators=(",", ":"), ensure_ascii=False), encoding="utf-8")
+        text = json.dumps(views, separators=(",", ":"), ensure_ascii=False)
+        (OUT / f"{game}.json").write_text(text, encoding="utf-8")
         print(game, len(views), "views")
 
 
