@@ -7,10 +7,10 @@
 // your contract to fulfil; an offer of a book.
 // Must not: decide a rule. Every move sent is one of `view.prompt.options`, sent exactly as listed; what is
 // highlighted comes from the prompt alone. Options without a gesture are the room's buttons.
-import { clickable, h, s } from "../dom.js";
+import { h, s } from "../dom.js";
+import { SEAT_COLOURS, die, makeWords, placedDice, placementsText, plural, target, text, wrap } from "../shared/board.js";
 import { contractName } from "../shared/names.js";
 
-const SEAT_COLOURS = ["#d23a2e", "#2f6bd8", "#2b9146", "#e0b000"];
 const RESOURCES = ["coins", "camels", "pepper", "silk", "gold", "jade", "vp"];
 const RES_SHORT = { coins: "coins", camels: "camels", pepper: "pepper", silk: "silk", gold: "gold", jade: "jade", vp: "VP" };
 const SPACE_NAMES = {
@@ -50,48 +50,12 @@ const my = (y) => 40 + y * 9.2;
 
 // ---- words -------------------------------------------------------------------------------------
 
-function plural(n, one, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-function amountWords(key, n) {
-  switch (key) {
-    case "coins":
-      return plural(n, "coin");
-    case "camels":
-      return plural(n, "camel");
-    case "pepper":
-    case "silk":
-    case "gold":
-    case "jade":
-      return `${n} ${key}`;
-    case "vp":
-      return `${n} VP`;
-    case "good":
-      return n === 1 ? "1 good of your choice" : `${n} goods of your choice`;
-    case "move":
-      return plural(n, "free move");
-    case "contract":
-      return "a contract from a city with your post";
-    case "draw_contract":
-      return n === 1 ? "the top contract of the pile" : `${n} contracts from the pile`;
-    case "black_die":
-      return n === 1 ? "1 black die" : `${n} black dice`;
-    case "other_marker":
-      return "another city's bonus marker";
-    default:
-      return `${n} ${key}`;
-  }
-}
-
-function bundleWords(items) {
-  const e = Object.entries(items || {});
-  return e.length ? e.map(([k, n]) => amountWords(k, n)).join(" + ") : "nothing";
-}
-
-function contractWords(c) {
-  return c ? `pay ${bundleWords(c.cost)}, get ${bundleWords(c.reward)}` : "—";
-}
+const { amountWords, bundleWords, contractWords } = makeWords({
+  good: (n) => (n === 1 ? "1 good of your choice" : `${n} goods of your choice`),
+  contract: () => "a contract from a city with your post",
+  draw_contract: (n) => (n === 1 ? "the top contract of the pile" : `${n} contracts from the pile`),
+  other_marker: () => "another city's bonus marker",
+});
 
 function cardWords(card) {
   if (!card) return "—";
@@ -402,28 +366,6 @@ function pick(ctx, ui, options, title) {
 
 // ---- SVG pieces --------------------------------------------------------------------------------
 
-function text(x, y, str, cls = "", size = 13, extra = {}) {
-  return s("text", { x, y, class: cls, "font-size": size, ...extra }, str);
-}
-
-function target(el, on, label, key, onActivate) {
-  if (!on) return el;
-  el.classList.add("target");
-  el.setAttribute("data-key", key);
-  clickable(el, label, onActivate);
-  return el;
-}
-
-function die(x, y, size, kind, value, seat) {
-  const fill = kind === "own" && seat !== null && seat !== undefined ? SEAT_COLOURS[seat % 4] : null;
-  return s(
-    "g",
-    { class: `die d-${kind}`, transform: `translate(${x} ${y})` },
-    s("rect", { width: size, height: size, rx: size * 0.2, fill }),
-    s("text", { x: size / 2, y: size * 0.74, "font-size": size * 0.7, class: seat === 3 && kind === "own" ? "dark" : "" }, value ? String(value) : ""),
-  );
-}
-
 /** One resource as a chip with its count: coins round, camels square, goods coloured, jade a diamond, VP a star. */
 function chip(kind, n, cx, cy, r = 8) {
   const label = n === undefined || n === null ? "" : String(n);
@@ -451,50 +393,6 @@ function chipRow(bundle, x, y, r = 8) {
     cx += CHIP_KINDS.includes(k) ? 2 * r + 4 : r * 5;
   }
   return [parts, cx - x];
-}
-
-function placedDice(placements, x, y, size, maxW) {
-  // shrink the dice so that every die placed fits the space (two rows at most)
-  const count = placements.reduce((n, pl) => n + pl.dice.length, 0);
-  const perRow = Math.ceil(count / (count > 6 ? 2 : 1));
-  size = Math.max(9, Math.min(size, (maxW - (placements.length - 1) * 4) / Math.max(1, perRow) - 2));
-  const parts = [];
-  let cx = x;
-  let cy = y;
-  for (const pl of placements) {
-    const w = pl.dice.length * (size + 2);
-    if (cx + w > x + maxW && cx > x) {
-      cx = x;
-      cy += size + 3;
-    }
-    pl.dice.forEach(([k, v], i) => parts.push(die(cx + i * (size + 2), cy, size, k, v, pl.seat)));
-    cx += w + 4;
-  }
-  return s("g", { class: "placed" }, parts);
-}
-
-function placementsText(view, placements) {
-  return placements
-    .map((pl) => `${pl.seat === null || pl.seat === undefined ? "neutral" : view.seats[pl.seat]?.name || `seat ${pl.seat + 1}`} ${pl.dice.map(([k, v]) => (k === "own" ? v : `${k} ${v}`)).join(", ")}`)
-    .join("; ");
-}
-
-/** Cut `str` into at most `lines` lines of about `width` characters (the full text is in the title). */
-function wrap(str, width, lines) {
-  const out = [];
-  let cur = "";
-  for (const w of str.split(" ")) {
-    if ((cur + " " + w).trim().length > width && cur) {
-      out.push(cur);
-      cur = w;
-    } else cur = (cur + " " + w).trim();
-  }
-  if (cur) out.push(cur);
-  if (out.length > lines) {
-    out.length = lines;
-    out[lines - 1] = `${out[lines - 1].slice(0, width - 1)}…`;
-  }
-  return out;
 }
 
 function costChips(e, x, y) {

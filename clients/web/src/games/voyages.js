@@ -4,10 +4,10 @@
 // then the die, then the resource choice; a route's end on the map; a contract; a bazaar column.
 // Must not: decide a rule. Every move sent is one of `view.prompt.options`, sent exactly as listed; what is
 // highlighted comes from the prompt alone. Options without a gesture are the room's buttons.
-import { clickable, h, s } from "../dom.js";
+import { h, s } from "../dom.js";
+import { SEAT_COLOURS, die, makeWords, placedDice, placementsText, plural, target, text } from "../shared/board.js";
 import { contractName } from "../shared/names.js";
 
-const SEAT_COLOURS = ["#d23a2e", "#2f6bd8", "#2b9146", "#e0b000"];
 const SEAT_COLOUR_NAMES = ["red", "blue", "green", "yellow"];
 const GOODS = ["pepper", "silk", "gold"];
 const RESOURCES = ["coins", "camels", "pepper", "silk", "gold", "vp"];
@@ -57,47 +57,12 @@ const BEIJING_SLOTS_AT = { land: [42, -28], port: [-26, 46] };
 
 // ---- words -------------------------------------------------------------------------------------
 
-function plural(n, one, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-function amountWords(key, n) {
-  switch (key) {
-    case "coins":
-      return plural(n, "coin");
-    case "camels":
-      return plural(n, "camel");
-    case "pepper":
-    case "silk":
-    case "gold":
-      return `${n} ${key}`;
-    case "vp":
-      return `${n} VP`;
-    case "any_good":
-      return n === 1 ? "1 good of your choice" : `${n} goods of your choice`;
-    case "two_goods":
-      return n === 1 ? "2 different goods" : `${n}× 2 different goods`;
-    case "move":
-      return plural(n, "free move");
-    case "contract":
-      return n === 1 ? "the top special contract" : `${n} special contracts`;
-    case "black_die":
-      return n === 1 ? "1 black die" : `${n} black dice`;
-    case "other_city_bonus":
-      return "another city's bonus";
-    default:
-      return `${n} ${key}`;
-  }
-}
-
-function bundleWords(items) {
-  const e = Object.entries(items || {});
-  return e.length ? e.map(([k, n]) => amountWords(k, n)).join(" + ") : "nothing";
-}
-
-function contractWords(c) {
-  return c ? `pay ${bundleWords(c.cost)}, get ${bundleWords(c.reward)}` : "—";
-}
+const { amountWords, bundleWords, contractWords } = makeWords({
+  any_good: (n) => (n === 1 ? "1 good of your choice" : `${n} goods of your choice`),
+  two_goods: (n) => (n === 1 ? "2 different goods" : `${n}× 2 different goods`),
+  contract: (n) => (n === 1 ? "the top special contract" : `${n} special contracts`),
+  other_city_bonus: () => "another city's bonus",
+});
 
 function cardWords(card) {
   if (!card) return "—";
@@ -181,6 +146,17 @@ function dieWords(kind, value) {
   return value === 0 ? `${kind} die (any value)` : `${kind} ${value}`;
 }
 
+/** A die of yours as the object of a sentence: "your 4 die", "the black 3 die", "your die (any value)". */
+function theDie(kind, value) {
+  const whose = kind === "own" ? "your" : `the ${kind}`;
+  return value ? `${whose} ${value} die` : `${whose} die (any value)`;
+}
+
+/** Someone's die in the log: "a 4", "a black 3". */
+function aDie(kind, value) {
+  return value ? `a ${kind === "own" ? "" : `${kind} `}${value}` : "a die";
+}
+
 function myPending(view) {
   return (view.public.pending || []).find((p) => p.seat === view.you) || null;
 }
@@ -229,7 +205,7 @@ function describe(move, view) {
     case "fulfil":
       return `Fulfil ${cname(view, move.contract)}`;
     case "bag":
-      return `Money bag: put the ${dieWords(move.kind, move.value)} die in it for 3 coins`;
+      return `Money bag: put ${theDie(move.kind, move.value)} in it for 3 coins`;
     case "reroll":
       return `Reroll the ${move.kind} ${move.value} die for 1 camel`;
     case "adjust":
@@ -460,53 +436,6 @@ function bundle(items, x, y, size, { showOne = false } = {}) {
     cx += size * 1.25;
   }
   return { node: s("g", { class: "bundle" }, parts), width: Math.max(0, cx - x - size * 0.25) };
-}
-
-/** A die: own dice in the seat's colour, black, white (Matteo) and grey neutral ones; 0 shows "?". */
-function die(x, y, size, kind, value, seat, extra = {}) {
-  const cls = kind === "own" ? "own" : kind;
-  const fill = kind === "own" && seat !== null && seat !== undefined ? SEAT_COLOURS[seat % 4] : null;
-  return s(
-    "g",
-    { class: `die d-${cls}`, transform: `translate(${x} ${y})`, ...extra },
-    s("rect", { width: size, height: size, rx: size * 0.2, fill }),
-    value === null ? null : s("text", { x: size / 2, y: size * 0.74, "font-size": size * 0.7, class: seat === 3 && kind === "own" ? "dark" : "" }, value ? String(value) : "?"),
-  );
-}
-
-function placementsText(view, placements) {
-  return placements
-    .map((pl) => `${pl.seat === null || pl.seat === undefined ? "neutral" : view.seats[pl.seat]?.name || `seat ${pl.seat + 1}`} ${pl.dice.map(([k, v]) => (k === "own" ? v : `${k} ${v}`)).join(", ")}`)
-    .join("; ");
-}
-
-/** The placed dice of one space from (x, y): each placement as a run of dice, runs a gap apart. */
-function placedDice(placements, x, y, size, maxW) {
-  const parts = [];
-  let cx = x;
-  let cy = y;
-  for (const pl of placements) {
-    const w = pl.dice.length * (size + 2);
-    if (cx + w > x + maxW && cx > x) {
-      cx = x;
-      cy += size + 3;
-    }
-    pl.dice.forEach(([k, v], i) => parts.push(die(cx + i * (size + 2), cy, size, k, v, pl.seat)));
-    cx += w + size * 0.45;
-  }
-  return s("g", { class: "placed" }, parts);
-}
-
-function text(x, y, str, cls = "", size = 13, extra = {}) {
-  return s("text", { x, y, class: cls, "font-size": size, ...extra }, str);
-}
-
-function target(el, on, label, key, onActivate) {
-  if (!on) return el;
-  el.classList.add("target");
-  el.setAttribute("data-key", key);
-  clickable(el, label, onActivate);
-  return el;
 }
 
 // ---- the map -----------------------------------------------------------------------------------
@@ -1113,7 +1042,7 @@ function trayPanel(ctx, A, ui) {
     extra.push(
       h(
         "div",
-        { class: "vy-menu", role: "group", "aria-label": `Bonus actions with the ${dieWords(k, v)} die` },
+        { class: "vy-menu", role: "group", "aria-label": `Bonus actions with ${theDie(k, v)}` },
         actsOf(k, v).map((o) => choiceButton(ctx, o, describe(o, view))),
       ),
     );
@@ -1274,7 +1203,7 @@ function logLine(ev, view) {
     case "relocate":
       return `${who} moved a trading post from ${B.name(ev.from)} to ${B.name(ev.to)}.`;
     case "bag":
-      return `${who} put the ${dieWords(ev.die[0], ev.die[1])} die in the money bag.`;
+      return `${who} put ${aDie(ev.die[0], ev.die[1])} in the money bag.`;
     case "reroll":
       return `${who} rerolled a ${ev.kind} ${ev.from}: ${ev.to}.`;
     case "adjust":
