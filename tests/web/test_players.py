@@ -85,6 +85,7 @@ def click_option(p: BrowserSeat, move: dict[str, Any]) -> None:
     page.click(f".prompt-bar .all-choices [data-move='{as_json(move)}']")
 
 
+@pytest.mark.timeout(600)  # a whole game in two pages; slow on a loaded machine
 @pytest.mark.parametrize("game", ["expedition", "classic", "voyages", "khan"])
 def test_a_whole_game_keeps_the_prompt_bar_in_view_shows_no_ids_and_fits_a_phone(
     browser: Any, server: str, artifacts: Any, game: str
@@ -104,7 +105,7 @@ def test_a_whole_game_keeps_the_prompt_bar_in_view_shows_no_ids_and_fits_a_phone
         shots = {"start": False, "middle": False}
         start = time.monotonic()
         while True:
-            assert time.monotonic() - start < 240, f"the {game} game did not finish in time ({steps} moves)"
+            assert time.monotonic() - start < 450, f"the {game} game did not finish in time ({steps} moves)"
             rooms = [(p, p.room()) for p in (desk, phone)]
             if all(r["status"] == "finished" for _, r in rooms):
                 break

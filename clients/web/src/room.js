@@ -148,6 +148,7 @@ export function gatherLog(app, room, view) {
 /** Forget a room's gathered log (leaving the room). */
 export function forgetLog(app, room) {
   app.logs?.delete(room);
+  app.logWords?.delete(room);
   try {
     localStorage.removeItem(logKey(room));
   } catch {
@@ -155,9 +156,29 @@ export function forgetLog(app, room) {
   }
 }
 
+/**
+ * The log's lines, each event put in words once (when first seen, with the view of that moment, which still
+ * shows what the event names); a long game does not re-describe hundreds of events on every render.
+ */
+function logText(app, room, view, renderer, events) {
+  if (!app.logWords) app.logWords = new Map();
+  let words = app.logWords.get(room);
+  if (!words || words.game !== view.game) {
+    words = { game: view.game, byN: new Map() };
+    app.logWords.set(room, words);
+  }
+  const fresh = events.filter((ev) => typeof ev?.n !== "number" || !words.byN.has(ev.n));
+  if (fresh.length) {
+    for (const line of renderer.logLines({ ...view, public: { ...view.public, log: fresh } })) {
+      if (typeof line !== "string") words.byN.set(line.n, line.text);
+    }
+  }
+  return events.map((ev) => (typeof ev?.n === "number" ? { n: ev.n, text: words.byN.get(ev.n) ?? "" } : null)).filter((l) => l && l.text);
+}
+
 function logPanel(app, room, view, renderer) {
   const events = gatherLog(app, room, view);
-  const lines = renderer.logLines({ ...view, public: { ...view.public, log: events } });
+  const lines = logText(app, room, view, renderer, events);
   if (!lines.length) return null;
   return h(
     "section",
