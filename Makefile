@@ -8,7 +8,7 @@ WEB := clients/web
 WEB_DEPS := $(WEB)/node_modules/.package-lock.json
 WEB_SRC := $(WEB)/build.mjs $(shell find $(WEB)/src -type f 2>/dev/null)
 
-.PHONY: venv web webcheck test lint types golden serve bench loadtest simulate
+.PHONY: venv web webcheck test lint types golden serve bench loadtest simulate faults chaos
 
 venv: $(STAMP)
 
@@ -56,3 +56,14 @@ bench: $(STAMP)
 
 loadtest: $(STAMP)
 	$(BIN)/locust -f loadtests/locustfile.py --headless -u 20 -r 5 -t 60s
+
+# fault tests with real processes, many times in a row (FAULT_RUNS, default 20); stops at the first failure
+FAULT_RUNS ?= 20
+faults: $(STAMP)
+	for i in $$(seq 1 $(FAULT_RUNS)); do echo "fault run $$i of $(FAULT_RUNS)"; \
+	  $(BIN)/python -m pytest -q -p no:cacheprovider tests/faults || exit 1; done
+
+# seeded fault schedules against three nodes and a Redis of their own (CHAOS_SCHEDULES, default 100)
+CHAOS_SCHEDULES ?= 100
+chaos: $(STAMP)
+	$(BIN)/python -m tests.faults.chaos --schedules $(CHAOS_SCHEDULES) --seed 1

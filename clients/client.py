@@ -94,11 +94,13 @@ class Client:
         rid = next(self._ids)
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[rid] = fut
-        await self.ws.send(msgpack.packb({"t": t, "id": rid, **fields}, use_bin_type=True))
         try:
+            await self.ws.send(msgpack.packb({"t": t, "id": rid, **fields}, use_bin_type=True))
             answer = await asyncio.wait_for(fut, timeout)
         finally:
             self._waiting.pop(rid, None)
+            if fut.done() and not fut.cancelled():
+                fut.exception()  # retrieved: a closed connection's error is raised here or not at all
         if answer["t"] == "error":
             raise ServerError(answer["code"], answer["message"])
         return answer
@@ -130,8 +132,19 @@ class Client:
         await self.wait_for(room, lambda s: True)
         return seat_out
 
-    async def move(self, room: str, move: dict[str, Any]) -> int:
-        return int((await self.request("move", room=room, move=move))["v"])
+    async def move(self, room: str, move: dict[str, Any], v: int | None = None) -> int:
+        """Send a move made against version `v` (default: the version of the view held); returns `ok.v`.
+
+        A move answered `stale` or `unavailable` was not applied, so sending it again is safe: with `v` it can
+        never apply twice.
+        """
+        if v is None:
+            held = self.views.get(room)
+            v = held.v if held is not None and held.v >= 0 else None
+        fields: dict[str, Any] = {"room": room, "move": move}
+        if v is not None:
+            fields["v"] = v
+        return int((await self.request("move", **fields))["v"])
 
     async def sync(self, room: str) -> dict[str, Any]:
         return await self.request("sync", room=room)

@@ -47,7 +47,7 @@ GAME = "expedition"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
 ROOT = Path(__file__).resolve().parent.parent
 #: errors a bot expects from a prompt gone stale: it waits for the next change of its view
-STALE = ("not_your_turn", "illegal_move")
+STALE = ("not_your_turn", "illegal_move", "stale")
 #: errors worth a short pause and another try
 RETRY = ("rate_limited", "unavailable")
 #: a room whose views have not changed for this long is given up as stalled

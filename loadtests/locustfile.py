@@ -34,7 +34,7 @@ SEATS = 3
 #: how long a user waits for a frame before it gives a room up (waiting for players, or a stuck game)
 IDLE_TIMEOUT = 60.0
 #: errors a prompt gone stale may bring: wait for the next patch
-STALE = ("not_your_turn", "illegal_move")
+STALE = ("not_your_turn", "illegal_move", "stale")
 
 
 class WsError(Exception):

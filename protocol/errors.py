@@ -23,6 +23,7 @@ ErrorCode = Literal[
     "rate_limited",
     "too_large",
     "unavailable",
+    "stale",
     "internal",
 ]
 
@@ -41,7 +42,9 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     "seat_taken": "another player holds that seat",
     "rate_limited": "too many frames; slow down and retry later",
     "too_large": "the frame is over the size limit",
-    "unavailable": "the store is down; retry later",
+    "unavailable": "the store is down, or the room is moving to another node; nothing was changed; retry",
+    "stale": "the move carried a version `v` that is not the room's current version; nothing was changed; "
+    "sync and choose again",
     "internal": "a server fault (logged on the server, never shown as a traceback)",
 }
 

@@ -220,6 +220,8 @@ class Move(_Request):
     t: Literal["move"] = "move"
     room: RoomId
     move: JsonMap
+    #: the room version the move was made against (optional); when given and not current: `stale`
+    v: Version | None = None
 
 
 class Sync(_Request):

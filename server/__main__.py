@@ -1,4 +1,8 @@
-"""`python -m server`: run one game-server node."""
+"""`python -m server`: run one game-server node.
+
+Every setting of `server.config.Settings` is a flag (`--lease-ms`) and an environment variable
+(`MARCOPOLO_LEASE_MS`); a flag given on the command line wins over the variable, which wins over the default.
+"""
 
 from __future__ import annotations
 
@@ -6,59 +10,83 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import socket
 import sys
+import types
+import typing
+from typing import Any
 
-from server.config import Settings
+from pydantic import ValidationError
+
+from server.config import ENV_PREFIX, Settings, setup_logging
+
+log = logging.getLogger("marcopolo.main")
 
 
-def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
-    ap = argparse.ArgumentParser(prog="marcopolo-server", description="Marco Polo game server node")
-    ap.add_argument("--host", default="127.0.0.1")
-    ap.add_argument("--port", type=int, default=8765)
-    ap.add_argument("--store", default="memory", help="memory (default) or redis://host:port/db")
-    ap.add_argument("--prefix", default="mp:", help="key prefix in Redis")
-    ap.add_argument(
-        "--node-id",
-        default=None,
-        help="unique per node; default HOST-PORT, so a node restarted on the same port takes its rooms back at once",
+def _flag_type(annotation: Any) -> tuple[Any, list[Any] | None]:
+    """The argparse `type` and `choices` for a field's annotation (`str | None` -> str)."""
+    origin = typing.get_origin(annotation)
+    if origin is typing.Literal:
+        choices = list(typing.get_args(annotation))
+        return type(choices[0]), choices
+    if origin in (typing.Union, types.UnionType):
+        inner = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return _flag_type(inner[0]) if len(inner) == 1 else (str, None)
+    if annotation in (int, float, str, bool):
+        return annotation, None
+    return str, None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """One flag per settings field. Flags left out stay out of the namespace (so the environment applies)."""
+    ap = argparse.ArgumentParser(
+        prog="marcopolo-server",
+        description="Marco Polo game server node. Each flag can also be set by the environment variable named "
+        f"after it ({ENV_PREFIX}HOST for --host, ...); a flag given here wins.",
+        argument_default=argparse.SUPPRESS,
     )
-    ap.add_argument("--max-frame", type=int, default=64 * 1024, help="bytes per client frame")
-    ap.add_argument("--rate", type=float, default=40.0, help="frames per second per connection")
-    ap.add_argument("--burst", type=int, default=80)
-    ap.add_argument("--finished-ttl", type=int, default=7 * 24 * 3600, help="seconds finished rooms stay readable")
-    ap.add_argument("--bot-delay", type=float, default=0.5, help="seconds a server-seated bot waits before moving")
-    ap.add_argument("--web-root", default=None, help="folder of the browser client (default clients/web/dist)")
-    ap.add_argument(
-        "--allow-client-seed",
-        action="store_true",
-        help="TESTS ONLY: honour a client-chosen `seed` room option (a known seed reveals every deck)",
-    )
-    ap.add_argument("--log-level", default="INFO")
-    a = ap.parse_args(argv)
-    settings = Settings(
-        host=a.host,
-        port=a.port,
-        store=a.store,
-        prefix=a.prefix,
-        node_id=a.node_id or f"{socket.gethostname()}-{a.port}".replace(":", "-"),
-        max_frame=a.max_frame,
-        hard_frame_limit=max(4 * a.max_frame, a.max_frame + 1024),
-        rate=a.rate,
-        burst=a.burst,
-        finished_ttl=a.finished_ttl,
-        allow_client_seed=a.allow_client_seed,
-        bot_delay=a.bot_delay,
-        web_root=a.web_root,
-    )
-    return settings, a.log_level.upper()
+    for name, info in Settings.model_fields.items():
+        flag = "--" + name.replace("_", "-")
+        kind, choices = _flag_type(info.annotation)
+        default = "HOST-PORT" if name == "node_id" else info.default
+        help_text = f"{info.description or name} (env {ENV_PREFIX}{name.upper()}; default: {default})"
+        if kind is bool:
+            ap.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction, help=help_text)
+        else:
+            ap.add_argument(flag, dest=name, type=kind, choices=choices, metavar=None, help=help_text)
+    return ap
+
+
+def parse(argv: list[str] | None = None) -> Settings:
+    """Settings from flags (highest), `MARCOPOLO_*` variables, then defaults; exits with a message if invalid."""
+    ap = build_parser()
+    given = vars(ap.parse_args(argv))
+    try:
+        return Settings(**given)
+    except ValidationError as err:
+        ap.error("; ".join(_describe(e) for e in err.errors() if e["type"] != "default_factory_not_called"))
+
+
+def _describe(error: Any) -> str:
+    """`--port / MARCOPOLO_PORT: Input should be a valid integer, ...`"""
+    loc = [str(p) for p in error["loc"]]
+    if loc and loc[0] in Settings.model_fields:
+        where = f"--{loc[0].replace('_', '-')} / {ENV_PREFIX}{loc[0].upper()}"
+    else:
+        where = "/".join(loc) or "settings"
+    return f"{where}: {error['msg']}"
 
 
 def main(argv: list[str] | None = None) -> int:
-    settings, level = parse(argv)
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if level != "DEBUG":  # one line per HTTP request and socket is noise below DEBUG
-        logging.getLogger("websockets").setLevel(logging.WARNING)
+    settings = parse(argv)
+    setup_logging(settings)
+    log.info(
+        "starting node %s on %s:%d (store %s)",
+        settings.node_id,
+        settings.host,
+        settings.port,
+        settings.store_kind,
+        extra={"settings": settings.model_dump(exclude={"store"})},
+    )
     from server.app import run
 
     with contextlib.suppress(KeyboardInterrupt):

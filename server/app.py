@@ -8,6 +8,7 @@ Must not: interpret messages beyond handing binary frames to the hub.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import mimetypes
@@ -47,21 +48,24 @@ class App:
 
     def __init__(self, settings: Settings, store: Store | None = None) -> None:
         self.settings = settings
-        self.store = store or open_store(settings.store, prefix=settings.prefix)
+        self.store = store or open_store(settings.store, prefix=settings.prefix, trim_log=not settings.keep_log)
         cluster = (
-            RedisCluster(self.store, settings.node_id, lease_ms=settings.lease_ms)
+            RedisCluster(self.store, settings.node_id, lease_ms=settings.lease_ms, check_every=settings.check_every)
             if isinstance(self.store, RedisStore)
             else None
         )
         self.hub = Hub(settings, self.store, cluster=cluster)
         self.server: Server | None = None
+        self._bootstrap: asyncio.Task[None] | None = None
         root = Path(settings.web_root) if settings.web_root else DEFAULT_WEB_ROOT
         self.web_root = root.resolve()
 
-    async def start(self) -> None:
-        await self.hub.cluster.start(self.hub)
-        loaded = await self.hub.load_rooms()
-        log.info("loaded %d unfinished rooms from %s", loaded, self.settings.store)
+    async def start(self, wait_ready: bool = True) -> None:
+        """Listen at once; join the cluster and load the unfinished rooms as soon as the store answers.
+
+        Until then `/healthz` answers 503 and requests get `unavailable`. With `wait_ready` (tests, and a
+        store that answers) this returns only once the node is ready.
+        """
         self.server = await serve(
             self._handler,
             self.settings.host,
@@ -72,6 +76,34 @@ class App:
             ping_interval=20,
             ping_timeout=20,
         )
+        self._bootstrap = asyncio.get_running_loop().create_task(self._become_ready(), name="bootstrap")
+        if wait_ready:
+            await asyncio.shield(self._bootstrap)
+
+    async def _become_ready(self) -> None:
+        delay = 0.1
+        while True:
+            try:
+                await self.store.ping()
+                await self.hub.cluster.start(self.hub)
+                break
+            except StoreUnavailable as err:
+                log.warning("store %s does not answer (%s); retrying in %.1f s", self.settings.store, err, delay)
+            except Exception as err:  # noqa: BLE001 - e.g. pub/sub refused: the same wait
+                log.warning("cluster start failed (%s); retrying in %.1f s", err, delay)
+                await self.hub.cluster.stop()
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
+        while True:
+            try:
+                loaded = await self.hub.load_rooms()
+                break
+            except StoreUnavailable as err:
+                log.warning("loading rooms failed (%s); retrying in %.1f s", err, delay)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
+        self.hub.ready = True
+        log.info("ready: loaded %d unfinished rooms from %s", loaded, self.settings.store)
 
     @property
     def port(self) -> int:
@@ -80,10 +112,15 @@ class App:
         return int(sock.getsockname()[1])
 
     async def stop(self) -> None:
+        if self._bootstrap is not None and not self._bootstrap.done():
+            self._bootstrap.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._bootstrap
+        # rooms first: their leases are handed back at once, so other nodes take them while sockets close
+        await self.hub.close()
         if self.server is not None:
             self.server.close()
             await self.server.wait_closed()
-        await self.hub.close()
         await self.hub.cluster.stop()
         await self.store.close()
 
@@ -107,6 +144,10 @@ class App:
             except StoreUnavailable:
                 body["status"] = "store_unavailable"
                 status = 503
+            else:
+                if not self.hub.ready:
+                    body["status"] = "starting"
+                    status = 503
             return _response(status, json.dumps(body).encode(), "application/json")
         if path == "/metrics":
             return _response(200, self.hub.metrics.render(), "text/plain; version=0.0.4; charset=utf-8")
@@ -156,7 +197,7 @@ class App:
 async def run(settings: Settings) -> None:
     """Run a node until SIGTERM or SIGINT (Ctrl-C), then close sockets, rooms and the store."""
     app = App(settings)
-    await app.start()
+    await app.start(wait_ready=False)
     log.info("listening on ws://%s:%d/ws (node %s)", settings.host, app.port, settings.node_id)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

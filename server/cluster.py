@@ -10,6 +10,7 @@ Messages (msgpack maps) on `{prefix}node:{id}` (one channel per node) and `{pref
                         {op:"detach", room, conn:{...}}
   to the client's node: {op:"push", conn, msg}       {op:"close", conn, code, reason}
   to every node:        {op:"lobby"}                 {op:"kick", player, keep}
+                        {op:"moved", room}  (a room's lease was handed back: nodes watching it look at once)
 A single node on the memory store uses `LocalCluster`, which owns every room and sends nothing.
 """
 
@@ -22,7 +23,7 @@ from typing import Any, Protocol
 
 import msgpack
 
-from server.store import RedisStore, StoreUnavailable
+from server.store import RedisStore, Store, StoreUnavailable
 
 log = logging.getLogger("marcopolo.cluster")
 
@@ -31,20 +32,24 @@ class ClusterHub(Protocol):
     node: str
     rooms: dict[str, Any]
 
+    def leases(self) -> list[tuple[str, str]]: ...
+
     async def on_cluster(self, payload: dict[str, Any]) -> None: ...
 
-    async def lease_lost(self, room: str) -> None: ...
+    async def lease_lost(self, room: str, only: Any = None) -> None: ...
 
     async def check_remote_rooms(self) -> None: ...
 
 
 class LocalCluster:
-    """One node: it owns every room."""
+    """One node: it owns every room. Leases are still taken, so every write carries a fencing token."""
 
     clustered = False
 
-    def __init__(self, node: str) -> None:
+    def __init__(self, node: str, store: Store | None = None, *, lease_ms: int = 24 * 3600 * 1000) -> None:
         self.node = node
+        self.store = store
+        self.lease_ms = lease_ms
 
     async def start(self, hub: ClusterHub) -> None:
         pass
@@ -52,14 +57,18 @@ class LocalCluster:
     async def stop(self) -> None:
         pass
 
-    async def claim(self, room: str) -> bool:
-        return True
+    async def claim(self, room: str) -> str | None:
+        if self.store is None:
+            return f"{self.node}|0"
+        return await self.store.acquire_lease(room, self.node, self.lease_ms)
 
     async def owner(self, room: str) -> str | None:
         return self.node
 
-    async def release(self, room: str) -> None:
-        pass
+    async def release(self, room: str, token: str | None) -> None:
+        if self.store is not None and token is not None:
+            with contextlib.suppress(StoreUnavailable):
+                await self.store.release_lease(room, token)
 
     def send(self, node: str, payload: dict[str, Any]) -> None:
         raise AssertionError("a single node sends nothing")
@@ -73,7 +82,7 @@ class RedisCluster:
 
     clustered = True
 
-    def __init__(self, store: RedisStore, node: str, *, lease_ms: int = 5000, check_every: float = 1.0) -> None:
+    def __init__(self, store: RedisStore, node: str, *, lease_ms: int = 2000, check_every: float = 0.25) -> None:
         self.store = store
         self.node = node
         self.lease_ms = lease_ms
@@ -94,10 +103,15 @@ class RedisCluster:
             asyncio.create_task(self._listen(), name="cluster-listen"),
             asyncio.create_task(self._publish(), name="cluster-publish"),
             asyncio.create_task(self._renew(), name="cluster-renew"),
+            asyncio.create_task(self._watch(), name="cluster-watch"),
         ]
 
     async def stop(self) -> None:
         await self._out.put(None)
+        publisher = next((t for t in self._tasks if t.get_name() == "cluster-publish"), None)
+        if publisher is not None:  # let the last messages (leases handed back) go out first
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
+                await asyncio.wait_for(asyncio.shield(publisher), 1.0)
         for task in self._tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -106,16 +120,20 @@ class RedisCluster:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()
 
-    async def claim(self, room: str) -> bool:
-        """Take the room's lease if it is free (or already ours)."""
+    async def claim(self, room: str) -> str | None:
+        """Take the room's lease if it is free (or already ours): its new fencing token, or None."""
         return await self.store.acquire_lease(room, self.node, self.lease_ms)
 
     async def owner(self, room: str) -> str | None:
         return await self.store.lease_holder(room)
 
-    async def release(self, room: str) -> None:
+    async def release(self, room: str, token: str | None) -> None:
+        """Hand the lease back and tell every node, so one that watches the room takes it at once."""
+        if token is None:
+            return
         with contextlib.suppress(StoreUnavailable):
-            await self.store.release_lease(room, self.node)
+            await self.store.release_lease(room, token)
+        self.broadcast({"op": "moved", "room": room})
 
     def send(self, node: str, payload: dict[str, Any]) -> None:
         """Queue a message for one node (sent in order by one publisher task)."""
@@ -137,14 +155,18 @@ class RedisCluster:
 
     async def _listen(self) -> None:
         assert self._hub is not None and self._pubsub is not None
+        delay = 0.1
         while True:
             try:
                 msg = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                delay = 0.1
             except asyncio.CancelledError:
                 raise
-            except Exception as err:  # noqa: BLE001
+            except Exception as err:  # noqa: BLE001 - Redis went away: subscribe again once it is back
                 log.warning("cluster: pub/sub read failed: %s", err)
-                await asyncio.sleep(0.5)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+                await self._resubscribe()
                 continue
             if msg is None or msg.get("type") != "message":
                 continue
@@ -154,31 +176,57 @@ class RedisCluster:
             except Exception:
                 log.exception("cluster: bad message")
 
+    async def _resubscribe(self) -> None:
+        with contextlib.suppress(Exception):
+            await self._pubsub.aclose()
+        try:
+            pubsub = self.store.client.pubsub()
+            await pubsub.subscribe(self.channel(self.node), self.channel(None))
+        except Exception as err:  # noqa: BLE001
+            log.warning("cluster: subscribing again failed: %s", err)
+            return
+        self._pubsub = pubsub
+        log.info("cluster: subscribed again")
+
     async def _renew(self) -> None:
-        """Renew the leases of our rooms; notice rooms whose node went away."""
+        """Renew the leases of our rooms, in one round trip, every third of the lease.
+
+        This loop does nothing else, so a slow takeover or a room busy settling a write never delays it.
+        """
         assert self._hub is not None
         renew_every = self.lease_ms / 3000
-        last_renew = 0.0
-        loop = asyncio.get_running_loop()
         while True:
-            await asyncio.sleep(min(self.check_every, renew_every))
+            await asyncio.sleep(renew_every)
             try:
-                if loop.time() - last_renew >= renew_every:
-                    last_renew = loop.time()
-                    rooms = list(self._hub.rooms)
-                    # one round trip for all rooms; a lease that lapsed while nobody took it is simply taken back
-                    held = await self.store.keep_leases(rooms, self.node, self.lease_ms) if rooms else []
-                    for room, ours in zip(rooms, held, strict=True):
-                        if not ours and room in self._hub.rooms:  # still here: not a finished room handed back
-                            log.warning("cluster: another node took the lease of room %s", room)
-                            await self._hub.lease_lost(room)
-                await self._hub.check_remote_rooms()
+                leases = self._hub.leases()
+                # a lease that lapsed while nobody took it is simply taken back (its token still holds)
+                held = await self.store.keep_leases(leases, self.lease_ms) if leases else []
+                for (room, token), ours in zip(leases, held, strict=True):
+                    current = self._hub.rooms.get(room)
+                    # still here under that token: not a finished room handed back, nor settled meanwhile
+                    if not ours and current is not None and current.fence == token:
+                        log.warning("cluster: another node took the lease of room %s", room)
+                        asyncio.get_running_loop().create_task(self._hub.lease_lost(room, only=current))
             except StoreUnavailable as err:
                 log.warning("cluster: lease renewal failed: %s", err)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("cluster: renewal loop")
+
+    async def _watch(self) -> None:
+        """Notice rooms our connections watch whose node went away (and take them or follow them)."""
+        assert self._hub is not None
+        while True:
+            await asyncio.sleep(self.check_every)
+            try:
+                await self._hub.check_remote_rooms()
+            except StoreUnavailable as err:
+                log.info("cluster: checking remote rooms failed: %s", err)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: watch loop")
 
 
 class RemoteConn:
@@ -193,3 +241,6 @@ class RemoteConn:
 
     def push(self, msg: dict[str, Any]) -> None:
         self.cluster.send(self.node, {"op": "push", "conn": self.id, "msg": msg})
+
+    def close(self, code: int, reason: str) -> None:
+        self.cluster.send(self.node, {"op": "close", "conn": self.id, "code": code, "reason": reason})

@@ -1,39 +1,175 @@
-"""Server settings: one frozen dataclass filled from the command line (see `server.__main__`)."""
+"""Server settings: one pydantic-settings model, filled from flags, `MARCOPOLO_*` environment variables and defaults.
+
+Precedence, highest first: a command-line flag, then the environment variable, then the default. Every field
+is all three: `lease_ms` is `--lease-ms`, `MARCOPOLO_LEASE_MS` and `Settings(lease_ms=...)`. To add a setting,
+add a field here with a `description` (it becomes the flag's help): `server.__main__` builds its flags from
+the fields, so the flag and the variable come with no other change.
+
+Code and tests build `Settings(port=0, ...)` directly; keyword arguments beat the environment too.
+Also here: the log set-up (`setup_logging`), plain text lines or one JSON object per line for log collectors.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+import logging
+import socket
+import sys
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from protocol import MAX_DEPTH, MAX_FRAME
 
+ENV_PREFIX = "MARCOPOLO_"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
-@dataclass(frozen=True)
-class Settings:
-    host: str = "127.0.0.1"
-    port: int = 8765
-    store: str = "memory"
-    prefix: str = "mp:"
-    node_id: str = "node-1"
+
+def _default_node_id(data: dict[str, Any]) -> str:
+    """HOST-PORT: a node restarted on the same host and port takes its rooms back at once."""
+    return f"{socket.gethostname()}-{data.get('port', 8765)}".replace(":", "-")
+
+
+class Settings(BaseSettings):
+    """Everything a node is told at start-up; frozen once built."""
+
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, frozen=True, extra="forbid", validate_default=True)
+
+    host: str = Field(
+        "127.0.0.1",
+        description="address to listen on; 0.0.0.0 (all interfaces) to host players on a LAN or a VPS",
+    )
+    port: int = Field(8765, ge=0, le=65535, description="TCP port of the WebSocket (/ws) and HTTP routes")
+    store: str = Field("memory", description="memory (default) or redis://host:port/db")
+    prefix: str = Field("mp:", description="key prefix in the store; nodes on one Redis and prefix form a cluster")
+    node_id: str = Field(
+        default_factory=_default_node_id,
+        min_length=1,
+        description="unique per node; default HOST-PORT, so a node restarted on the same port takes its rooms "
+        "back at once",
+    )
     #: frames over this size are answered with `too_large`; over `hard_frame_limit` the socket closes (1009)
-    max_frame: int = MAX_FRAME
-    hard_frame_limit: int = 4 * MAX_FRAME
-    max_depth: int = MAX_DEPTH
+    max_frame: int = Field(MAX_FRAME, gt=0, description="bytes per client frame (larger ones get too_large)")
+    hard_frame_limit: int = Field(
+        4 * MAX_FRAME, gt=0, description="bytes at which the socket closes (default 4 x max-frame)"
+    )
+    max_depth: int = Field(MAX_DEPTH, gt=0, description="nesting depth allowed in a client frame")
     #: token bucket per connection: `rate` frames per second, bursts up to `burst`
-    rate: float = 40.0
-    burst: int = 80
+    rate: float = Field(40.0, gt=0, description="frames per second per connection")
+    burst: int = Field(80, gt=0, description="burst of frames per connection over the rate")
     #: a connection that keeps flooding after this many refused frames is closed (1008)
-    flood_close_after: int = 200
+    flood_close_after: int = Field(200, gt=0, description="refused frames after which a flooding socket closes")
     #: frames queued for a slow reader before its connection is closed (1013)
-    out_queue: int = 2000
+    out_queue: int = Field(2000, gt=0, description="frames queued for a slow reader before it is dropped")
     #: honour a client-chosen `seed` room option (tests only: a known seed reveals every deck)
-    allow_client_seed: bool = False
-    finished_ttl: int = 7 * 24 * 3600
-    session_ttl: int = 30 * 24 * 3600
+    allow_client_seed: bool = Field(
+        False, description="TESTS ONLY: honour a client-chosen `seed` room option (a known seed reveals every deck)"
+    )
+    finished_ttl: int = Field(7 * 24 * 3600, gt=0, description="seconds finished rooms stay readable")
+    session_ttl: int = Field(30 * 24 * 3600, gt=0, description="seconds a player's token stays valid unused")
     #: a snapshot is written every this many versions (and at the end); recovery replays the rest
-    snapshot_every: int = 32
-    #: a room's lease (several nodes on one Redis): a node that stops renewing loses its rooms after this
-    lease_ms: int = 5000
+    snapshot_every: int = Field(32, gt=0, description="versions between two stored snapshots of a room")
+    #: a room's lease (several nodes on one Redis): a node that stops renewing loses its rooms after this;
+    #: leases are renewed every third of it, in one round trip for all rooms
+    lease_ms: int = Field(2000, gt=0, description="room lease in ms: a dead node's rooms move on after this")
+    #: how often a node looks for rooms its connections watch whose node went away (seconds)
+    check_every: float = Field(
+        0.25, gt=0, description="seconds between a node's checks for watched rooms whose node went away"
+    )
+    #: after a takeover, seats stay shown as connected this long (seconds) so their players can re-attach
+    presence_grace: float = Field(
+        5.0, ge=0, description="seconds seats stay shown connected after a takeover, for their players to re-attach"
+    )
+    #: keep every log entry when a snapshot is written (replays, audits, the fault tests' checks)
+    keep_log: bool = Field(False, description="keep every log entry at snapshots (replays, audits)")
     #: seconds a server-seated bot waits before its move (so people can follow the game)
-    bot_delay: float = 0.5
+    bot_delay: float = Field(0.5, ge=0, description="seconds a server-seated bot waits before moving")
     #: folder of the browser client, served at /
-    web_root: str | None = None
+    web_root: str | None = Field(None, description="folder of the browser client (default clients/web/dist)")
+    log_level: str = Field("INFO", description="DEBUG, INFO, WARNING, ERROR or CRITICAL")
+    log_format: Literal["text", "json"] = Field(
+        "text", description="text lines, or json: one JSON object per line for log collectors"
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _frame_limit_follows_max_frame(cls, data: Any) -> Any:
+        """A `max_frame` set without `hard_frame_limit` moves the hard limit with it."""
+        if isinstance(data, dict) and "max_frame" in data and data.get("hard_frame_limit") is None:
+            data = dict(data)
+            try:
+                mf = int(data["max_frame"])
+            except (TypeError, ValueError):
+                return data  # the field validator reports it
+            data["hard_frame_limit"] = max(4 * mf, mf + 1024)
+        return data
+
+    @model_validator(mode="after")
+    def _hard_limit_above_max_frame(self) -> Settings:
+        if self.hard_frame_limit <= self.max_frame:
+            raise ValueError("hard_frame_limit must be above max_frame")
+        return self
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _known_level(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = value.upper()
+            if value not in LOG_LEVELS:
+                raise ValueError(f"log level must be one of {', '.join(LOG_LEVELS)}")
+        return value
+
+    @property
+    def store_kind(self) -> str:
+        """The store's scheme: `memory`, `redis`, ... (what /healthz reports)."""
+        return self.store.split(":", 1)[0] if ":" in self.store else self.store
+
+
+# ---- logs -----------------------------------------------------------------------------------------
+
+#: attributes every LogRecord has; anything else on a record came from `extra=` and goes into the JSON line
+_RECORD_FIELDS = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: ts (UTC, ISO 8601), level, logger, node, msg, `extra=` fields, exc."""
+
+    def __init__(self, node: str) -> None:
+        super().__init__()
+        self.node = node
+
+    def format(self, record: logging.LogRecord) -> str:
+        ts = datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        out: dict[str, Any] = {
+            "ts": ts,
+            "level": record.levelname,
+            "logger": record.name,
+            "node": self.node,
+            "msg": record.getMessage(),
+        }
+        for key, value in vars(record).items():
+            if key not in _RECORD_FIELDS and key not in out:
+                out[key] = value
+        if record.exc_info:
+            out["exc"] = self.formatException(record.exc_info)
+        if record.stack_info:
+            out["stack"] = self.formatStack(record.stack_info)
+        return json.dumps(out, default=str, ensure_ascii=False)
+
+
+TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+def setup_logging(settings: Settings, stream: Any = None) -> logging.Handler:
+    """Send the root logger's records to stderr (or `stream`) as text or JSON lines; returns the handler."""
+    handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
+    if settings.log_format == "json":
+        handler.setFormatter(JsonFormatter(settings.node_id))
+    else:
+        handler.setFormatter(logging.Formatter(TEXT_FORMAT))
+    logging.basicConfig(level=settings.log_level, handlers=[handler], force=True)
+    # one line per HTTP request and socket is noise below DEBUG
+    logging.getLogger("websockets").setLevel(logging.WARNING if settings.log_level != "DEBUG" else logging.DEBUG)
+    return handler

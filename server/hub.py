@@ -95,7 +95,7 @@ class Hub:
         self.node = settings.node_id
         self.store = store
         self.metrics = metrics or Metrics()
-        self.cluster = cluster or LocalCluster(self.node)
+        self.cluster = cluster or LocalCluster(self.node, store)
         self.rooms: dict[str, Room] = {}
         self.players: dict[str, Conn] = {}  # player id -> its current connection
         self.conns: set[Conn] = set()
@@ -108,6 +108,9 @@ class Hub:
         self.remote_conns: dict[str, RemoteConn] = {}
         self._lobby_task: asyncio.Task[None] | None = None
         self._room_locks: dict[str, asyncio.Lock] = {}
+        #: False until the store answered and the unfinished rooms were loaded (requests get `unavailable`)
+        self.ready = False
+        self._follow_lock = asyncio.Lock()
 
     # ---- start and stop ---------------------------------------------------------------------
 
@@ -115,46 +118,70 @@ class Hub:
         """Load every unfinished room no other node runs (crash recovery); returns how many."""
         count = 0
         for room_id in await self.store.room_ids(unfinished_only=True):
-            if not await self.cluster.claim(room_id):
-                continue
-            if await self._load_room(room_id) is not None:
+            if room_id in self.rooms or await self._claim_and_load(room_id) is not None:
                 count += 1
-            else:
-                await self.cluster.release(room_id)
         self._count_rooms()
         return count
 
-    async def _load_room(self, room_id: str) -> Room | None:
+    async def _claim_and_load(self, room_id: str, takeover: bool = False) -> Room | None:
+        """Take the room's lease and load it; None if another node holds it or there is no such room."""
         lock = self._room_locks.setdefault(room_id, asyncio.Lock())
         async with lock:
             if room_id in self.rooms:
                 return self.rooms[room_id]
-            loaded = await self.store.load(room_id)
-            if loaded is None:
+            token = await self.cluster.claim(room_id)
+            if token is None:
                 return None
-            meta, state, snap_v = restore(loaded.meta, loaded.snap_v, loaded.snapshot, loaded.log)
+            try:
+                loaded = await self.store.load(room_id)
+            except BaseException:
+                await self.cluster.release(room_id, token)
+                raise
+            if loaded is None:
+                await self.cluster.release(room_id, token)
+                return None
+            try:
+                meta, state, snap_v = restore(loaded.meta, loaded.snap_v, loaded.snapshot, loaded.log)
+            except BaseException:
+                log.exception("room %s: could not be restored", room_id)
+                await self.cluster.release(room_id, token)
+                raise
             meta["snap_v"] = snap_v
-            room = self._new_room(meta, state)
-            return room
+            log.info("room %s: runs here from v=%d (lease %s)", room_id, meta["v"], token)
+            if takeover:
+                self.metrics.takeovers.inc()
+            return self._new_room(meta, state, token, grace=self.settings.presence_grace)
 
-    def _new_room(self, meta: dict[str, Any], state: dict[str, Any] | None) -> Room:
+    def _new_room(
+        self, meta: dict[str, Any], state: dict[str, Any] | None, fence: str | None, grace: float = 0.0
+    ) -> Room:
         room = Room(
             self,
             meta,
             state,
             snapshot_every=self.settings.snapshot_every,
             finished_ttl=self.settings.finished_ttl,
+            fence=fence,
+            lease_ms=self.settings.lease_ms,
             bot_delay=self.settings.bot_delay,
+            presence_grace=grace,
         )
         self.rooms[room.id] = room
         room.start()
+        self._room_locks.pop(room.id, None)
         return room
+
+    def leases(self) -> list[tuple[str, str]]:
+        """(room, fencing token) of every room this node runs, for the batched renewal."""
+        return [(rid, r.fence) for rid, r in self.rooms.items() if r.fence is not None and not r.fenced]
 
     async def close(self) -> None:
         """Stop every room and hand its lease back, so another node can take it at once."""
+        self.ready = False
         for room in list(self.rooms.values()):
             await room.stop()
-            await self.cluster.release(room.id)
+            await self.cluster.release(room.id, room.fence)
+        self.rooms.clear()
         if self._lobby_task is not None:
             self._lobby_task.cancel()
 
@@ -171,10 +198,15 @@ class Hub:
 
             async def drop() -> None:
                 await room.stop()
-                await self.cluster.release(room.id)
+                await self.cluster.release(room.id, room.fence)
 
             asyncio.get_running_loop().create_task(drop())
             self._count_rooms()
+
+    def room_fenced(self, room: Room) -> None:
+        """The room found another node owns it: drop it here and move its viewers there."""
+        self.metrics.rooms_fenced.inc()
+        asyncio.get_running_loop().create_task(self.lease_lost(room.id, only=room))
 
     async def seat_changed(self, room: Room, player: str, held: bool) -> None:
         """Keep the store's index of a player's rooms (for `welcome.rooms` on any node)."""
@@ -223,7 +255,10 @@ class Hub:
         except ProtocolError as err:
             self.error(conn, err.code, err.message, err.re)
         except RoomError as err:
-            self.error(conn, err.code, err.message, re)
+            if err.code == "abandoned":  # the outcome is unknown: no answer would be true; the client resyncs
+                conn.abort(1012, "the server is restarting; reconnect and sync")
+            else:
+                self.error(conn, err.code, err.message, re)
         except StoreUnavailable:
             self.error(conn, "unavailable", "the store is unavailable; retry", re)
         except Exception:
@@ -245,6 +280,8 @@ class Hub:
             return
         if conn.player is None:
             raise RoomError("forbidden", "say hello first")
+        if not self.ready:
+            raise RoomError("unavailable", "the server is starting (waiting for the store); retry")
         if isinstance(msg, m.ListRooms):
             conn.push({"t": "rooms", "re": msg.id, "rooms": await self.lobby(msg.game)})
         elif isinstance(msg, m.WatchLobby):
@@ -261,14 +298,14 @@ class Hub:
             await room.submit("join", conn, msg.id, seat=msg.seat, spectate=msg.spectate)
         elif isinstance(msg, m.Move):
             t0 = time.perf_counter()
-            room = await self._room(msg.room)
-            await room.submit("move", conn, msg.id, move=msg.move)
+            room = await self._followed(msg.room, conn)
+            await room.submit("move", conn, msg.id, move=msg.move, v=msg.v)
             self.metrics.move_latency.observe(time.perf_counter() - t0)
         elif isinstance(msg, m.Sync):
-            room = await self._room(msg.room)
+            room = await self._followed(msg.room, conn)
             await room.submit("sync", conn, msg.id)
         elif isinstance(msg, m.Leave):
-            room = await self._room(msg.room)
+            room = await self._followed(msg.room, conn)
             await room.submit("leave", conn, msg.id)
         else:  # pragma: no cover - decode_client admits only the types above
             raise RoomError("unknown_type", f"no handler for {msg.t}")
@@ -281,16 +318,32 @@ class Hub:
             owner = await self.cluster.owner(room_id)
             if owner is not None and owner != self.node:
                 return RemoteRoom(self, owner, room_id)
-            if not await self.cluster.claim(room_id):
-                owner = await self.cluster.owner(room_id)
-                if owner is not None and owner != self.node:
-                    return RemoteRoom(self, owner, room_id)
+        loaded = await self._claim_and_load(room_id, takeover=self.cluster.clustered)
+        if loaded is not None:
+            return loaded
+        if self.cluster.clustered:
+            owner = await self.cluster.owner(room_id)
+            if owner is not None and owner != self.node:
+                return RemoteRoom(self, owner, room_id)
+            if owner is not None or await self.store.get_meta(room_id) is not None:
                 raise RoomError("unavailable", "the room is moving between nodes; retry")
-        loaded = await self._load_room(room_id)
-        if loaded is None:
-            await self.cluster.release(room_id)
-            raise RoomError("not_found", f"no room {room_id!r}")
-        return loaded
+        raise RoomError("not_found", f"no room {room_id!r}")
+
+    async def _followed(self, room_id: str, conn: Conn) -> Room | RemoteRoom:
+        """The room for a request of a connection that watches it; if the room moved to another node since
+        the connection joined, re-join it there first, so a handover never answers `forbidden`."""
+        room = await self._room(room_id)
+        views = self.remote_views.get(room_id)
+        if views is None or conn.id not in views:
+            return room
+        if isinstance(room, Room):
+            spectate = views.pop(conn.id, None)
+            if spectate is not None and conn.id not in room.viewers:
+                await room.submit("join", conn, None, seat=None, spectate=spectate)
+        elif self.remote_owner.get(room_id) != room.owner:
+            self.forward(room.owner, room_id, "join", conn, None, {"seat": None, "spectate": views[conn.id]})
+            self.remote_owner[room_id] = room.owner
+        return room
 
     # ---- the cluster ------------------------------------------------------------------------
 
@@ -323,6 +376,13 @@ class Hub:
                     await room.submit("detach", rc)
         elif op == "lobby":
             self._lobby_changed(local=True)
+        elif op == "moved":
+            if payload.get("room") in self.remote_views:
+                await self.check_remote_rooms()
+        elif op == "close":
+            target = self.local_conns.get(payload["conn"])
+            if target is not None:
+                target.abort(int(payload.get("code", 1012)), str(payload.get("reason", "")))
         elif op == "kick":
             old = self.players.get(payload["player"])
             if old is not None and old.id != payload["keep"]:
@@ -340,24 +400,36 @@ class Hub:
         try:
             await room.submit(payload["kind"], rc, payload.get("re"), **payload.get("args", {}))
         except RoomError as err:
+            if err.code == "abandoned":
+                rc.close(1012, "the server is restarting; reconnect and sync")
+                return
             self.metrics.errors.labels(err.code).inc()
             rc.push({"t": "error", "re": payload.get("re"), "code": err.code, "message": err.message})
 
-    async def lease_lost(self, room_id: str) -> None:
-        """Another node runs this room now: stop it here; local viewers follow it (check_remote_rooms)."""
-        room = self.rooms.pop(room_id, None)
-        if room is None:
+    async def lease_lost(self, room_id: str, only: Room | None = None) -> None:
+        """Another node runs this room now: stop it here; local viewers follow it (check_remote_rooms).
+
+        With `only`, nothing happens unless that very room object is still the one here."""
+        room = self.rooms.get(room_id)
+        if room is None or (only is not None and room is not only):
             return
-        await room.stop()
+        del self.rooms[room_id]
         views = self.remote_views.setdefault(room_id, {})
-        for viewer in room.viewers.values():
+        for viewer in list(room.viewers.values()):
             if viewer.conn.id in self.local_conns:
                 views[viewer.conn.id] = viewer.seat is None
         self.remote_owner[room_id] = self.node  # stale on purpose: the next check re-routes the viewers
         self._count_rooms()
+        await room.stop()
 
     async def check_remote_rooms(self) -> None:
         """Follow rooms whose node changed or died: take them over, or re-join them where they went."""
+        async with self._follow_lock:
+            await self._check_remote_rooms()
+
+    async def _check_remote_rooms(self) -> None:
+        if not self.ready:
+            return
         for room_id, views in list(self.remote_views.items()):
             if not views:
                 self.remote_views.pop(room_id, None)
@@ -371,19 +443,23 @@ class Hub:
                     room = await self._room(room_id)
                 except RoomError:
                     continue
+                if isinstance(room, Room) and owner is None:
+                    log.info("room %s: took it over", room_id)
             else:
                 room = RemoteRoom(self, owner, room_id)
             log.info("room %s now runs on %s; re-joining %d viewers", room_id, owner or self.node, len(views))
-            self.remote_views.pop(room_id, None)
             self.remote_owner.pop(room_id, None)
-            for cid, spectate in views.items():
+            for cid in list(views):
+                spectate = views.pop(cid, None)  # None: a request of that connection re-joined it meanwhile
                 conn = self.local_conns.get(cid)
-                if conn is None:
+                if conn is None or spectate is None:
                     continue
                 try:
                     await room.submit("join", conn, None, seat=None, spectate=spectate)
                 except RoomError as err:
                     log.warning("re-joining %s to %s failed: %s", cid, room_id, err.message)
+            if not self.remote_views.get(room_id):
+                self.remote_views.pop(room_id, None)
 
     # ---- hello ------------------------------------------------------------------------------
 
@@ -459,8 +535,10 @@ class Hub:
             "node": self.settings.node_id,
         }
         await self.store.create_room(meta)
-        await self.cluster.claim(room_id)
-        self._new_room(meta, None)
+        token = await self.cluster.claim(room_id)
+        if token is None:  # pragma: no cover - a new random id nobody can hold
+            raise RoomError("unavailable", "the new room's lease is held elsewhere; retry")
+        self._new_room(meta, None, token)
         self._count_rooms()
         self._lobby_changed()
         return room_id

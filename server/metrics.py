@@ -30,6 +30,14 @@ class Metrics:
             registry=r,
         )
 
+        self.store_settles = Counter(
+            "mp_store_settles", "Writes of unknown outcome settled by re-fencing and reading back", registry=r
+        )
+        self.rooms_fenced = Counter(
+            "mp_rooms_fenced", "Rooms dropped here because another node took their lease", registry=r
+        )
+        self.takeovers = Counter("mp_takeovers", "Rooms this node took over from another node", registry=r)
+
     def render(self) -> bytes:
         """The text exposition format."""
         return generate_latest(self.registry)

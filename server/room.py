@@ -9,6 +9,15 @@ Must not: parse frames or touch sockets (it pushes plain messages to `Conn` outb
 Every change raises the room's version `v` by one: a seat taken or freed before the start, the start,
 each move, a seated player connecting or disconnecting. A change is stored before anybody hears of it;
 a move's `ok` goes out after the move is stored and after the mover's own patch.
+
+Every write carries the room's fencing token (`fence`). A write refused as fenced means another node owns
+the room: the room stops at once and the hub moves its viewers there. A write of unknown outcome (a timeout,
+a lost connection) is settled before anybody is answered: the room swaps its token for a new one (so the
+write, if still in flight, can no longer land) and reads back the stored version; the change is then
+known to be stored (answered `ok`) or not (answered `unavailable`, nothing changed). While the store
+cannot be reached the room keeps trying, with back-off; commands wait in the inbox.
+Presence (which seats are connected) is part of the stored meta, so every node shows the same view at the
+same version.
 """
 
 from __future__ import annotations
@@ -25,18 +34,25 @@ from server.games import Game, IllegalMove, get_game
 from server.games.base import pack, unpack
 from server.games.bots import bot_for
 from server.metrics import Metrics
-from server.store import Store, StoreUnavailable
+from server.store import Store, StoreFenced, StoreUnavailable
 
 log = logging.getLogger("marcopolo.room")
 
 
 class RoomError(Exception):
-    """A request the room refuses; `code` is a wire error code."""
+    """A request the room refuses; `code` is a wire error code.
+
+    The code `abandoned` is internal: the outcome of the request could not be settled (the room stopped
+    while the store was unreachable), so it must not be answered at all; the hub closes the connection.
+    """
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+UNAVAILABLE = "the store is unavailable; nothing was changed; retry"
 
 
 class Conn(Protocol):
@@ -58,6 +74,8 @@ class Hub(Protocol):
     def room_changed(self, room: Room) -> None: ...
 
     def room_idle(self, room: Room) -> None: ...
+
+    def room_fenced(self, room: Room) -> None: ...
 
     async def seat_changed(self, room: Room, player: str, held: bool) -> None: ...
 
@@ -90,7 +108,10 @@ class Room:
         *,
         snapshot_every: int,
         finished_ttl: int,
+        fence: str | None = None,
+        lease_ms: int = 2000,
         bot_delay: float = 0.5,
+        presence_grace: float = 0.0,
     ) -> None:
         self.hub = hub
         self.meta = meta
@@ -100,9 +121,15 @@ class Room:
         self.snapshot_every = snapshot_every
         self.finished_ttl = finished_ttl
         self.snap_v = meta.get("snap_v", 0)
-        self.needs_reload = False
+        #: the fencing token every write carries (None: a store this room owns alone, as in unit tests)
+        self.fence = fence
+        self.lease_ms = lease_ms
         self.bot_delay = bot_delay
+        #: after a takeover, seats stay shown as connected this long so their players can re-attach
+        self.presence_grace = presence_grace
+        self._presence_task: asyncio.Task[None] | None = None
         self._stopped = False
+        self.fenced = False
         self._bots: dict[int, Any] = {}
         self._bot_timers: dict[int, asyncio.Task[None]] = {}
         self._inbox: asyncio.Queue[Command | None] = asyncio.Queue()
@@ -136,13 +163,17 @@ class Room:
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name=f"room-{self.id}")
         self._schedule_bots()
+        if self.presence_grace > 0:
+            self._presence_task = asyncio.get_running_loop().create_task(self._presence_after_grace())
 
     async def stop(self) -> None:
         self._stopped = True
         for timer in self._bot_timers.values():
             timer.cancel()
+        if self._presence_task is not None:
+            self._presence_task.cancel()
         await self._inbox.put(None)
-        if self._task is not None:
+        if self._task is not None and self._task is not asyncio.current_task():
             await self._task
 
     async def submit(self, kind: str, conn: Conn | None, re: int | None = None, **args: Any) -> Any:
@@ -163,9 +194,11 @@ class Room:
                     if late is not None and not late.done.done():
                         late.done.set_exception(RoomError("unavailable", "the room was closed here; retry"))
                 return
+            if self.fenced:
+                if not cmd.done.done():
+                    cmd.done.set_exception(RoomError("unavailable", "the room moved to another node; retry"))
+                continue
             try:
-                if self.needs_reload:
-                    await self._reload()
                 handler: Callable[[Command], Awaitable[Any]] = getattr(self, f"_do_{cmd.kind}")
                 result = await handler(cmd)
                 if not cmd.done.done():
@@ -173,11 +206,14 @@ class Room:
             except RoomError as err:
                 if not cmd.done.done():
                     cmd.done.set_exception(err)
-            except StoreUnavailable as err:
-                log.warning("room %s: store unavailable: %s", self.id, err)
-                self.needs_reload = True
+            except StoreFenced as err:
+                self._lost(str(err))
                 if not cmd.done.done():
-                    cmd.done.set_exception(RoomError("unavailable", "the store is unavailable; retry"))
+                    cmd.done.set_exception(RoomError("unavailable", "the room moved to another node; retry"))
+            except StoreUnavailable as err:  # a read failed: nothing was changed
+                log.warning("room %s: store unavailable: %s", self.id, err)
+                if not cmd.done.done():
+                    cmd.done.set_exception(RoomError("unavailable", UNAVAILABLE))
             except Exception as err:  # a server fault: log it, answer `internal`, keep the actor alive
                 log.exception("room %s: fault in %s", self.id, cmd.kind)
                 if not cmd.done.done():
@@ -185,10 +221,16 @@ class Room:
 
     # ---- views ------------------------------------------------------------------------------
 
+    def online(self) -> list[bool]:
+        """Which seats show as connected: the stored presence (bots are always there)."""
+        stored = self.meta.get("online") or []
+        bots = set(self.bot_seats())
+        return [i in bots or (i < len(stored) and bool(stored[i])) for i in range(self.meta["seats"])]
+
     def seats_view(self) -> list[dict[str, Any]]:
-        connected = {v.seat for v in self.viewers.values() if v.seat is not None} | set(self.bot_seats())
+        online = self.online()
         return [
-            {"name": self.meta["names"][i], "taken": self.meta["players"][i] is not None, "connected": i in connected}
+            {"name": self.meta["names"][i], "taken": self.meta["players"][i] is not None, "connected": online[i]}
             for i in range(self.meta["seats"])
         ]
 
@@ -248,22 +290,87 @@ class Room:
         finally:
             self.hub.metrics.store_latency.labels(op).observe(time.perf_counter() - t0)
 
-    async def _commit(self, entry: dict[str, Any], meta: dict[str, Any]) -> None:
-        """Store a change (log entry + new meta in one atomic write); raises StoreUnavailable."""
-        await self._timed("append", self.hub.store.append(self.id, entry, meta))
+    async def _commit(self, entry: dict[str, Any] | None, meta: dict[str, Any]) -> None:
+        """Store one new version (a log entry + the new meta, or the meta alone) under the room's token.
+
+        Returns once it is stored. Raises RoomError `unavailable` when it is known not to be stored,
+        StoreFenced when another node owns the room, RoomError `abandoned` when the outcome stays unknown.
+        """
+        store = self.hub.store
+        try:
+            if entry is None:
+                await self._timed("meta", store.save_meta(self.id, meta, fence=self.fence))
+            else:
+                await self._timed("append", store.append(self.id, entry, meta, fence=self.fence))
+            return
+        except StoreUnavailable as err:
+            log.warning("room %s: write of v=%d of unknown outcome: %s", self.id, meta["v"], err)
+        stored = await self._settle(int(meta["v"]), entry)
+        if stored is None:
+            raise RoomError("abandoned", "the outcome of the change could not be settled")
+        if not stored:
+            raise RoomError("unavailable", UNAVAILABLE)
+
+    async def _settle(self, v: int, entry: dict[str, Any] | None) -> bool | None:
+        """After a write of version `v` of unknown outcome: was it stored? None if that cannot be told."""
+        store = self.hub.store
+        self.hub.metrics.store_settles.inc()
+        delay = 0.05
+        while not self._stopped:
+            try:
+                if self.fence is not None:
+                    new = await store.refence(self.id, self.fence, self.lease_ms)
+                    if new is None:  # another node took the room; did our write land before it did?
+                        last, found = await store.log_entry(self.id, v) if entry is not None else (0, None)
+                        self._lost("fenced while settling a write")
+                        if entry is None or found is None:
+                            return None if entry is not None and last >= v else False
+                        return bool(found == entry)
+                    self.fence = new  # the old token can no longer write: what we read now is final
+                meta = await store.get_meta(self.id)
+                if meta is None:
+                    self._lost("the room vanished from the store")
+                    return None
+                stored_v = int(meta.get("v", 0))
+                if stored_v < self.v:
+                    self._lost(f"the store holds v={stored_v}, behind this room's v={self.v}")
+                    return None
+                return stored_v >= v
+            except StoreUnavailable as err:
+                log.info("room %s: settling v=%d: store still unavailable (%s)", self.id, v, err)
+            except KeyError:
+                self._lost("the room vanished from the store")
+                return None
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 1.0)
+        return None
+
+    def _lost(self, why: str) -> None:
+        """Another node owns the room (or the store lost it): stop serving it here at once."""
+        if self.fenced:
+            return
+        log.warning("room %s: dropped here: %s", self.id, why)
+        self.fenced = True
+        self._stopped = True
+        for timer in self._bot_timers.values():
+            timer.cancel()
+        self.hub.room_fenced(self)
 
     async def _after_commit(self) -> None:
         """Snapshots and the end of the game; a failure here loses nothing (the log has the change)."""
+        store = self.hub.store
         try:
             if self.status == "finished":
-                await self._timed("snapshot", self.hub.store.save_snapshot(self.id, self.v, self._packed()))
+                await self._timed("snapshot", store.save_snapshot(self.id, self.v, self._packed(), fence=self.fence))
                 self.snap_v = self.v
-                await self._timed("finish", self.hub.store.finish(self.id, self.meta, self.finished_ttl))
+                await self._timed("finish", store.finish(self.id, self.meta, self.finished_ttl, fence=self.fence))
             elif self.state is not None and self.v - self.snap_v >= self.snapshot_every:
-                await self._timed("snapshot", self.hub.store.save_snapshot(self.id, self.v, self._packed()))
+                await self._timed("snapshot", store.save_snapshot(self.id, self.v, self._packed(), fence=self.fence))
                 self.snap_v = self.v
         except StoreUnavailable as err:
             log.warning("room %s: snapshot deferred: %s", self.id, err)
+        except StoreFenced as err:
+            self._lost(str(err))
 
     async def _index_seat(self, player: str | None, held: bool) -> None:
         if player is None:
@@ -276,19 +383,10 @@ class Room:
     def _packed(self) -> bytes:
         return b"" if self.state is None else pack(self.state)
 
-    async def _reload(self) -> None:
-        """After a store failure of unknown outcome, take the stored room as the truth."""
-        loaded = await self.hub.store.load(self.id)
-        if loaded is None:
-            raise StoreUnavailable("room vanished from the store")
-        meta, state, snap_v = restore(loaded.meta, loaded.snap_v, loaded.snapshot, loaded.log)
-        self.meta, self.state, self.snap_v = meta, state, snap_v
-        self.needs_reload = False
-        for viewer in self.viewers.values():
-            self._snapshot_to(viewer, None)
-
     def _next_meta(self, **changes: Any) -> dict[str, Any]:
         meta = {**self.meta, "players": list(self.meta["players"]), "names": list(self.meta["names"])}
+        online = list(self.meta.get("online") or [])
+        meta["online"] = [bool(x) for x in online[: meta["seats"]]] + [False] * (meta["seats"] - len(online))
         meta.update(changes)
         meta["v"] = changes.get("v", self.v + 1)
         return meta
@@ -325,6 +423,7 @@ class Room:
         meta = self._next_meta()
         meta["players"][seat] = conn.player
         meta["names"][seat] = conn.name
+        meta["online"][seat] = True
         starts = all(p is not None for p in meta["players"])
         entry: dict[str, Any] = {"v": meta["v"], "k": "join", "seat": seat, "player": conn.player, "name": conn.name}
         state = None
@@ -350,28 +449,51 @@ class Room:
 
     async def _attach_seated(self, conn: Conn, seat: int, re: int | None) -> None:
         """Put a player's connection on its seat; another connection on that seat is dropped."""
-        others = [cid for cid, vw in self.viewers.items() if vw.seat == seat and cid != conn.id]
-        already = conn.id in self.viewers and self.viewers[conn.id].seat == seat
-        for cid in others:
+        for cid in [cid for cid, vw in self.viewers.items() if vw.seat == seat and cid != conn.id]:
             del self.viewers[cid]
         self.viewers[conn.id] = viewer = Viewer(conn, seat)
-        if not (others or already):  # the seat was disconnected: that is a change everyone sees
-            try:
-                await self._presence_change()
-            except StoreUnavailable:
-                del self.viewers[conn.id]
-                raise
-            self._broadcast(skip=conn)
+        await self._sync_presence(skip=conn)
         self._welcome(viewer, re)
 
     def _welcome(self, viewer: Viewer, re: int | None) -> None:
         viewer.conn.push({"t": "joined", "re": re, "room": self.id, "seat": viewer.seat})
         self._snapshot_to(viewer, None)
 
-    async def _presence_change(self) -> None:
-        meta = self._next_meta()
-        await self._timed("meta", self.hub.store.save_meta(self.id, meta))
+    async def _sync_presence(self, skip: Conn | None = None, hold: bool = False) -> None:
+        """Store and show a presence change when the seats with viewers differ from the stored presence.
+
+        Presence is best effort: when the store refuses, the stored presence stays as it was (no version
+        is shown that was not stored) and the next presence change or sweep corrects it. With `hold`
+        (just after a takeover), seats are only turned on, not off.
+        """
+        seated = {v.seat for v in self.viewers.values() if v.seat is not None}
+        stored = [bool(x) for x in (self.meta.get("online") or [False] * self.meta["seats"])]
+        want = [i in seated or (hold and stored[i]) for i in range(self.meta["seats"])]
+        if want == stored:
+            return
+        meta = self._next_meta(online=want)
+        try:
+            await self._commit(None, meta)
+        except RoomError as err:
+            if err.code == "abandoned":
+                raise
+            log.info("room %s: presence not stored (%s)", self.id, err.message)
+            return
         self.meta = meta
+        self._broadcast(skip=skip)
+
+    def _in_grace(self) -> bool:
+        return self._presence_task is not None and not self._presence_task.done()
+
+    async def _presence_after_grace(self) -> None:
+        await asyncio.sleep(self.presence_grace)
+        try:
+            await self.submit("presence", None)
+        except RoomError:
+            pass
+
+    async def _do_presence(self, cmd: Command) -> None:
+        await self._sync_presence()
 
     async def _do_leave(self, cmd: Command) -> None:
         conn = cmd.conn
@@ -382,9 +504,10 @@ class Room:
             meta = self._next_meta()
             meta["players"][held] = None
             meta["names"][held] = None
+            meta["online"][held] = False
             try:
                 await self._commit({"v": meta["v"], "k": "free", "seat": held}, meta)
-            except StoreUnavailable:
+            except (RoomError, StoreFenced):
                 if viewer is not None:
                     self.viewers[conn.id] = viewer
                 raise
@@ -393,7 +516,7 @@ class Room:
             self.hub.room_changed(self)
             await self._index_seat(conn.player, False)
         elif viewer is not None and viewer.seat is not None:
-            await self._presence_off(viewer.seat)
+            await self._sync_presence(hold=self._in_grace())
         conn.push({"t": "left", "re": cmd.re, "room": self.id})
         self._maybe_idle()
 
@@ -403,18 +526,8 @@ class Room:
         assert conn is not None
         viewer = self.viewers.pop(conn.id, None)
         if viewer is not None and viewer.seat is not None:
-            await self._presence_off(viewer.seat)
+            await self._sync_presence(hold=self._in_grace())
         self._maybe_idle()
-
-    async def _presence_off(self, seat: int) -> None:
-        if any(v.seat == seat for v in self.viewers.values()):
-            return
-        try:
-            await self._presence_change()
-        except StoreUnavailable:
-            # presence is not worth losing the room over: show it, store it with the next change
-            self.meta = self._next_meta()
-        self._broadcast()
 
     def _maybe_idle(self) -> None:
         if not self.viewers:
@@ -436,6 +549,9 @@ class Room:
             raise RoomError("forbidden", "join the room first")
         if viewer.seat is None:
             raise RoomError("forbidden", "spectators do not move")
+        made_at = cmd.args.get("v")
+        if made_at is not None and made_at != self.v:
+            raise RoomError("stale", f"the move was made at v={made_at}; the room is at v={self.v}; sync")
         return await self._play(viewer.seat, cmd.args["move"], conn, cmd.re)
 
     async def _play(self, seat: int, move: Any, conn: Conn | None, re: int | None) -> int:
@@ -480,6 +596,10 @@ class Room:
             await self.submit("bot", None, None, seat=seat, v=v)
         except RoomError as err:
             log.info("room %s: bot on seat %d did not move: %s", self.id, seat, err.message)
+            if err.code == "unavailable" and not self._stopped:  # try again once the store is back
+                await asyncio.sleep(max(self.bot_delay, 0.5))
+                if not self._stopped:
+                    self._schedule_bots()
 
     async def _do_bot(self, cmd: Command) -> None:
         seat: int = cmd.args["seat"]

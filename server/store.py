@@ -9,9 +9,17 @@ This module owns how a room survives a restart or a node failure. A room is stor
 
 ``append`` is the point where a move is stored: it writes the entry and the new meta in one atomic step,
 and the server acknowledges the move only after it returns. Any backend failure raises ``StoreUnavailable``
-(retryable); for ``append`` the outcome is then unknown, so the caller must reload before going on.
+(retryable); for a write the outcome is then unknown, and the caller settles it with ``refence`` (which
+makes any write still in flight under the old token fail) before it reads the room back.
 Caller mistakes raise ``KeyError`` (unknown room) or ``ValueError`` (duplicate room, stale version, bad
 meta); nothing is written in that case.
+
+Leases and fencing: a room runs on the node holding its lease. ``acquire_lease`` hands out a *fencing
+token* ``"{node}|{epoch}"``, where the epoch is a per-room counter raised by every acquisition. Every write
+a room owner makes (``append``, ``save_meta``, ``save_snapshot``, ``finish``) carries its token and is
+refused with ``StoreFenced``, atomically and with nothing written, unless the token still holds: the lease
+key holds exactly that token, or the lease lapsed and nobody acquired it since (the epoch is unchanged).
+So a node that lost its lease can never write over the room's new owner, whatever its clock says.
 
 Redis layout under a prefix (default ``mp:``), one Lua script per write so each write is atomic:
 
@@ -21,13 +29,19 @@ Redis layout under a prefix (default ``mp:``), one Lua script per write so each 
 - ``{p}room:{id}:log``: STREAM, entry id ``{v}-0``, field ``e`` (packed entry); a snapshot at v trims it
   with ``XTRIM MINID = {v+1}-0`` in the same script, which is exact;
 - ``{p}rooms``: SET of room ids; ``{p}public``: SET of public waiting/playing room ids (both pruned lazily
-  once a finished room's keys expire); ``{p}lease:{id}``: STRING node id with a PX expiry.
+  once a finished room's keys expire); ``{p}lease:{id}``: STRING fencing token with a PX expiry;
+  ``{p}fence:{id}``: STRING, the room's epoch counter.
+
+Writes go through one writer task per store: every script call queued during one loop tick is sent in one
+pipeline, and each caller is answered when that pipeline returns (its own reply, or StoreUnavailable if the
+connection failed). The connection pool blocks when busy instead of failing: a busy pool is not an outage.
 
 This module must not know about engines, sessions or sockets: it stores dicts and bytes.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from abc import ABC, abstractmethod
@@ -40,6 +54,7 @@ import msgpack
 import redis.asyncio as aredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
+from redis.commands.core import AsyncScript
 from redis.exceptions import RedisError
 
 __all__ = [
@@ -47,8 +62,10 @@ __all__ = [
     "MemoryStore",
     "RedisStore",
     "Store",
+    "StoreFenced",
     "StoreUnavailable",
     "open_store",
+    "token_node",
 ]
 
 Meta = dict[str, Any]
@@ -60,6 +77,22 @@ LISTED_STATUSES = ("waiting", "playing")
 
 class StoreUnavailable(Exception):
     """The backend failed (refused, timed out, errored); the operation may be retried later."""
+
+
+class StoreFenced(Exception):
+    """A write carried a fencing token that no longer holds: another node owns the room now."""
+
+
+def token_node(token: str) -> str:
+    """The node id inside a fencing token ``"{node}|{epoch}"``."""
+    return token.rsplit("|", 1)[0]
+
+
+def _token_epoch(token: str) -> int:
+    try:
+        return int(token.rsplit("|", 1)[1])
+    except (IndexError, ValueError):
+        return -1
 
 
 @dataclass(slots=True)
@@ -80,20 +113,32 @@ class Store(ABC):
         """Store a new room; raise ValueError if ``meta["room"]`` already exists."""
 
     @abstractmethod
-    async def save_meta(self, room: str, meta: Meta) -> None:
+    async def save_meta(self, room: str, meta: Meta, *, fence: str | None = None) -> None:
         """Replace the room's meta and update the public directory."""
 
     @abstractmethod
-    async def append(self, room: str, entry: Entry, meta: Meta) -> None:
-        """Atomically append ``entry`` to the log and replace the meta: the move is stored on return."""
+    async def append(self, room: str, entry: Entry, meta: Meta, *, fence: str | None = None) -> None:
+        """Atomically append ``entry`` to the log and replace the meta: the move is stored on return.
+
+        ``fence`` is the writer's fencing token (None only for tools and tests that own the store alone);
+        a token that no longer holds raises StoreFenced and writes nothing. The same for every write below.
+        """
 
     @abstractmethod
-    async def save_snapshot(self, room: str, v: int, snapshot: bytes) -> None:
-        """Store the snapshot taken at ``v`` and drop the log entries with v' <= v, atomically."""
+    async def save_snapshot(self, room: str, v: int, snapshot: bytes, *, fence: str | None = None) -> None:
+        """Store the snapshot taken at ``v`` and drop the log entries with v' <= v, atomically.
+
+        A store opened with ``trim_log=False`` keeps the whole log (replays, audits); ``load`` still returns
+        only the entries after the snapshot.
+        """
 
     @abstractmethod
     async def load(self, room: str) -> LoadedRoom | None:
         """Return the room's meta, latest snapshot and the log after it, or None if there is no room."""
+
+    @abstractmethod
+    async def log_entry(self, room: str, v: int) -> tuple[int, Entry | None]:
+        """The room's highest appended version and its log entry at ``v`` (None if absent or trimmed)."""
 
     @abstractmethod
     async def room_ids(self, *, unfinished_only: bool = False) -> list[str]:
@@ -104,7 +149,7 @@ class Store(ABC):
         """Return the metas of public rooms that are waiting or playing, oldest first."""
 
     @abstractmethod
-    async def finish(self, room: str, meta: Meta, ttl_seconds: int) -> None:
+    async def finish(self, room: str, meta: Meta, ttl_seconds: int, *, fence: str | None = None) -> None:
         """Save the meta with status finished and make every key of the room expire after the ttl."""
 
     @abstractmethod
@@ -120,23 +165,35 @@ class Store(ABC):
         """Raise StoreUnavailable if the backend does not answer."""
 
     @abstractmethod
-    async def acquire_lease(self, room: str, node: str, ttl_ms: int) -> bool:
-        """Take the lease for ``node`` (renew it if ``node`` holds it); False if another node holds it."""
+    async def acquire_lease(self, room: str, node: str, ttl_ms: int) -> str | None:
+        """Take the lease for ``node`` with a new fencing token and return it; None if another node holds it.
 
-    @abstractmethod
-    async def renew_lease(self, room: str, node: str, ttl_ms: int) -> bool:
-        """Extend the lease to ``ttl_ms`` from now, only if ``node`` holds it."""
-
-    @abstractmethod
-    async def keep_leases(self, rooms: list[str], node: str, ttl_ms: int) -> list[bool]:
-        """Renew ``node``'s leases of ``rooms`` (taking any that lapsed and are free) in one round trip.
-
-        Returns, per room, whether ``node`` holds the lease now (False: another node took it).
+        ``node`` taking a lease it already holds gets a new token too (an older process of the same node id
+        is fenced off).
         """
 
     @abstractmethod
-    async def release_lease(self, room: str, node: str) -> None:
-        """Drop the lease, only if ``node`` holds it."""
+    async def renew_lease(self, room: str, token: str, ttl_ms: int) -> bool:
+        """Extend the lease to ``ttl_ms`` from now, only if ``token`` still holds (see the module docstring)."""
+
+    @abstractmethod
+    async def keep_leases(self, leases: list[tuple[str, str]], ttl_ms: int) -> list[bool]:
+        """Renew many ``(room, token)`` leases in one round trip (a lapsed one is taken back if its token holds).
+
+        Returns, per lease, whether its token holds now (False: another node took the room).
+        """
+
+    @abstractmethod
+    async def refence(self, room: str, token: str, ttl_ms: int) -> str | None:
+        """Swap a token that still holds for a new one (atomically); None if it no longer holds.
+
+        After a write of unknown outcome this settles it: a write still in flight under the old token can no
+        longer land, so what ``load`` reads next is final.
+        """
+
+    @abstractmethod
+    async def release_lease(self, room: str, token: str) -> None:
+        """Drop the lease, only if ``token`` holds it."""
 
     @abstractmethod
     async def lease_holder(self, room: str) -> str | None:
@@ -174,12 +231,12 @@ class Store(ABC):
         await self.close()
 
 
-def open_store(url: str, *, prefix: str = "mp:") -> Store:
+def open_store(url: str, *, prefix: str = "mp:", trim_log: bool = True) -> Store:
     """Return a MemoryStore for ``"memory"``, a RedisStore for a redis://, rediss:// or unix:// url."""
     if url == "memory":
-        return MemoryStore()
+        return MemoryStore(trim_log=trim_log)
     if url.startswith(("redis://", "rediss://", "unix://")):
-        return RedisStore(url, prefix=prefix)
+        return RedisStore(url, prefix=prefix, trim_log=trim_log)
     raise ValueError(f"unknown store url {url!r}: use 'memory' or 'redis://host:port/db'")
 
 
@@ -276,10 +333,12 @@ class MemoryStore(Store):
     lazily on access.
     """
 
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic, trim_log: bool = True) -> None:
         self._clock = clock
+        self.trim_log = trim_log
         self._rooms: dict[str, _MemRoom] = {}
         self._leases: dict[str, tuple[str, float]] = {}
+        self._epochs: dict[str, int] = {}
         self._sessions: dict[str, tuple[bytes, float]] = {}
         self._player_rooms: dict[str, set[str]] = {}
 
@@ -290,11 +349,13 @@ class MemoryStore(Store):
             return None
         return stored
 
-    def _need(self, room: str) -> _MemRoom:
+    def _need(self, room: str, fence: str | None = None) -> _MemRoom:
         _check_room(room)
         stored = self._get(room)
         if stored is None:
             raise KeyError(room)
+        if fence is not None and not self._holds(room, fence):
+            raise StoreFenced(f"room {room!r}: the lease is no longer {fence!r}")
         return stored
 
     def _live_rooms(self) -> list[_MemRoom]:
@@ -306,14 +367,14 @@ class MemoryStore(Store):
             raise ValueError(f"room {info.room!r} already exists")
         self._rooms[info.room] = _MemRoom(info)
 
-    async def save_meta(self, room: str, meta: Meta) -> None:
+    async def save_meta(self, room: str, meta: Meta, *, fence: str | None = None) -> None:
         info = _check_meta(meta, room)
-        self._need(room).info = info
+        self._need(room, fence).info = info
 
-    async def append(self, room: str, entry: Entry, meta: Meta) -> None:
+    async def append(self, room: str, entry: Entry, meta: Meta, *, fence: str | None = None) -> None:
         info = _check_meta(meta, room)
         v, packed = _check_entry(entry)
-        stored = self._need(room)
+        stored = self._need(room, fence)
         last = max(stored.log_v, stored.snap_v)
         if v <= last:
             raise ValueError(f"entry v={v} is not above the room's last stored version {last}")
@@ -321,14 +382,15 @@ class MemoryStore(Store):
         stored.log_v = v
         stored.info = info
 
-    async def save_snapshot(self, room: str, v: int, snapshot: bytes) -> None:
+    async def save_snapshot(self, room: str, v: int, snapshot: bytes, *, fence: str | None = None) -> None:
         _check_version(v, "snapshot v", 0)
-        stored = self._need(room)
+        stored = self._need(room, fence)
         if stored.snapshot is not None and v < stored.snap_v:
             raise ValueError(f"snapshot v={v} is older than the stored one at v={stored.snap_v}")
         stored.snap_v = v
         stored.snapshot = bytes(snapshot)
-        stored.log = [(ev, e) for ev, e in stored.log if ev > v]
+        if self.trim_log:
+            stored.log = [(ev, e) for ev, e in stored.log if ev > v]
 
     async def load(self, room: str) -> LoadedRoom | None:
         _check_room(room)
@@ -342,6 +404,16 @@ class MemoryStore(Store):
             log=[_unpack(e) for ev, e in stored.log if ev > stored.snap_v],
         )
 
+    async def log_entry(self, room: str, v: int) -> tuple[int, Entry | None]:
+        stored = self._need(room)
+        found = next((e for ev, e in stored.log if ev == v), None)
+        return stored.log_v, None if found is None else _unpack(found)
+
+    async def full_log(self, room: str) -> list[Entry]:
+        """Every stored log entry of the room (all of them only with ``trim_log=False``)."""
+        stored = self._need(room)
+        return [_unpack(e) for _ev, e in stored.log]
+
     async def room_ids(self, *, unfinished_only: bool = False) -> list[str]:
         return sorted(r.info.room for r in self._live_rooms() if not unfinished_only or r.info.status != "finished")
 
@@ -349,10 +421,10 @@ class MemoryStore(Store):
         metas = [_unpack(r.info.packed) for r in self._live_rooms() if r.info.listed]
         return sorted(metas, key=_listing_order)
 
-    async def finish(self, room: str, meta: Meta, ttl_seconds: int) -> None:
+    async def finish(self, room: str, meta: Meta, ttl_seconds: int, *, fence: str | None = None) -> None:
         _check_ttl(ttl_seconds, "ttl_seconds")
         info = _check_meta({**meta, "status": "finished"}, room)
-        stored = self._need(room)
+        stored = self._need(room, fence)
         stored.info = info
         stored.expires_at = self._clock() + ttl_seconds
 
@@ -360,6 +432,7 @@ class MemoryStore(Store):
         _check_room(room)
         self._rooms.pop(room, None)
         self._leases.pop(room, None)
+        self._epochs.pop(room, None)
 
     async def close(self) -> None:
         pass
@@ -394,7 +467,7 @@ class MemoryStore(Store):
         session: dict[str, Any] = _unpack(item[0])
         return session
 
-    def _holder(self, room: str) -> str | None:
+    def _lease(self, room: str) -> str | None:
         lease = self._leases.get(room)
         if lease is None:
             return None
@@ -403,36 +476,56 @@ class MemoryStore(Store):
             return None
         return lease[0]
 
-    async def acquire_lease(self, room: str, node: str, ttl_ms: int) -> bool:
+    def _holds(self, room: str, token: str) -> bool:
+        held = self._lease(room)
+        if held is not None:
+            return held == token
+        return _token_epoch(token) == self._epochs.get(room, 0)
+
+    def _grant(self, room: str, node: str, ttl_ms: int) -> str:
+        epoch = self._epochs[room] = self._epochs.get(room, 0) + 1
+        token = f"{node}|{epoch}"
+        self._leases[room] = (token, self._clock() + ttl_ms / 1000)
+        return token
+
+    async def acquire_lease(self, room: str, node: str, ttl_ms: int) -> str | None:
         _check_ttl(ttl_ms, "ttl_ms")
-        holder = self._holder(room)
-        if holder is not None and holder != node:
+        held = self._lease(room)
+        if held is not None and token_node(held) != node:
+            return None
+        return self._grant(room, node, ttl_ms)
+
+    async def renew_lease(self, room: str, token: str, ttl_ms: int) -> bool:
+        _check_ttl(ttl_ms, "ttl_ms")
+        if not self._holds(room, token):
             return False
-        self._leases[room] = (node, self._clock() + ttl_ms / 1000)
+        self._leases[room] = (token, self._clock() + ttl_ms / 1000)
         return True
 
-    async def renew_lease(self, room: str, node: str, ttl_ms: int) -> bool:
+    async def keep_leases(self, leases: list[tuple[str, str]], ttl_ms: int) -> list[bool]:
+        return [await self.renew_lease(room, token, ttl_ms) for room, token in leases]
+
+    async def refence(self, room: str, token: str, ttl_ms: int) -> str | None:
         _check_ttl(ttl_ms, "ttl_ms")
-        if self._holder(room) != node:
-            return False
-        self._leases[room] = (node, self._clock() + ttl_ms / 1000)
-        return True
+        if not self._holds(room, token):
+            return None
+        return self._grant(room, token_node(token), ttl_ms)
 
-    async def keep_leases(self, rooms: list[str], node: str, ttl_ms: int) -> list[bool]:
-        return [await self.acquire_lease(room, node, ttl_ms) for room in rooms]
-
-    async def release_lease(self, room: str, node: str) -> None:
-        if self._holder(room) == node:
+    async def release_lease(self, room: str, token: str) -> None:
+        if self._lease(room) == token:
             del self._leases[room]
 
     async def lease_holder(self, room: str) -> str | None:
-        return self._holder(room)
+        held = self._lease(room)
+        return None if held is None else token_node(held)
 
 
 # --- Redis store -----------------------------------------------------------------------------------
 
-# Every script takes the meta fields as ARGV[1..6]: data, status, game, public, room id, listed.
-_WRITE_META = """
+# Every write script takes the meta fields as ARGV[1..6]: data, status, game, public, room id, listed;
+# the fenced ones take the lease and fence keys as their last two KEYS and the token as their last ARGV
+# ('' means unfenced: tools and tests that own the store alone).
+_HELPERS = """
 local function write_meta(meta_key, public_key)
   redis.call('HSET', meta_key, 'data', ARGV[1], 'status', ARGV[2], 'game', ARGV[3], 'public', ARGV[4])
   if ARGV[6] == '1' then
@@ -446,15 +539,23 @@ local function inherit_ttl(meta_key, key)
   local ttl = redis.call('PTTL', meta_key)
   if ttl > 0 then redis.call('PEXPIRE', key, ttl) end
 end
+-- does a fencing token 'node|epoch' still hold? the lease is that token, or it lapsed and the epoch is unchanged
+local function holds(lease_key, fence_key, token)
+  if token == '' then return true end
+  local held = redis.call('GET', lease_key)
+  if held then return held == token end
+  local epoch = string.match(token, '|(%d+)$')
+  return epoch ~= nil and (redis.call('GET', fence_key) or '0') == epoch
+end
 """
 
 
-def _with_meta_helpers(body: str) -> str:
-    return _WRITE_META + body
+def _script(body: str) -> str:
+    return _HELPERS + body
 
 
 # KEYS: meta, snap, log, rooms, public
-_CREATE = _with_meta_helpers(
+_CREATE = _script(
     """
 if redis.call('EXISTS', KEYS[1]) == 1 then return -2 end
 redis.call('DEL', KEYS[2], KEYS[3])
@@ -465,19 +566,21 @@ return 1
 """
 )
 
-# KEYS: meta, public
-_SAVE_META = _with_meta_helpers(
+# KEYS: meta, public, lease, fence; ARGV[7]: token
+_SAVE_META = _script(
     """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if not holds(KEYS[3], KEYS[4], ARGV[7]) then return -3 end
 write_meta(KEYS[1], KEYS[2])
 return 1
 """
 )
 
-# KEYS: meta, snap, log, public; ARGV[7]: v, ARGV[8]: packed entry
-_APPEND = _with_meta_helpers(
+# KEYS: meta, snap, log, public, lease, fence; ARGV[7]: v, ARGV[8]: packed entry, ARGV[9]: token
+_APPEND = _script(
     """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if not holds(KEYS[5], KEYS[6], ARGV[9]) then return -3 end
 local v = tonumber(ARGV[7])
 local last = tonumber(redis.call('HGET', KEYS[1], 'log_v') or '0')
 local snap_v = tonumber(redis.call('HGET', KEYS[2], 'v') or '0')
@@ -490,56 +593,63 @@ return 1
 """
 )
 
-# KEYS: meta, snap, log; ARGV: v, data, min stream id to keep
-_SNAPSHOT = _with_meta_helpers(
+# KEYS: meta, snap, log, lease, fence; ARGV: v, data, min stream id to keep ('' keeps the log), token
+_SNAPSHOT = _script(
     """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if not holds(KEYS[4], KEYS[5], ARGV[4]) then return -3 end
 local current = redis.call('HGET', KEYS[2], 'v')
 if current and tonumber(current) > tonumber(ARGV[1]) then return -1 end
 redis.call('HSET', KEYS[2], 'v', ARGV[1], 'data', ARGV[2])
-redis.call('XTRIM', KEYS[3], 'MINID', '=', ARGV[3])
+if ARGV[3] ~= '' then redis.call('XTRIM', KEYS[3], 'MINID', '=', ARGV[3]) end
 inherit_ttl(KEYS[1], KEYS[2])
 inherit_ttl(KEYS[1], KEYS[3])
 return 1
 """
 )
 
-# KEYS: meta, snap, log, public; ARGV[7]: ttl in ms
-_FINISH = _with_meta_helpers(
+# KEYS: meta, snap, log, public, lease, fence; ARGV[7]: ttl in ms, ARGV[8]: token
+_FINISH = _script(
     """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if not holds(KEYS[5], KEYS[6], ARGV[8]) then return -3 end
 write_meta(KEYS[1], KEYS[4])
 for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[7]) end
+redis.call('PEXPIRE', KEYS[6], ARGV[7])
 return 1
 """
 )
 
-# KEYS: lease; ARGV: node, ttl ms
-_ACQUIRE = """
-local holder = redis.call('GET', KEYS[1])
-if holder == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 1
-end
-if holder then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1
+# KEYS: lease, fence; ARGV: node, ttl ms. Returns the new token, or false when another node holds the lease.
+_ACQUIRE = _script(
+    """
+local held = redis.call('GET', KEYS[1])
+if held and string.sub(held, 1, #ARGV[1] + 1) ~= ARGV[1] .. '|' then return false end
+local token = ARGV[1] .. '|' .. redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[1], token, 'PX', ARGV[2])
+return token
 """
+)
 
-_RENEW = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 1
-end
-return 0
+# KEYS: lease, fence; ARGV: token, ttl ms. Swap a token that holds for a new one of the same node.
+_REFENCE = _script(
+    """
+if not holds(KEYS[1], KEYS[2], ARGV[1]) then return false end
+local node = string.match(ARGV[1], '^(.*)|%d+$')
+local token = node .. '|' .. redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[1], token, 'PX', ARGV[2])
+return token
 """
+)
 
-_KEEP = """
+# KEYS: lease1, fence1, lease2, fence2, ...; ARGV: ttl ms, token1, token2, ...
+_KEEP = _script(
+    """
 local out = {}
-for i, key in ipairs(KEYS) do
-  local holder = redis.call('GET', key)
-  if holder == ARGV[1] or not holder then
-    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+for i = 1, #KEYS / 2 do
+  local token = ARGV[i + 1]
+  if holds(KEYS[2 * i - 1], KEYS[2 * i], token) then
+    redis.call('SET', KEYS[2 * i - 1], token, 'PX', ARGV[1])
     out[i] = 1
   else
     out[i] = 0
@@ -547,6 +657,7 @@ for i, key in ipairs(KEYS) do
 end
 return out
 """
+)
 
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -567,6 +678,7 @@ return 0
 _MISSING = 0
 _STALE = -1
 _EXISTS = -2
+_FENCED = -3
 
 
 @contextlib.contextmanager
@@ -581,29 +693,67 @@ def _meta_args(info: _MetaInfo) -> list[bytes | str | int]:
     return [info.packed, info.status, info.game, int(info.public), info.room, int(info.listed)]
 
 
+def _check_done(room: str, done: Any, what: str) -> None:
+    if done == _MISSING:
+        raise KeyError(room)
+    if done == _FENCED:
+        raise StoreFenced(f"room {room!r}: the {what} carried a token that no longer holds")
+
+
+@dataclass(slots=True)
+class _Call:
+    script: AsyncScript
+    keys: list[str]
+    args: list[Any]
+    done: asyncio.Future[Any]
+
+
 class RedisStore(Store):
     """Rooms in Redis under ``prefix``; every write is one Lua script, so it is atomic.
 
     The client fails fast (``timeout`` seconds for connect and socket reads, no automatic retries): a dead
-    Redis surfaces as StoreUnavailable instead of a hung room. ``client`` is exposed for pub/sub relays.
+    Redis surfaces as StoreUnavailable instead of a hung room. Connections come from a blocking pool of
+    ``max_connections`` (a caller waits up to ``pool_wait`` seconds for one). Write scripts are coalesced:
+    one writer task sends every call queued meanwhile in one pipeline. ``client`` is exposed for pub/sub.
     """
 
-    def __init__(self, url: str = "redis://127.0.0.1:6379/0", *, prefix: str = "mp:", timeout: float = 2.0):
+    def __init__(
+        self,
+        url: str = "redis://127.0.0.1:6379/0",
+        *,
+        prefix: str = "mp:",
+        timeout: float = 2.0,
+        trim_log: bool = True,
+        max_connections: int = 64,
+        pool_wait: float = 10.0,
+        max_batch: int = 512,
+    ):
         self.prefix = prefix
-        self.client: aredis.Redis = aredis.Redis.from_url(
+        self.trim_log = trim_log
+        self.timeout = timeout
+        pool = aredis.BlockingConnectionPool.from_url(
             url,
-            decode_responses=False,
+            max_connections=max_connections,
+            timeout=pool_wait,
             socket_timeout=timeout,
             socket_connect_timeout=timeout,
             retry=Retry(NoBackoff(), 0),
         )
+        self.client: aredis.Redis = aredis.Redis.from_pool(pool)
         reg = self.client.register_script
         self._create, self._save_meta, self._append = reg(_CREATE), reg(_SAVE_META), reg(_APPEND)
         self._snapshot, self._finish = reg(_SNAPSHOT), reg(_FINISH)
-        self._acquire, self._renew, self._release = reg(_ACQUIRE), reg(_RENEW), reg(_RELEASE)
+        self._acquire, self._refence, self._release = reg(_ACQUIRE), reg(_REFENCE), reg(_RELEASE)
         self._keep = reg(_KEEP)
         self._prune = reg(_PRUNE)
         self._closed = False
+        self._max_batch = max_batch
+        self._queue: list[_Call] = []
+        self._wake: asyncio.Event | None = None
+        self._writer: asyncio.Task[None] | None = None
+        #: pipelines sent and calls they carried (the benchmark reads these)
+        self.batches = 0
+        self.batched_calls = 0
 
     def _key(self, room: str, part: str) -> str:
         return f"{self.prefix}room:{room}:{part}"
@@ -622,41 +772,93 @@ class RedisStore(Store):
     def _lease_key(self, room: str) -> str:
         return f"{self.prefix}lease:{room}"
 
+    def _fence_keys(self, room: str) -> list[str]:
+        return [self._lease_key(room), f"{self.prefix}fence:{room}"]
+
+    # ---- the coalescing writer ------------------------------------------------------------------
+
+    async def _run(self, script: AsyncScript, keys: list[str], args: list[Any]) -> Any:
+        """Queue one script call for the writer task and wait for its own reply."""
+        if self._closed:
+            raise StoreUnavailable("the store is closed")
+        loop = asyncio.get_running_loop()
+        if self._writer is None or self._writer.done():
+            self._wake = asyncio.Event()
+            self._writer = loop.create_task(self._write_loop(), name="redis-writer")
+        call = _Call(script, keys, args, loop.create_future())
+        self._queue.append(call)
+        assert self._wake is not None
+        self._wake.set()
+        return await call.done
+
+    async def _write_loop(self) -> None:
+        assert self._wake is not None
+        while not self._closed:
+            await self._wake.wait()
+            self._wake.clear()
+            await asyncio.sleep(0)  # let every room that is ready this tick queue its write
+            while self._queue:
+                batch, self._queue = self._queue[: self._max_batch], self._queue[self._max_batch :]
+                await self._send(batch)
+
+    async def _send(self, batch: list[_Call]) -> None:
+        self.batches += 1
+        self.batched_calls += len(batch)
+        try:
+            async with self.client.pipeline(transaction=False) as pipe:
+                for call in batch:
+                    await call.script(keys=call.keys, args=call.args, client=pipe)
+                replies = await pipe.execute(raise_on_error=False)
+        except (RedisError, OSError) as exc:
+            failure = StoreUnavailable(f"redis: {exc}")
+            for call in batch:
+                if not call.done.done():
+                    call.done.set_exception(failure)
+            return
+        except asyncio.CancelledError:
+            for call in batch:
+                if not call.done.done():
+                    call.done.set_exception(StoreUnavailable("the store is closing"))
+            raise
+        for call, reply in zip(batch, replies, strict=True):
+            if call.done.done():
+                continue
+            if isinstance(reply, Exception):
+                call.done.set_exception(StoreUnavailable(f"redis: {reply}"))
+            else:
+                call.done.set_result(reply)
+
+    # ---- rooms ----------------------------------------------------------------------------------
+
     async def create_room(self, meta: Meta) -> None:
         info = _check_meta(meta)
         keys = [*self._room_keys(info.room), self._rooms_key, self._public_key]
-        with _unavailable():
-            done = await self._create(keys=keys, args=_meta_args(info))
+        done = await self._run(self._create, keys, _meta_args(info))
         if done == _EXISTS:
             raise ValueError(f"room {info.room!r} already exists")
 
-    async def save_meta(self, room: str, meta: Meta) -> None:
+    async def save_meta(self, room: str, meta: Meta, *, fence: str | None = None) -> None:
         info = _check_meta(meta, room)
-        with _unavailable():
-            keys = [self._key(room, "meta"), self._public_key]
-            done = await self._save_meta(keys=keys, args=_meta_args(info))
-        if done == _MISSING:
-            raise KeyError(room)
+        keys = [self._key(room, "meta"), self._public_key, *self._fence_keys(room)]
+        done = await self._run(self._save_meta, keys, [*_meta_args(info), fence or ""])
+        _check_done(room, done, "meta")
 
-    async def append(self, room: str, entry: Entry, meta: Meta) -> None:
+    async def append(self, room: str, entry: Entry, meta: Meta, *, fence: str | None = None) -> None:
         info = _check_meta(meta, room)
         v, packed = _check_entry(entry)
-        keys = [*self._room_keys(room), self._public_key]
-        with _unavailable():
-            done = await self._append(keys=keys, args=[*_meta_args(info), v, packed])
-        if done == _MISSING:
-            raise KeyError(room)
+        keys = [*self._room_keys(room), self._public_key, *self._fence_keys(room)]
+        done = await self._run(self._append, keys, [*_meta_args(info), v, packed, fence or ""])
+        _check_done(room, done, "append")
         if done == _STALE:
             raise ValueError(f"entry v={v} is not above the room's last stored version")
 
-    async def save_snapshot(self, room: str, v: int, snapshot: bytes) -> None:
+    async def save_snapshot(self, room: str, v: int, snapshot: bytes, *, fence: str | None = None) -> None:
         _check_version(v, "snapshot v", 0)
         _check_room(room)
-        with _unavailable():
-            args: list[bytes | str | int] = [v, bytes(snapshot), f"{v + 1}-0"]
-            done = await self._snapshot(keys=list(self._room_keys(room)), args=args)
-        if done == _MISSING:
-            raise KeyError(room)
+        trim = f"{v + 1}-0" if self.trim_log else ""
+        args: list[bytes | str | int] = [v, bytes(snapshot), trim, fence or ""]
+        done = await self._run(self._snapshot, [*self._room_keys(room), *self._fence_keys(room)], args)
+        _check_done(room, done, "snapshot")
         if done == _STALE:
             raise ValueError(f"snapshot v={v} is older than the stored one")
 
@@ -679,6 +881,23 @@ class RedisStore(Store):
             snapshot=snapshot,
             log=[e for e in entries if e["v"] > base],
         )
+
+    async def log_entry(self, room: str, v: int) -> tuple[int, Entry | None]:
+        meta_key, _snap, log_key = self._room_keys(room)
+        with _unavailable():
+            async with self.client.pipeline(transaction=True) as pipe:
+                pipe.hget(meta_key, "log_v")
+                pipe.xrange(log_key, f"{v}-0", f"{v}-0")
+                log_v, found = await pipe.execute()
+        if log_v is None:
+            raise KeyError(room)
+        return int(log_v), _unpack(found[0][1][b"e"]) if found else None
+
+    async def full_log(self, room: str) -> list[Entry]:
+        """Every stored log entry of the room (all of them only with ``trim_log=False``)."""
+        with _unavailable():
+            log = await self.client.xrange(self._key(room, "log"), "-", "+")
+        return [_unpack(fields[b"e"]) for _id, fields in log]
 
     async def _fields_of(self, set_key: str, field_name: str) -> dict[str, bytes]:
         """Read one meta field of every room in a directory set; drop ids whose room has expired."""
@@ -704,20 +923,18 @@ class RedisStore(Store):
         listed = [m for m in metas if m.get("public", True) is True and m.get("status") in LISTED_STATUSES]
         return sorted(listed, key=_listing_order)
 
-    async def finish(self, room: str, meta: Meta, ttl_seconds: int) -> None:
+    async def finish(self, room: str, meta: Meta, ttl_seconds: int, *, fence: str | None = None) -> None:
         _check_ttl(ttl_seconds, "ttl_seconds")
         info = _check_meta({**meta, "status": "finished"}, room)
-        keys = [*self._room_keys(room), self._public_key]
-        with _unavailable():
-            done = await self._finish(keys=keys, args=[*_meta_args(info), ttl_seconds * 1000])
-        if done == _MISSING:
-            raise KeyError(room)
+        keys = [*self._room_keys(room), self._public_key, *self._fence_keys(room)]
+        done = await self._run(self._finish, keys, [*_meta_args(info), ttl_seconds * 1000, fence or ""])
+        _check_done(room, done, "finish")
 
     async def delete_room(self, room: str) -> None:
         _check_room(room)
         with _unavailable():
             async with self.client.pipeline(transaction=True) as pipe:
-                pipe.delete(*self._room_keys(room), self._lease_key(room))
+                pipe.delete(*self._room_keys(room), *self._fence_keys(room))
                 pipe.srem(self._rooms_key, room)
                 pipe.srem(self._public_key, room)
                 await pipe.execute()
@@ -725,7 +942,16 @@ class RedisStore(Store):
     async def close(self) -> None:
         if not self._closed:
             self._closed = True
+            if self._writer is not None:
+                self._writer.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await self._writer
+            for call in self._queue:
+                if not call.done.done():
+                    call.done.set_exception(StoreUnavailable("the store is closed"))
+            self._queue = []
             await self.client.aclose()
+            await self.client.connection_pool.disconnect()
 
     async def ping(self) -> None:
         with _unavailable():
@@ -766,30 +992,36 @@ class RedisStore(Store):
         session: dict[str, Any] = _unpack(data)
         return session
 
-    async def acquire_lease(self, room: str, node: str, ttl_ms: int) -> bool:
-        _check_ttl(ttl_ms, "ttl_ms")
-        with _unavailable():
-            return bool(await self._acquire(keys=[self._lease_key(room)], args=[node, ttl_ms]))
+    # ---- leases ---------------------------------------------------------------------------------
 
-    async def renew_lease(self, room: str, node: str, ttl_ms: int) -> bool:
+    async def acquire_lease(self, room: str, node: str, ttl_ms: int) -> str | None:
         _check_ttl(ttl_ms, "ttl_ms")
-        with _unavailable():
-            return bool(await self._renew(keys=[self._lease_key(room)], args=[node, ttl_ms]))
+        token = await self._run(self._acquire, self._fence_keys(room), [node, ttl_ms])
+        return token.decode() if isinstance(token, bytes) else None
 
-    async def keep_leases(self, rooms: list[str], node: str, ttl_ms: int) -> list[bool]:
+    async def renew_lease(self, room: str, token: str, ttl_ms: int) -> bool:
+        return (await self.keep_leases([(room, token)], ttl_ms))[0]
+
+    async def keep_leases(self, leases: list[tuple[str, str]], ttl_ms: int) -> list[bool]:
         _check_ttl(ttl_ms, "ttl_ms")
         held: list[bool] = []
-        with _unavailable():
-            for i in range(0, len(rooms), 500):
-                chunk = [self._lease_key(r) for r in rooms[i : i + 500]]
-                held.extend(bool(x) for x in await self._keep(keys=chunk, args=[node, ttl_ms]))
+        for i in range(0, len(leases), 500):
+            chunk = leases[i : i + 500]
+            keys = [k for room, _token in chunk for k in self._fence_keys(room)]
+            args = [ttl_ms, *(token for _room, token in chunk)]
+            held.extend(bool(x) for x in await self._run(self._keep, keys, args))
         return held
 
-    async def release_lease(self, room: str, node: str) -> None:
+    async def refence(self, room: str, token: str, ttl_ms: int) -> str | None:
+        _check_ttl(ttl_ms, "ttl_ms")
+        new = await self._run(self._refence, self._fence_keys(room), [token, ttl_ms])
+        return new.decode() if isinstance(new, bytes) else None
+
+    async def release_lease(self, room: str, token: str) -> None:
         with _unavailable():
-            await self._release(keys=[self._lease_key(room)], args=[node])
+            await self._release(keys=[self._lease_key(room)], args=[token])
 
     async def lease_holder(self, room: str) -> str | None:
         with _unavailable():
-            holder = await self.client.get(self._lease_key(room))
-        return holder.decode() if isinstance(holder, bytes) else None
+            held = await self.client.get(self._lease_key(room))
+        return token_node(held.decode()) if isinstance(held, bytes) else None

@@ -19,7 +19,7 @@ from clients.cli.session import CONNECTION_ERRORS, Session
 from clients.client import ServerError
 
 #: answers that mean "your prompt was out of date": wait for the next update and try again
-STALE = ("not_your_turn", "illegal_move")
+STALE = ("not_your_turn", "illegal_move", "stale")
 #: answers worth retrying after a pause
 RETRY = ("rate_limited", "unavailable")
 

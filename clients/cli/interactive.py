@@ -313,7 +313,7 @@ class Interactive:
             try:
                 await self.session.c.move(self.room, move)
             except ServerError as err:
-                if err.code in ("not_your_turn", "illegal_move"):
+                if err.code in ("not_your_turn", "illegal_move", "stale"):
                     self.notice = f"That option is out of date ({err.message}); here is the current view."
                 else:
                     raise

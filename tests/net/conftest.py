@@ -16,23 +16,34 @@ from server.store import MemoryStore, Store, StoreUnavailable
 
 
 class FlakyStore(MemoryStore):
-    """A memory store whose writes can be made to fail, as if Redis went away."""
+    """A memory store whose writes can be made to fail, as if Redis went away.
+
+    `down`: writes are refused before anything is stored. `lose_replies`: writes are stored, then fail as a
+    timed-out reply would (the outcome is unknown to the caller).
+    """
 
     def __init__(self) -> None:
         super().__init__()
         self.down = False
+        self.lose_replies = False
 
     def _check(self) -> None:
         if self.down:
             raise StoreUnavailable("store switched off by the test")
 
-    async def append(self, room: str, entry: dict[str, Any], meta: dict[str, Any]) -> None:
-        self._check()
-        await super().append(room, entry, meta)
+    def _after(self) -> None:
+        if self.lose_replies:
+            raise StoreUnavailable("the reply was lost (switched on by the test)")
 
-    async def save_meta(self, room: str, meta: dict[str, Any]) -> None:
+    async def append(self, room: str, entry: dict[str, Any], meta: dict[str, Any], *, fence: str | None = None) -> None:
         self._check()
-        await super().save_meta(room, meta)
+        await super().append(room, entry, meta, fence=fence)
+        self._after()
+
+    async def save_meta(self, room: str, meta: dict[str, Any], *, fence: str | None = None) -> None:
+        self._check()
+        await super().save_meta(room, meta, fence=fence)
+        self._after()
 
     async def load(self, room: str) -> Any:
         self._check()
@@ -91,7 +102,7 @@ async def play_to_end(room: str, players: list[Client], rng: random.Random, max_
         try:
             v = await mover.move(room, move)
         except ServerError as err:
-            assert err.code in ("not_your_turn", "illegal_move"), err  # a stale prompt
+            assert err.code in ("not_your_turn", "illegal_move", "stale"), err  # a stale prompt
             await _settle(players, room)
             continue
         done.append((v, view["you"], move))

@@ -221,6 +221,53 @@ async def test_a_store_outage_answers_unavailable_and_loses_nothing() -> None:
         await app.stop()
 
 
+async def test_a_stored_move_whose_reply_was_lost_is_answered_ok_and_a_resend_is_stale() -> None:
+    store = FlakyStore()
+    app = await start_app(store=store)
+    try:
+        url = f"ws://127.0.0.1:{app.port}/ws"
+        async with Client(url) as a, Client(url) as b:
+            await a.hello("a")
+            await b.hello("b")
+            room = await a.create("expedition", 2, {"seed": 4})
+            await a.join(room)
+            await b.join(room)
+            await a.wait_for(room, lambda s: s["status"] == "playing")
+            v = a.views[room].v
+            move = a.view(room)["prompt"]["options"][0]
+            store.lose_replies = True
+            answer = await a.request("move", room=room, move=move, v=v)
+            assert answer == {"t": "ok", "re": answer["re"], "v": v + 1}
+            store.lose_replies = False
+            with pytest.raises(ServerError) as err:
+                await a.request("move", room=room, move=move, v=v)  # the same move sent again
+            assert err.value.code == "stale"
+            loaded = await store.load(room)
+            assert loaded is not None and [e["v"] for e in loaded.log].count(v + 1) == 1
+            assert [e["v"] for e in loaded.log][-1] == v + 1
+            await b.wait_for(room, lambda s: b.views[room].v == v + 1)
+    finally:
+        await app.stop()
+
+
+async def test_a_move_made_against_an_older_version_is_refused_as_stale_and_changes_nothing(
+    app: App, connect: Connect
+) -> None:
+    a, b = await connect("a"), await connect("b")
+    room = await a.create("expedition", 2, {"seed": 4})
+    await a.join(room)
+    await b.join(room)
+    await a.wait_for(room, lambda s: s["status"] == "playing")
+    v = a.views[room].v
+    move = a.view(room)["prompt"]["options"][0]
+    for made_at in (v - 1, v + 1):
+        with pytest.raises(ServerError) as err:
+            await a.request("move", room=room, move=move, v=made_at)
+        assert err.value.code == "stale"
+    assert a.views[room].v == v
+    assert (await a.request("move", room=room, move=move, v=v))["v"] == v + 1
+
+
 async def test_health_and_metrics_answer_over_http(app: App, connect: Connect) -> None:
     import urllib.request
 

@@ -40,11 +40,14 @@ async def test_get_meta_reads_only_the_meta(backend: Backend) -> None:
     assert await backend.store.get_meta("nope") is None
 
 
-async def test_keep_leases_renews_ours_takes_back_free_ones_and_leaves_others(backend: Backend) -> None:
+async def test_keep_leases_renews_ours_takes_back_lapsed_ones_and_leaves_others(backend: Backend) -> None:
     store = backend.store
-    assert await store.acquire_lease("r1", "n1", 60_000)
+    t1 = await store.acquire_lease("r1", "n1", 60_000)
     assert await store.acquire_lease("r2", "n2", 60_000)
-    assert await store.keep_leases(["r1", "r2", "r3"], "n1", 60_000) == [True, False, True]
+    t3 = await store.acquire_lease("r3", "n1", 50)
+    assert t1 and t3
+    await backend.elapse(0.1)  # r3's lease lapsed; nobody took it
+    assert await store.keep_leases([("r1", t1), ("r2", "n1|1"), ("r3", t3)], 60_000) == [True, False, True]
     assert await store.lease_holder("r1") == "n1"
     assert await store.lease_holder("r2") == "n2"
     assert await store.lease_holder("r3") == "n1"

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from server.store import LoadedRoom, MemoryStore, RedisStore, Store, open_store
+from server.store import LoadedRoom, MemoryStore, RedisStore, Store, StoreFenced, open_store, token_node
 
 from .conftest import REDIS_URL, Backend, memory_backend
 
@@ -383,64 +383,87 @@ async def test_a_value_msgpack_cannot_pack_is_refused_before_anything_is_stored(
     assert await store.room_ids() == []
 
 
-# --- leases ------------------------------------------------------------------------------------------
+# --- leases and fencing ------------------------------------------------------------------------------
 
 
-async def test_a_free_lease_is_acquired(store: Store) -> None:
+async def test_a_free_lease_is_acquired_with_a_token_naming_the_node(store: Store) -> None:
     assert await store.lease_holder("r1") is None
-    assert await store.acquire_lease("r1", "node-a", 10_000)
+    token = await store.acquire_lease("r1", "node-a", 10_000)
+    assert token is not None and token_node(token) == "node-a"
     assert await store.lease_holder("r1") == "node-a"
 
 
 async def test_a_second_node_is_refused_a_held_lease(store: Store) -> None:
     assert await store.acquire_lease("r1", "node-a", 10_000)
-    assert not await store.acquire_lease("r1", "node-b", 10_000)
+    assert await store.acquire_lease("r1", "node-b", 10_000) is None
     assert await store.lease_holder("r1") == "node-a"
 
 
-async def test_the_holder_acquiring_again_renews(backend: Backend) -> None:
+async def test_the_holder_acquiring_again_gets_a_new_token_and_fences_the_old_one(backend: Backend) -> None:
     store = backend.store
-    assert await store.acquire_lease("r1", "node-a", 200)
+    meta = await playing(store, "r1")
+    old = await store.acquire_lease("r1", "node-a", 200)
     await backend.elapse(0.15)
-    assert await store.acquire_lease("r1", "node-a", 200)
+    new = await store.acquire_lease("r1", "node-a", 200)
+    assert old and new and old != new
+    await backend.elapse(0.15)
+    assert await store.lease_holder("r1") == "node-a"
+    with pytest.raises(StoreFenced):
+        await store.append("r1", move(1), {**meta, "v": 1}, fence=old)
+    await store.append("r1", move(1), {**meta, "v": 1}, fence=new)
+
+
+async def test_only_the_holders_token_renews_a_lease(backend: Backend) -> None:
+    store = backend.store
+    token = await store.acquire_lease("r1", "node-a", 200)
+    assert token is not None
+    assert not await store.renew_lease("r1", "node-b|1", 10_000)
+    await backend.elapse(0.15)
+    assert await store.renew_lease("r1", token, 200)
     await backend.elapse(0.15)
     assert await store.lease_holder("r1") == "node-a"
 
 
-async def test_only_the_holder_renews_a_lease(backend: Backend) -> None:
+async def test_a_lapsed_lease_nobody_took_is_taken_back_by_its_token(backend: Backend) -> None:
     store = backend.store
-    assert await store.acquire_lease("r1", "node-a", 200)
-    assert not await store.renew_lease("r1", "node-b", 10_000)
-    await backend.elapse(0.15)
-    assert await store.renew_lease("r1", "node-a", 200)
-    await backend.elapse(0.15)
-    assert await store.lease_holder("r1") == "node-a"
-
-
-async def test_a_lapsed_lease_cannot_be_renewed(backend: Backend) -> None:
-    store = backend.store
-    assert await store.acquire_lease("r1", "node-a", 50)
+    token = await store.acquire_lease("r1", "node-a", 50)
+    assert token is not None
     await backend.elapse(0.1)
-    assert not await store.renew_lease("r1", "node-a", 10_000)
+    assert await store.lease_holder("r1") is None
+    assert await store.keep_leases([("r1", token)], 10_000) == [True]
+    assert await store.lease_holder("r1") == "node-a"
+
+
+async def test_a_lapsed_lease_another_node_took_cannot_be_renewed_even_after_that_one_lapsed(backend: Backend) -> None:
+    store = backend.store
+    old = await store.acquire_lease("r1", "node-a", 50)
+    await backend.elapse(0.1)
+    assert await store.acquire_lease("r1", "node-b", 50)
+    await backend.elapse(0.1)  # node b's lease lapsed as well: the epoch still tells node a it lost
+    assert old is not None
+    assert not await store.renew_lease("r1", old, 10_000)
+    assert await store.keep_leases([("r1", old)], 10_000) == [False]
     assert await store.lease_holder("r1") is None
 
 
 async def test_only_the_holder_releases_a_lease(store: Store) -> None:
-    assert await store.acquire_lease("r1", "node-a", 10_000)
-    await store.release_lease("r1", "node-b")
+    token = await store.acquire_lease("r1", "node-a", 10_000)
+    assert token is not None
+    await store.release_lease("r1", "node-b|1")
     assert await store.lease_holder("r1") == "node-a"
-    await store.release_lease("r1", "node-a")
+    await store.release_lease("r1", token)
     assert await store.lease_holder("r1") is None
     assert await store.acquire_lease("r1", "node-b", 10_000)
 
 
 async def test_a_lease_expires_and_another_node_takes_it(backend: Backend) -> None:
     store = backend.store
-    assert await store.acquire_lease("r1", "node-a", 50)
+    old = await store.acquire_lease("r1", "node-a", 50)
+    assert old is not None
     await backend.elapse(0.1)
     assert await store.lease_holder("r1") is None
     assert await store.acquire_lease("r1", "node-b", 10_000)
-    await store.release_lease("r1", "node-a")
+    await store.release_lease("r1", old)
     assert await store.lease_holder("r1") == "node-b"
 
 
@@ -454,13 +477,105 @@ async def test_a_lease_needs_a_positive_ttl(store: Store) -> None:
     with pytest.raises(ValueError):
         await store.acquire_lease("r1", "node-a", 0)
     with pytest.raises(ValueError):
-        await store.renew_lease("r1", "node-a", -5)
+        await store.renew_lease("r1", "node-a|1", -5)
 
 
 async def test_concurrent_acquirers_get_exactly_one_lease(store: Store) -> None:
     results = await asyncio.gather(*(store.acquire_lease("r1", f"node-{i}", 10_000) for i in range(10)))
-    assert results.count(True) == 1
-    assert await store.lease_holder("r1") == f"node-{results.index(True)}"
+    won = [r for r in results if r is not None]
+    assert len(won) == 1
+    assert await store.lease_holder("r1") == token_node(won[0])
+
+
+async def test_every_write_under_a_token_that_lost_the_lease_is_refused_and_writes_nothing(
+    backend: Backend,
+) -> None:
+    store = backend.store
+    meta = await playing(store, "r1", moves=1)
+    old = await store.acquire_lease("r1", "node-a", 50)
+    await backend.elapse(0.1)
+    new = await store.acquire_lease("r1", "node-b", 10_000)
+    assert old and new
+    before = await store.load("r1")
+    with pytest.raises(StoreFenced):
+        await store.append("r1", move(2), {**meta, "v": 2}, fence=old)
+    with pytest.raises(StoreFenced):
+        await store.save_meta("r1", {**meta, "v": 2}, fence=old)
+    with pytest.raises(StoreFenced):
+        await store.save_snapshot("r1", 1, b"s1", fence=old)
+    with pytest.raises(StoreFenced):
+        await store.finish("r1", meta, 60, fence=old)
+    assert await store.load("r1") == before
+    await store.append("r1", move(2), {**meta, "v": 2}, fence=new)
+
+
+async def test_a_write_under_a_lapsed_token_nobody_replaced_still_lands(backend: Backend) -> None:
+    store = backend.store
+    meta = await playing(store, "r1")
+    token = await store.acquire_lease("r1", "node-a", 50)
+    await backend.elapse(0.1)
+    await store.append("r1", move(1), {**meta, "v": 1}, fence=token)
+    loaded = await store.load("r1")
+    assert loaded is not None and loaded.log == [move(1)]
+
+
+async def test_log_entry_gives_the_last_version_and_one_entry(store: Store) -> None:
+    await playing(store, "r1", moves=3)
+    assert await store.log_entry("r1", 2) == (3, move(2))
+    assert await store.log_entry("r1", 5) == (3, None)
+    await store.save_snapshot("r1", 2, b"s2")
+    assert await store.log_entry("r1", 2) == (3, None)  # trimmed by the snapshot
+    with pytest.raises(KeyError):
+        await store.log_entry("nope", 1)
+
+
+async def test_refence_swaps_a_holding_token_and_fences_the_old_one(store: Store) -> None:
+    meta = await playing(store, "r1")
+    token = await store.acquire_lease("r1", "node-a", 10_000)
+    assert token is not None
+    new = await store.refence("r1", token, 10_000)
+    assert new is not None and new != token and token_node(new) == "node-a"
+    with pytest.raises(StoreFenced):
+        await store.append("r1", move(1), {**meta, "v": 1}, fence=token)
+    assert await store.refence("r1", token, 10_000) is None
+    await store.append("r1", move(1), {**meta, "v": 1}, fence=new)
+
+
+async def test_a_store_that_keeps_its_log_returns_every_entry_but_loads_only_those_after_the_snapshot() -> None:
+    store = MemoryStore(trim_log=False)
+    await playing(store, "r1", moves=4)
+    await store.save_snapshot("r1", 2, b"s2")
+    loaded = await store.load("r1")
+    assert loaded is not None and loaded.log == [move(3), move(4)]
+    assert await store.full_log("r1") == [move(v) for v in range(1, 5)]
+
+
+async def test_redis_keeps_the_whole_log_when_asked(redis_backend: Backend) -> None:
+    async with RedisStore(REDIS_URL, prefix=redis_backend.prefix, trim_log=False) as store:
+        await playing(store, "r1", moves=4)
+        await store.save_snapshot("r1", 2, b"s2")
+        loaded = await store.load("r1")
+        assert loaded is not None and loaded.log == [move(3), move(4)]
+        assert await store.full_log("r1") == [move(v) for v in range(1, 5)]
+
+
+async def test_many_concurrent_writes_share_few_pipelines_and_each_gets_its_own_answer(
+    redis_backend: Backend,
+) -> None:
+    store = redis_backend.store
+    assert isinstance(store, RedisStore)
+    metas = [await playing(store, f"r{i}") for i in range(200)]
+    await store.append("r0", move(1), {**metas[0], "v": 1})
+    batches = store.batches
+    results = await asyncio.gather(
+        *(store.append(f"r{i}", move(1), {**metas[i], "v": 1}) for i in range(200)), return_exceptions=True
+    )
+    assert isinstance(results[0], ValueError)  # r0 already holds v=1: its own refusal, nobody else's
+    assert results[1:] == [None] * 199
+    assert store.batches - batches <= 5
+    for i in (1, 100, 199):
+        loaded = await store.load(f"r{i}")
+        assert loaded is not None and loaded.log == [move(1)]
 
 
 # --- Redis specifics ---------------------------------------------------------------------------------
