@@ -211,13 +211,6 @@ def test_a_refused_move_reads_as_a_sentence_and_the_rules_name_the_characters(br
         q.close()
 
 
-def _server_takes_v() -> bool:
-    from protocol import messages
-
-    return "v" in messages.Move.model_fields
-
-
-@pytest.mark.skipif(not _server_takes_v(), reason="this server's protocol has no `v` on a move yet")
 def test_moves_carry_the_version_and_a_stale_move_resyncs_the_page(browser: Any, server: str) -> None:
     p = BrowserSeat(browser, server, "Hal")
     q = BrowserSeat(browser, server, "Ida")

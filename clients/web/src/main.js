@@ -30,7 +30,6 @@ class App {
     this.joined = new Set(); // rooms joined (or being joined) on this connection
     this.ui = new Map(); // room -> a renderer's own UI state (selections), kept across renders
     this.notices = [];
-    this.sendsV = true; // every move carries the room version it was chosen in (false on a server without `v`)
     this.stale = 0; // moves answered `stale` (the room had moved on): shown in tests and the console
     this.noticeId = 0;
     this.dirty = false;
@@ -207,15 +206,8 @@ class App {
     try {
       const entry = this.store.get(room);
       const fields = { room, move };
-      if (entry && this.sendsV) fields.v = entry.v;
-      try {
-        await this.conn.request("move", fields);
-      } catch (err) {
-        // a server older than the `v` field refuses it as an unknown field: send moves without it from now on
-        if (err.code !== "bad_message" || !("v" in fields)) throw err;
-        this.sendsV = false;
-        await this.conn.request("move", { room, move });
-      }
+      if (entry) fields.v = entry.v;
+      await this.conn.request("move", fields);
     } catch (err) {
       if (err.code === "stale") {
         this.stale += 1;
