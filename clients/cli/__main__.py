@@ -25,6 +25,7 @@ from rich.console import Console
 from rich.text import Text
 
 from clients.cli.bot import BotGaveUp, RandomBot
+from clients.cli.i18n import LANGUAGES, error_sentence, language_from_env, set_language
 from clients.cli.interactive import Interactive, stdin_lines
 from clients.cli.render import renderer_for, result_lines
 from clients.cli.session import Session, SessionLost, default_token_file
@@ -36,6 +37,12 @@ DEFAULT_URL = "ws://127.0.0.1:8765/ws"
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line (see `--help`)."""
     ap = argparse.ArgumentParser(prog="marcopolo-cli", description="Terminal client for the Marco Polo game server")
+    ap.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=language_from_env(),
+        help="language of menus and notices (default from LANG)",
+    )
     ap.add_argument("--url", default=DEFAULT_URL, help=f"server WebSocket URL (default {DEFAULT_URL})")
     ap.add_argument("--name", default=os.environ.get("USER") or "player", help="your player name")
     ap.add_argument("--token-file", help="where the player token is kept (default ~/.marcopolo/token-NAME)")
@@ -94,6 +101,7 @@ async def run(
 ) -> int:
     """The whole client: parse `argv`, open the session, run the chosen mode; returns the exit status."""
     args = parse_args(argv)
+    set_language(args.lang)
     out = console or Console()
     try:
         options = room_options(args)
@@ -126,7 +134,7 @@ async def run(
         out.print(Text(str(err), style="red"))
         return 1
     except ServerError as err:
-        out.print(Text(f"server error: {err.code}: {err.message}", style="red"))
+        out.print(Text(error_sentence(err.code, err.message), style="red"))
         return 1
     except BotGaveUp as err:
         out.print(Text(f"bot gave up: {err}", style="red"))

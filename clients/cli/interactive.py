@@ -19,6 +19,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from clients.cli.i18n import N_, _, error_sentence
 from clients.cli.render import (
     known_games,
     option_label,
@@ -29,8 +30,8 @@ from clients.cli.render import (
 from clients.cli.session import CONNECTION_ERRORS, Session, SessionLost
 from clients.client import ServerError
 
-LOBBY_MENU = "1) create a room   2) join a room   3) spectate a room   4) refresh   5) quit"
-ROOM_HELP = "number: make that move   s: sync   l: leave (to the lobby)   q: quit"
+LOBBY_MENU = N_("1) create a room   2) join a room   3) spectate a room   4) refresh   5) quit")
+ROOM_HELP = N_("number: make that move   s: sync   l: leave (to the lobby)   q: quit")
 
 
 def stdin_lines() -> asyncio.Queue[str | None]:
@@ -166,14 +167,14 @@ class Interactive:
         if self.room and view is not None:
             self.console.print(render_view(view))
             self.console.print(render_prompt(view))
-            self.console.print(Text(ROOM_HELP, style="dim"))
+            self.console.print(Text(_(ROOM_HELP), style="dim"))
         else:
             self.room = None
             client = self.session.client
             self.listed = list(client.lobby) if client is not None else []
             held = [r for r, watching in self.session.rooms.items() if not watching]
             self.console.print(render_lobby(self.listed, held))
-            self.console.print(Text(LOBBY_MENU, style="bold"))
+            self.console.print(Text(_(LOBBY_MENU), style="bold"))
         if self.pending is not None:
             self.console.print(Text(self._question(), style="bold yellow"))
         if self.notice:
@@ -185,12 +186,14 @@ class Interactive:
         what, data = self.pending
         if what == "game":
             games = ", ".join(known_games()) or "expedition"
-            return f"Which game? ({games}) [expedition]:"
+            return _("Which game? ({games}) [expedition]:").format(games=games)
         if what == "seats":
-            return f"How many seats for {data}? [3]:"
+            return _("How many seats for {game}? [3]:").format(game=data)
         if what == "bots":
-            return f"How many of the {data[1]} seats for server bots? [0]:"
-        return f"Number of the room to {what} (Enter to cancel):"
+            return _("How many of the {n} seats for server bots? [0]:").format(n=data[1])
+        if what == "spectate":
+            return _("Number of the room to watch (Enter to cancel):")
+        return _("Number of the room to join (Enter to cancel):")
 
     # ---- commands -------------------------------------------------------------------------
 
@@ -204,16 +207,16 @@ class Interactive:
                 return await self._room_command(line)
             return await self._lobby_command(line)
         except ServerError as err:
-            self.notice = f"The server said no: {err.message} ({err.code})"
+            self.notice = error_sentence(err.code, err.message)
         except SessionLost:
             raise
         except CONNECTION_ERRORS:
             await self.session.reconnect()
-            self.notice = "Reconnected; please try again."
+            self.notice = _("Reconnected; please try again.")
         return True
 
     async def _lobby_command(self, line: str) -> bool:
-        word, _, rest = line.partition(" ")
+        word, _sep, rest = line.partition(" ")
         word = word.lower()
         if word in ("1", "c", "create"):
             self.pending = ("game", None)
@@ -230,7 +233,7 @@ class Interactive:
         elif word in ("5", "q", "quit", "exit"):
             return False
         else:
-            self.notice = f"Unknown command {line!r}. {LOBBY_MENU}"
+            self.notice = _("Unknown command {line}.").format(line=repr(line)) + " " + _(LOBBY_MENU)
         return True
 
     async def _answer(self, line: str) -> None:
@@ -244,7 +247,7 @@ class Interactive:
             try:
                 seats = int(line) if line else 3
             except ValueError:
-                self.notice = f"{line!r} is not a number of seats."
+                self.notice = _("{line} is not a number of seats.").format(line=repr(line))
                 return
             self.pending = ("bots", (str(data), seats))
             return
@@ -255,7 +258,7 @@ class Interactive:
                 if not 0 <= bots < seats:
                     raise ValueError(bots)
             except ValueError:
-                self.notice = f"{line!r} is not a number of bots from 0 to {seats - 1}."
+                self.notice = _("{line} is not a number of bots from 0 to {n}.").format(line=repr(line), n=seats - 1)
                 return
             await self._create_and_join(game, seats, {}, bots)
             return
@@ -267,20 +270,22 @@ class Interactive:
                 raise IndexError(index)
             room = self.listed[index]["room"]
         except (ValueError, IndexError):
-            self.notice = f"There is no room {line!r} in the list."
+            self.notice = _("There is no room {line} in the list.").format(line=repr(line))
             return
         await self._enter(str(room), spectate=what == "spectate")
 
     async def _create_and_join(self, game: str, seats: int, options: dict[str, Any], bots: int = 0) -> None:
         room = await self.session.create(game, seats, options, bots=bots)
-        self.notice = f"Created room {room}."
+        self.notice = _("Created room {room}.").format(room=room)
         await self._enter(room, spectate=False)
 
     async def _enter(self, room: str, *, spectate: bool) -> None:
         seat = await self.session.join(room, spectate=spectate)
         self.room = room
         self.notice = (self.notice + " " if self.notice else "") + (
-            f"Watching room {room}." if seat is None else f"Seated at seat {seat + 1} in room {room}."
+            _("Watching room {room}.").format(room=room)
+            if seat is None
+            else _("Seated at seat {n} in room {room}.").format(n=seat + 1, room=room)
         )
 
     async def _room_command(self, line: str) -> bool:
@@ -295,28 +300,30 @@ class Interactive:
             room, self.room = self.room, None
             await self.session.leave(room)
             await self.session.c.request("list_rooms")
-            self.notice = f"Left room {room}."
+            self.notice = _("Left room {room}.").format(room=room)
             return True
         view = self.session.view(self.room) or {}
         options = (view.get("prompt") or {}).get("options") or []
         try:
             n = int(word)
         except ValueError:
-            self.notice = f"Unknown command {line!r}. {ROOM_HELP}"
+            self.notice = _("Unknown command {line}.").format(line=repr(line)) + " " + _(ROOM_HELP)
             return True
         if not options:
-            self.notice = "There is nothing for you to do right now."
+            self.notice = _("There is nothing for you to do right now.")
         elif not 1 <= n <= len(options):
-            self.notice = f"Choose an option from 1 to {len(options)}."
+            self.notice = _("Choose an option from 1 to {n}.").format(n=len(options))
         else:
             move = options[n - 1]
             try:
                 await self.session.c.move(self.room, move)
             except ServerError as err:
                 if err.code in ("not_your_turn", "illegal_move", "stale"):
-                    self.notice = f"That option is out of date ({err.message}); here is the current view."
+                    self.notice = _("That option is out of date ({why}); here is the current view.").format(
+                        why=error_sentence(err.code, err.message)
+                    )
                 else:
                     raise
             else:
-                self.notice = f"You chose: {option_label(view, move)}"
+                self.notice = _("You chose: {label}").format(label=option_label(view, move))
         return True
