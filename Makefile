@@ -8,7 +8,7 @@ WEB := clients/web
 WEB_DEPS := $(WEB)/node_modules/.package-lock.json
 WEB_SRC := $(WEB)/build.mjs $(shell find $(WEB)/src -type f 2>/dev/null)
 
-.PHONY: venv web webcheck test lint types golden serve bench loadtest simulate faults chaos
+.PHONY: venv web webcheck test lint types golden serve bench loadtest simulate faults chaos fuzz
 
 venv: $(STAMP)
 
@@ -67,3 +67,10 @@ faults: $(STAMP)
 CHAOS_SCHEDULES ?= 100
 chaos: $(STAMP)
 	$(BIN)/python -m tests.faults.chaos --schedules $(CHAOS_SCHEDULES) --seed 1
+
+# coverage-guided fuzzing of the frame decoder (docs/security.md); new inputs land in tests/fuzz/corpus
+FUZZ_SECONDS ?= 600
+fuzz: $(STAMP)
+	$(BIN)/python -c 'import atheris' 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[fuzz]'
+	$(BIN)/python tests/fuzz/fuzz_decoder.py tests/fuzz/corpus -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048
+	FUZZ_EXAMPLES=5000 $(BIN)/python -m pytest -q tests/fuzz

@@ -54,6 +54,7 @@ class Client:
         self.token: str | None = None
         self.views: dict[str, RoomView] = {}
         self.lobby: list[dict[str, Any]] = []
+        self.invites: dict[str, str] = {}  # room -> invite secret of a private room (from `created`)
         self.lobby_changed = asyncio.Event()
         self.frames: list[bytes] | None = [] if keep_frames else None
         self.pushes: deque[dict[str, Any]] = deque(maxlen=1000)  # recent pushes without `re`
@@ -117,10 +118,18 @@ class Client:
         fields: dict[str, Any] = {"game": game, "seats": seats, "public": public}
         if options:
             fields["options"] = options
-        return str((await self.request("create", **fields))["room"])
+        answer = await self.request("create", **fields)
+        if answer.get("invite"):
+            self.invites[answer["room"]] = answer["invite"]
+        return str(answer["room"])
 
-    async def join(self, room: str, seat: int | None = None, spectate: bool = False) -> int | None:
+    async def join(
+        self, room: str, seat: int | None = None, spectate: bool = False, invite: str | None = None
+    ) -> int | None:
         fields: dict[str, Any] = {"room": room}
+        invite = invite or self.invites.get(room)
+        if invite:
+            fields["invite"] = invite
         if seat is not None:
             fields["seat"] = seat
         if spectate:

@@ -625,6 +625,8 @@ class ServerProcess:
     async def start(self, timeout: float = 20.0) -> None:
         args = ["--port", str(self.port), "--store", self.store, "--prefix", self.prefix]
         args += ["--allow-client-seed", "--rate", "1000", "--burst", "2000", "--log-level", "WARNING"]
+        # every bot connects from loopback: no per-address limits (docs/security.md)
+        args += ["--max-conns-per-addr", "0", "--creates-per-minute", "0", "--waiting-rooms-per-player", "0"]
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",

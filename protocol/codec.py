@@ -78,6 +78,33 @@ def decode_any(
     return obj
 
 
+def peek_id(data: bytes | bytearray | memoryview) -> int | None:
+    """The integer `id` of a frame, read without building the rest (for answers to refused frames).
+
+    Walks the top-level map's keys and skips every value but `id`'s, so the cost is bounded by the
+    frame's size; like a full decode, the last `id` of a map that repeats the key wins. None when the
+    frame is not a map, breaks off, or holds no integer `id`. Never raises.
+    """
+    try:
+        unpacker = msgpack.Unpacker(
+            raw=False, max_buffer_size=max(len(data), 1), strict_map_key=False, max_str_len=len(data)
+        )
+        unpacker.feed(data)
+        size = unpacker.read_map_header()
+        if size > len(data):
+            return None
+        rid: object = None
+        for _ in range(size):
+            key = unpacker.unpack()
+            if key == "id":
+                rid = unpacker.unpack()
+            else:
+                unpacker.skip()
+    except Exception:  # untrusted bytes: whatever is wrong, there is no id to read
+        return None
+    return rid if type(rid) is int else None
+
+
 def _decode(
     data: bytes | bytearray | memoryview, types: Mapping[str, type[BaseModel]], max_size: int, max_depth: int
 ) -> BaseModel:

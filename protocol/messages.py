@@ -28,6 +28,9 @@ NAME_MAX = 32
 ID_MAX = 64
 TOKEN_MAX = 128
 GAME_ID_MAX = 32
+AUTH_MAX = 512
+INVITE_MAX = 64
+PAGE_MAX = 1000
 MAX_FRAME = 64 * 1024
 MAX_DEPTH = 32
 
@@ -166,6 +169,8 @@ class Hello(_Request):
     t: Literal["hello"] = "hello"
     name: Name
     token: Token | None = None
+    #: on a closed server, the shared secret or a signed token (docs/security.md); ignored otherwise
+    auth: Annotated[str, Field(min_length=1, max_length=AUTH_MAX, pattern=_ID_PATTERN)] | None = None
 
 
 class ListRooms(_Request):
@@ -173,6 +178,9 @@ class ListRooms(_Request):
 
     t: Literal["list_rooms"] = "list_rooms"
     game: GameId | None = None
+    #: paging: skip `offset` rooms, return at most `limit` (the server caps `limit` at its lobby size)
+    offset: Annotated[int, Field(ge=0, le=2**31)] | None = None
+    limit: Annotated[int, Field(ge=1, le=PAGE_MAX)] | None = None
 
 
 class WatchLobby(_Request):
@@ -206,6 +214,8 @@ class Join(_Request):
     room: RoomId
     seat: Seat | None = None
     spectate: bool = False
+    #: the invite secret of a private room (from `created.invite`); needed to take a seat in or watch it
+    invite: Annotated[str, Field(min_length=1, max_length=INVITE_MAX, pattern=_ID_PATTERN)] | None = None
 
     @model_validator(mode="after")
     def _seat_or_spectate(self) -> Self:
@@ -271,6 +281,8 @@ class Rooms(_Answer):
 
     t: Literal["rooms"] = "rooms"
     rooms: list[RoomInfo]
+    #: how many rooms match in all (the list is one page of them)
+    total: Annotated[int, Field(ge=0)] | None = None
 
 
 class Lobby(_Message):
@@ -278,6 +290,8 @@ class Lobby(_Message):
 
     t: Literal["lobby"] = "lobby"
     rooms: list[RoomInfo]
+    #: how many rooms are listed in all (a push holds at most the server's lobby size)
+    total: Annotated[int, Field(ge=0)] | None = None
 
 
 class Created(_Answer):
@@ -285,6 +299,8 @@ class Created(_Answer):
 
     t: Literal["created"] = "created"
     room: RoomId
+    #: a private room's invite secret (only the creator gets it; `join` needs it)
+    invite: Annotated[str, Field(min_length=1, max_length=INVITE_MAX, pattern=_ID_PATTERN)] | None = None
 
 
 class Joined(_Answer):

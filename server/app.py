@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import mimetypes
 import signal
+import time
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 from server.cluster import RedisCluster
 from server.config import Settings
@@ -43,6 +46,43 @@ def _response(status: int, body: bytes, content_type: str, extra: dict[str, str]
     return Response(status, HTTPStatus(status).phrase, headers, body)
 
 
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_proxies(entries: tuple[str, ...] | list[str]) -> list[Network]:
+    """Trusted proxies as networks ("10.0.0.1" is one address); raises ValueError on a bad entry."""
+    return [ipaddress.ip_network(e.strip(), strict=False) for e in entries if e.strip()]
+
+
+def client_address(peer: str, forwarded: str | None, proxies: list[Network]) -> str:
+    """The client's address: the peer's, unless the peer is a trusted proxy and says who it forwards.
+
+    X-Forwarded-For is read from the right: each trusted proxy appends the address it got the request
+    from, so the first entry (from the right) that is not a trusted proxy is the client. Entries that
+    are not IP addresses end the walk (a client can write anything on the left of the header).
+    """
+
+    def trusted(addr: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(addr)
+        except ValueError:
+            return False
+        return any(ip in net for net in proxies)
+
+    if not proxies or not forwarded or not trusted(peer):
+        return peer
+    addr = peer
+    for hop in reversed([h.strip() for h in forwarded.split(",")]):
+        try:
+            ipaddress.ip_address(hop)
+        except ValueError:
+            break
+        addr = hop
+        if not trusted(hop):
+            break
+    return addr
+
+
 class App:
     """A running node: hub + store + listening socket."""
 
@@ -59,6 +99,14 @@ class App:
         self._bootstrap: asyncio.Task[None] | None = None
         root = Path(settings.web_root) if settings.web_root else DEFAULT_WEB_ROOT
         self.web_root = root.resolve()
+        if settings.hello_auth not in ("none", "secret", "hmac"):
+            raise ValueError(f"hello_auth must be none, secret or hmac, not {settings.hello_auth!r}")
+        if settings.hello_auth != "none" and len(settings.hello_secret) < 16:
+            raise ValueError("a closed server (hello_auth) needs a hello_secret of at least 16 characters")
+        self.proxies = parse_proxies(settings.trusted_proxies)
+        #: open WebSocket connections by client address (for `max_conns_per_addr`)
+        self.by_addr: dict[str, set[ServerConnection]] = {}
+        self.addr_of: dict[ServerConnection, str] = {}
 
     async def start(self, wait_ready: bool = True) -> None:
         """Listen at once; join the cluster and load the unfinished rooms as soon as the store answers.
@@ -73,8 +121,10 @@ class App:
             process_request=self._http,
             max_size=self.settings.hard_frame_limit,
             compression=None,
-            ping_interval=20,
-            ping_timeout=20,
+            # keepalive is the handler's own (see _keepalive): the library's ping waits forever on a
+            # peer that does not read, so it never times such a peer out
+            ping_interval=None,
+            close_timeout=self.settings.close_timeout,
         )
         self._bootstrap = asyncio.get_running_loop().create_task(self._become_ready(), name="bootstrap")
         if wait_ready:
@@ -129,7 +179,7 @@ class App:
     async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
         if path == "/ws":
-            return None  # the WebSocket handshake goes on
+            return self._admit(connection, request)
         if path == "/healthz":
             body: dict[str, Any] = {
                 "status": "ok",
@@ -153,6 +203,31 @@ class App:
             return _response(200, self.hub.metrics.render(), "text/plain; version=0.0.4; charset=utf-8")
         return self._static(path)
 
+    def _admit(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Count the connection against its client address; over the limit it is refused with 429."""
+        peer = str(connection.remote_address[0]) if connection.remote_address else ""
+        addr = client_address(peer, request.headers.get("X-Forwarded-For"), self.proxies)
+        live = self.by_addr.setdefault(addr, set())
+        for other in [c for c in live if c.state is State.CLOSED]:  # handshakes that failed
+            live.discard(other)
+            self.addr_of.pop(other, None)
+        limit = self.settings.max_conns_per_addr
+        if limit and len(live) >= limit:
+            self.hub.metrics.errors.labels("too_many_connections").inc()
+            return _response(429, b"too many connections from your address\n", "text/plain; charset=utf-8")
+        live.add(connection)
+        self.addr_of[connection] = addr
+        return None  # the WebSocket handshake goes on
+
+    def _forget(self, ws: ServerConnection) -> None:
+        addr = self.addr_of.pop(ws, None)
+        if addr is not None:
+            live = self.by_addr.get(addr)
+            if live is not None:
+                live.discard(ws)
+                if not live:
+                    del self.by_addr[addr]
+
     def _static(self, path: str) -> Response:
         rel = "index.html" if path in ("", "/") else path.lstrip("/")
         target = (self.web_root / rel).resolve()
@@ -171,13 +246,28 @@ class App:
         async def close(code: int, reason: str) -> None:
             await ws.close(code, reason)
 
+        def kill() -> None:
+            ws.transport.abort()
+
         conn = Conn(
-            ws.send, close, self.hub.metrics, queue_size=s.out_queue, rate=s.rate, burst=s.burst, prefix=s.node_id
+            ws.send,
+            close,
+            self.hub.metrics,
+            queue_size=s.out_queue,
+            queue_bytes=s.out_bytes,
+            rate=s.rate,
+            burst=s.burst,
+            prefix=s.node_id,
+            kill=kill,
+            close_timeout=s.close_timeout,
+            addr=self.addr_of.get(ws, ""),
         )
         conn.start()
         self.hub.connected(conn)
+        watchdog = asyncio.get_running_loop().create_task(self._watch(ws, conn), name=f"conn-{conn.id}-watch")
         try:
             async for frame in ws:
+                conn.last_seen = time.monotonic()
                 if conn.closed:
                     continue  # closing: drain what is in flight so the close handshake can complete
                 if isinstance(frame, str):
@@ -185,13 +275,49 @@ class App:
                     continue
                 await self.hub.handle_frame(conn, frame)
                 if conn.refused > s.flood_close_after:
-                    conn.abort(1008, "flooding: too many frames over the rate limit")
+                    conn.abort(1008, "flooding: too many frames over the rate limit", drop=True)
         except ConnectionClosed:
             pass
         finally:
+            watchdog.cancel()
+            self._forget(ws)
             await self.hub.disconnected(conn)
             await asyncio.sleep(0)  # let queued frames reach the writer before it stops
             await conn.finish()
+
+    async def _watch(self, ws: ServerConnection, conn: Conn) -> None:
+        """The `hello` deadline, then keepalive: a ping every `ping_interval`; no pong in time closes.
+
+        The ping is bounded as a whole (sending it included): a peer that does not read cannot make
+        it wait forever, as it could the library's own keepalive.
+        """
+        s = self.settings
+        start = time.monotonic()
+        hello_by = start + s.hello_timeout if s.hello_timeout > 0 else None
+        next_ping = start + s.ping_interval if s.ping_interval > 0 else None
+        with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
+            while not conn.closed:
+                now = time.monotonic()
+                if hello_by is not None and conn.player is not None:
+                    hello_by = None
+                if hello_by is not None and now >= hello_by:
+                    conn.abort(1008, f"no hello within {s.hello_timeout:g} s", drop=True)
+                    return
+                if next_ping is not None and now >= next_ping:
+                    try:
+                        async with asyncio.timeout(s.ping_timeout):
+                            pong = await ws.ping()
+                            await pong
+                    except TimeoutError:
+                        log.info("connection %s: no pong within %g s; closing", conn.id, s.ping_timeout)
+                        conn.abort(1011, "keepalive ping timeout", drop=True)
+                        return
+                    next_ping = time.monotonic() + s.ping_interval
+                    continue
+                wakes = [t for t in (hello_by, next_ping) if t is not None]
+                if not wakes:
+                    return
+                await asyncio.sleep(max(0.0, min(wakes) - now))
 
 
 async def run(settings: Settings) -> None:

@@ -63,6 +63,32 @@ class Settings(BaseSettings):
     flood_close_after: int = Field(200, gt=0, description="refused frames after which a flooding socket closes")
     #: frames queued for a slow reader before its connection is closed (1013)
     out_queue: int = Field(2000, gt=0, description="frames queued for a slow reader before it is dropped")
+    #: bytes queued for a slow reader before the same happens
+    out_bytes: int = Field(4 * 1024 * 1024, gt=0, description="bytes queued for a slow reader before it is dropped")
+    close_timeout: float = Field(
+        5.0, gt=0, description="seconds a closing connection gets to drain and close before it is aborted"
+    )
+    hello_timeout: float = Field(10.0, ge=0, description="seconds to say hello before the socket closes (0: none)")
+    ping_interval: float = Field(20.0, ge=0, description="seconds between keepalive pings (0: off)")
+    ping_timeout: float = Field(20.0, gt=0, description="seconds to answer a ping before the socket closes (1011)")
+    max_conns_per_addr: int = Field(
+        64, ge=0, description="open connections per client address (0: no limit); more get HTTP 429"
+    )
+    trusted_proxies: tuple[str, ...] = Field(
+        (), description="proxies (IPs or CIDR networks) whose X-Forwarded-For names the client; comma-separated"
+    )
+    creates_per_minute: int = Field(20, ge=0, description="rooms one player or address may create per minute (0: any)")
+    waiting_rooms_per_player: int = Field(
+        5, ge=0, description="rooms one player may have waiting for players at once (0: any)"
+    )
+    name_max: int = Field(32, gt=0, le=32, description="longest display name in characters (at most 32)")
+    lobby_max: int = Field(100, gt=0, description="rooms in a lobby push and the most a list_rooms page holds")
+    hello_auth: Literal["none", "secret", "hmac"] = Field(
+        "none",
+        description="who may say hello: none (anyone), secret (auth equals MARCOPOLO_HELLO_SECRET) or hmac "
+        "(auth is EXPIRY.HEXSIG, HMAC-SHA256 of EXPIRY.NAME under the secret)",
+    )
+    hello_secret: str = Field("", description="the shared secret for hello_auth (set it in the environment)")
     #: honour a client-chosen `seed` room option (tests only: a known seed reveals every deck)
     allow_client_seed: bool = Field(
         False, description="TESTS ONLY: honour a client-chosen `seed` room option (a known seed reveals every deck)"
@@ -111,6 +137,15 @@ class Settings(BaseSettings):
         if self.hard_frame_limit <= self.max_frame:
             raise ValueError("hard_frame_limit must be above max_frame")
         return self
+
+    @field_validator("trusted_proxies", mode="before")
+    @classmethod
+    def _split_proxies(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return tuple(p.strip() for p in value.split(",") if p.strip())
+        if isinstance(value, list):
+            return tuple(value)
+        return value
 
     @field_validator("log_level", mode="before")
     @classmethod

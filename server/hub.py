@@ -11,20 +11,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import hmac
 import logging
 import secrets
 import time
+from collections import deque
 from typing import Any
 
 from pydantic import ValidationError
 
-from protocol import ProtocolError, decode_any, decode_client
+from protocol import ProtocolError, decode_client, encode
 from protocol import messages as m
+from protocol.codec import peek_id
 from server.cluster import LocalCluster, RedisCluster, RemoteConn
 from server.config import Settings
 from server.conn import Conn
 from server.games import all_games
 from server.metrics import Metrics
+from server.names import NameRefused, check_name
 from server.room import Room, RoomError, restore
 from server.store import Store, StoreUnavailable
 
@@ -55,14 +59,11 @@ def token_key(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _peek_id(data: bytes) -> int | None:
-    """The request id of an oversized (but still bounded) frame, so its error can carry `re`."""
-    try:
-        obj = decode_any(data, max_size=len(data), max_depth=64)
-    except ProtocolError:
-        return None
-    rid = obj.get("id")
-    return rid if isinstance(rid, int) and not isinstance(rid, bool) else None
+def hello_token(secret: str, name: str, expires: int) -> str:
+    """A signed `hello.auth` for `name`, valid until `expires` (Unix seconds): what an operator's
+    login service hands out when the server runs with `hello_auth="hmac"`."""
+    sig = hmac.new(secret.encode(), f"{expires}.{name}".encode(), hashlib.sha256).hexdigest()
+    return f"{expires}.{sig}"
 
 
 class RemoteRoom:
@@ -78,6 +79,8 @@ class RemoteRoom:
         if kind == "join":
             hub.remote_views.setdefault(self.id, {})[conn.id] = bool(args.get("spectate"))
             hub.remote_owner[self.id] = self.owner
+            if args.get("invite"):
+                hub.invites[self.id] = args["invite"]
         elif kind == "leave":
             hub.remote_views.get(self.id, {}).pop(conn.id, None)
         hub.forward(self.owner, self.id, kind, conn, re, args)
@@ -111,6 +114,14 @@ class Hub:
         #: False until the store answered and the unfinished rooms were loaded (requests get `unavailable`)
         self.ready = False
         self._follow_lock = asyncio.Lock()
+        #: requests forwarded to rooms while this node loads them, by room, in order of arrival
+        self._parked: dict[str, list[dict[str, Any]]] = {}
+        #: invites of private rooms local viewers joined elsewhere (to re-join them when the room moves)
+        self.invites: dict[str, str] = {}
+        #: creation times in the last minute, by "p:PLAYER" and "a:ADDRESS"
+        self._creates: dict[str, deque[float]] = {}
+        #: rooms each player created that may still be waiting (pruned on the player's next create)
+        self._created_by: dict[str, set[str]] = {}
 
     # ---- start and stop ---------------------------------------------------------------------
 
@@ -129,28 +140,46 @@ class Hub:
         async with lock:
             if room_id in self.rooms:
                 return self.rooms[room_id]
-            token = await self.cluster.claim(room_id)
-            if token is None:
-                return None
+            self._parked.setdefault(room_id, [])
             try:
-                loaded = await self.store.load(room_id)
-            except BaseException:
-                await self.cluster.release(room_id, token)
-                raise
-            if loaded is None:
-                await self.cluster.release(room_id, token)
-                return None
-            try:
-                meta, state, snap_v = restore(loaded.meta, loaded.snap_v, loaded.snapshot, loaded.log)
-            except BaseException:
-                log.exception("room %s: could not be restored", room_id)
-                await self.cluster.release(room_id, token)
-                raise
-            meta["snap_v"] = snap_v
-            log.info("room %s: runs here from v=%d (lease %s)", room_id, meta["v"], token)
-            if takeover:
-                self.metrics.takeovers.inc()
-            return self._new_room(meta, state, token, grace=self.settings.presence_grace)
+                return await self._claim_and_load_locked(room_id, takeover)
+            finally:
+                parked = self._parked.pop(room_id, [])
+                room = self.rooms.get(room_id)
+                for payload in parked:
+                    if room is None:
+                        self._refuse_remote(payload)
+                    else:
+                        rc = self._remote_conn(payload["conn"])
+                        asyncio.get_running_loop().create_task(self._remote_submit(room, rc, payload))
+
+    async def _claim_and_load_locked(self, room_id: str, takeover: bool) -> Room | None:
+        token = await self.cluster.claim(room_id)
+        if token is None:
+            return None
+        try:
+            loaded = await self.store.load(room_id)
+        except BaseException:
+            await self.cluster.release(room_id, token)
+            raise
+        if loaded is None:
+            await self.cluster.release(room_id, token)
+            return None
+        try:
+            meta, state, snap_v = restore(loaded.meta, loaded.snap_v, loaded.snapshot, loaded.log)
+        except BaseException:
+            log.exception("room %s: could not be restored", room_id)
+            await self.cluster.release(room_id, token)
+            raise
+        meta["snap_v"] = snap_v
+        # a load slower than the lease must not run a room whose lease another node took meanwhile
+        if not await self.store.renew_lease(room_id, token, self.cluster.lease_ms):
+            log.warning("room %s: the lease lapsed and was taken while loading", room_id)
+            return None
+        log.info("room %s: runs here from v=%d (lease %s)", room_id, meta["v"], token)
+        if takeover:
+            self.metrics.takeovers.inc()
+        return self._new_room(meta, state, token, grace=self.settings.presence_grace)
 
     def _new_room(
         self, meta: dict[str, Any], state: dict[str, Any] | None, fence: str | None, grace: float = 0.0
@@ -244,10 +273,11 @@ class Hub:
         re: int | None = None
         try:
             if not conn.allow():
+                # refused unread, but answered: a client waiting on this id must not hang
                 self.metrics.messages_in.labels("rate_limited").inc()
-                raise RoomError("rate_limited", "too many frames; slow down")
+                raise ProtocolError("rate_limited", "too many frames; slow down", peek_id(data))
             if len(data) > self.settings.max_frame:
-                raise ProtocolError("too_large", f"frame over {self.settings.max_frame} bytes", _peek_id(data))
+                raise ProtocolError("too_large", f"frame over {self.settings.max_frame} bytes", peek_id(data))
             msg = decode_client(data, max_size=self.settings.max_frame, max_depth=self.settings.max_depth)
             re = msg.id
             self.metrics.messages_in.labels(msg.t).inc()
@@ -283,19 +313,26 @@ class Hub:
         if not self.ready:
             raise RoomError("unavailable", "the server is starting (waiting for the store); retry")
         if isinstance(msg, m.ListRooms):
-            conn.push({"t": "rooms", "re": msg.id, "rooms": await self.lobby(msg.game)})
+            rooms, total = await self.lobby_page(msg.game, msg.offset or 0, msg.limit)
+            conn.push({"t": "rooms", "re": msg.id, "rooms": rooms, "total": total})
         elif isinstance(msg, m.WatchLobby):
             self.watchers.add(conn)
-            conn.push({"t": "rooms", "re": msg.id, "rooms": await self.lobby()})
+            rooms, total = await self.lobby_page()
+            conn.push({"t": "rooms", "re": msg.id, "rooms": rooms, "total": total})
         elif isinstance(msg, m.UnwatchLobby):
             self.watchers.discard(conn)
-            conn.push({"t": "rooms", "re": msg.id, "rooms": await self.lobby()})
+            rooms, total = await self.lobby_page()
+            conn.push({"t": "rooms", "re": msg.id, "rooms": rooms, "total": total})
         elif isinstance(msg, m.Create):
-            room_id = await self._create(msg)
-            conn.push({"t": "created", "re": msg.id, "room": room_id})
+            room_id = await self._create(msg, conn)
+            invite = self.rooms[room_id].meta.get("invite") if room_id in self.rooms else None
+            conn.push({"t": "created", "re": msg.id, "room": room_id, "invite": invite})
         elif isinstance(msg, m.Join):
             room = await self._room(msg.room)
-            await room.submit("join", conn, msg.id, seat=msg.seat, spectate=msg.spectate)
+            args: dict[str, Any] = {"seat": msg.seat, "spectate": msg.spectate}
+            if msg.invite is not None:
+                args["invite"] = msg.invite
+            await room.submit("join", conn, msg.id, **args)
         elif isinstance(msg, m.Move):
             t0 = time.perf_counter()
             room = await self._followed(msg.room, conn)
@@ -339,9 +376,15 @@ class Hub:
         if isinstance(room, Room):
             spectate = views.pop(conn.id, None)
             if spectate is not None and conn.id not in room.viewers:
-                await room.submit("join", conn, None, seat=None, spectate=spectate)
+                try:
+                    invite = self.invites.get(room_id)
+                    await room.submit("join", conn, None, seat=None, spectate=spectate, invite=invite)
+                except RoomError:
+                    self.remote_views.setdefault(room_id, {})[conn.id] = spectate
+                    raise
         elif self.remote_owner.get(room_id) != room.owner:
-            self.forward(room.owner, room_id, "join", conn, None, {"seat": None, "spectate": views[conn.id]})
+            args = {"seat": None, "spectate": views[conn.id], "invite": self.invites.get(room_id)}
+            self.forward(room.owner, room_id, "join", conn, None, args)
             self.remote_owner[room_id] = room.owner
         return room
 
@@ -360,14 +403,26 @@ class Hub:
             if target is not None:
                 target.push(payload["msg"])
         elif op == "req":
-            room = self.rooms.get(payload["room"])
-            rc = self._remote_conn(payload["conn"])
+            room_id = payload["room"]
+            room = self.rooms.get(room_id)
+            if room is None and room_id in self._parked:  # being loaded here: served in order once it runs
+                self._parked[room_id].append(payload)
+                return
             if room is None:
-                rc.push({"t": "error", "re": payload.get("re"), "code": "unavailable",
-                         "message": "the room moved to another node; retry"})
+                self._refuse_remote(payload)
                 return
             # one task per request; tasks start in order, so the room's inbox keeps the order of arrival
+            rc = self._remote_conn(payload["conn"])
             asyncio.get_running_loop().create_task(self._remote_submit(room, rc, payload))
+        elif op == "bounce":  # a room we forwarded to is not on that node: find where it went
+            if self.remote_owner.get(payload["room"]) == payload.get("node"):
+                self.remote_owner.pop(payload["room"], None)
+
+            async def recheck() -> None:
+                await asyncio.sleep(0.1)
+                await self.check_remote_rooms()
+
+            asyncio.get_running_loop().create_task(recheck())
         elif op == "detach":
             room = self.rooms.get(payload["room"])
             rc = self.remote_conns.get(payload["conn"]["id"])
@@ -388,6 +443,13 @@ class Hub:
             if old is not None and old.id != payload["keep"]:
                 old.abort(4001, "replaced by a newer connection of the same player")
                 await self.disconnected(old)
+
+    def _refuse_remote(self, payload: dict[str, Any]) -> None:
+        """A forwarded request for a room this node does not run: `unavailable`, and the sender re-checks."""
+        rc = self._remote_conn(payload["conn"])
+        rc.push({"t": "error", "re": payload.get("re"), "code": "unavailable",
+                 "message": "the room moved to another node; retry"})  # fmt: skip
+        self.cluster.send(rc.node, {"op": "bounce", "room": payload["room"], "node": self.node})
 
     def _remote_conn(self, ref: dict[str, Any]) -> RemoteConn:
         rc = self.remote_conns.get(ref["id"])
@@ -414,6 +476,8 @@ class Hub:
         if room is None or (only is not None and room is not only):
             return
         del self.rooms[room_id]
+        if room.meta.get("invite"):
+            self.invites[room_id] = room.meta["invite"]
         views = self.remote_views.setdefault(room_id, {})
         for viewer in list(room.viewers.values()):
             if viewer.conn.id in self.local_conns:
@@ -434,6 +498,7 @@ class Hub:
             if not views:
                 self.remote_views.pop(room_id, None)
                 self.remote_owner.pop(room_id, None)
+                self.invites.pop(room_id, None)
                 continue
             owner = await self.cluster.owner(room_id)
             if owner is not None and owner == self.remote_owner.get(room_id) and owner != self.node:
@@ -455,9 +520,11 @@ class Hub:
                 if conn is None or spectate is None:
                     continue
                 try:
-                    await room.submit("join", conn, None, seat=None, spectate=spectate)
-                except RoomError as err:
+                    invite = self.invites.get(room_id)
+                    await room.submit("join", conn, None, seat=None, spectate=spectate, invite=invite)
+                except RoomError as err:  # keep following it: the next check (or request) tries again
                     log.warning("re-joining %s to %s failed: %s", cid, room_id, err.message)
+                    self.remote_views.setdefault(room_id, {})[cid] = spectate
             if not self.remote_views.get(room_id):
                 self.remote_views.pop(room_id, None)
 
@@ -466,6 +533,14 @@ class Hub:
     async def _hello(self, conn: Conn, msg: m.Hello) -> None:
         if conn.player is not None:
             raise RoomError("forbidden", "this connection already said hello")
+        if not self._auth_ok(msg):
+            self.error(conn, "forbidden", "this server admits only clients with a valid `auth`", msg.id)
+            conn.abort(1008, "hello refused: no valid auth")
+            return
+        try:
+            check_name(msg.name, self.settings.name_max)
+        except NameRefused as err:
+            raise RoomError("bad_message", f"name: {err}") from None
         session = None
         token = msg.token
         if token is not None:
@@ -495,9 +570,58 @@ class Hub:
             held.append({"room": room_id, "game": meta["game"], "seat": meta["players"].index(player)})
         conn.push({"t": "welcome", "re": msg.id, "player": player, "token": token, "rooms": held})
 
+    def _auth_ok(self, msg: m.Hello) -> bool:
+        """The closed-server check of `hello` (settings `hello_auth`, `hello_secret`)."""
+        mode = self.settings.hello_auth
+        if mode == "none":
+            return True
+        secret = self.settings.hello_secret
+        given = msg.auth or ""
+        if not secret or not given:
+            return False
+        if mode == "secret":
+            return hmac.compare_digest(given.encode(), secret.encode())
+        if mode == "hmac":
+            expires, _, sig = given.partition(".")
+            if not (expires.isascii() and expires.isdigit()) or len(expires) > 12 or int(expires) < time.time():
+                return False
+            return hmac.compare_digest(given.encode(), hello_token(secret, msg.name, int(expires)).encode())
+        return False
+
     # ---- rooms and lobby --------------------------------------------------------------------
 
-    async def _create(self, msg: m.Create) -> str:
+    def _check_create_limits(self, conn: Conn) -> None:
+        """Rooms per minute (per player and per client address) and waiting rooms per player."""
+        s = self.settings
+        player = conn.player or ""
+        if s.waiting_rooms_per_player:
+            mine = self._created_by.get(player, set())
+            mine = {r for r in mine if r in self.rooms and self.rooms[r].status == "waiting"}
+            self._created_by[player] = mine
+            if len(self._created_by) > 10_000:  # forget players with no room waiting
+                rooms = self.rooms
+                self._created_by = {p: rs for p, rs in self._created_by.items() if any(r in rooms for r in rs)}
+            if len(mine) >= s.waiting_rooms_per_player:
+                raise RoomError(
+                    "rate_limited", f"you already have {len(mine)} rooms waiting for players; start one first"
+                )
+        if s.creates_per_minute:
+            now = time.monotonic()
+            keys = [f"p:{player}"] + ([f"a:{conn.addr}"] if conn.addr else [])
+            for key in keys:
+                stamps = self._creates.get(key)
+                while stamps and now - stamps[0] > 60:
+                    stamps.popleft()
+                if stamps is not None and len(stamps) >= s.creates_per_minute:
+                    raise RoomError("rate_limited", f"at most {s.creates_per_minute} new rooms a minute; retry later")
+            if len(self._creates) > 10_000:  # forget keys with nothing in the last minute
+                self._creates = {k: d for k, d in self._creates.items() if d and now - d[-1] <= 60}
+            for key in keys:
+                self._creates.setdefault(key, deque()).append(now)
+
+    async def _create(self, msg: m.Create, conn: Conn | None = None) -> str:
+        if conn is not None:
+            self._check_create_limits(conn)
         games = all_games()
         game = games.get(msg.game)
         if game is None:
@@ -520,6 +644,8 @@ class Hub:
         except ValidationError as err:
             raise RoomError("bad_message", f"bad options: {err.errors()[0]['msg']}") from None
         room_id = "r" + secrets.token_hex(5)
+        # a private room's invite: random, independent of the room id (which only tells that it exists)
+        invite = None if msg.public else secrets.token_urlsafe(16)
         meta: dict[str, Any] = {
             "room": room_id,
             "game": game.id,
@@ -534,11 +660,15 @@ class Hub:
             "v": 0,
             "node": self.settings.node_id,
         }
+        if invite is not None:
+            meta["invite"] = invite
         await self.store.create_room(meta)
         token = await self.cluster.claim(room_id)
         if token is None:  # pragma: no cover - a new random id nobody can hold
             raise RoomError("unavailable", "the new room's lease is held elsewhere; retry")
         self._new_room(meta, None, token)
+        if conn is not None and conn.player is not None:
+            self._created_by.setdefault(conn.player, set()).add(room_id)
         self._count_rooms()
         self._lobby_changed()
         return room_id
@@ -556,6 +686,14 @@ class Hub:
             if m["public"] and m["status"] in ("waiting", "playing") and (game is None or m["game"] == game)
         ]
 
+    async def lobby_page(
+        self, game: str | None = None, offset: int = 0, limit: int | None = None
+    ) -> tuple[list[dict[str, Any]], int]:
+        """One page of the lobby (at most `lobby_max` rooms) and how many rooms there are in all."""
+        rooms = await self.lobby(game)
+        size = min(limit or self.settings.lobby_max, self.settings.lobby_max)
+        return rooms[offset : offset + size], len(rooms)
+
     def _lobby_changed(self, local: bool = False) -> None:
         if self.cluster.clustered and not local:
             self.cluster.broadcast({"op": "lobby"})  # every node (this one too) pushes to its watchers
@@ -566,11 +704,13 @@ class Hub:
     async def _push_lobby(self) -> None:
         await asyncio.sleep(LOBBY_DELAY)
         try:
-            rooms = await self.lobby()
+            rooms, total = await self.lobby_page()
         except StoreUnavailable:
             return
+        # encoded once for every watcher; a watcher whose last push is still unsent gets it replaced
+        data = encode({"t": "lobby", "rooms": rooms, "total": total})
         for conn in list(self.watchers):
-            conn.push({"t": "lobby", "rooms": rooms})
+            conn.push_latest("lobby", data, "lobby")
 
     def _count_rooms(self) -> None:
         self.metrics.rooms.clear()

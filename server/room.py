@@ -23,6 +23,7 @@ same version.
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -34,6 +35,7 @@ from server.games import Game, IllegalMove, get_game
 from server.games.base import pack, unpack
 from server.games.bots import bot_for
 from server.metrics import Metrics
+from server.names import unique_name
 from server.store import Store, StoreFenced, StoreUnavailable
 
 log = logging.getLogger("marcopolo.room")
@@ -403,6 +405,10 @@ class Room:
                 raise RoomError("seat_taken", f"you hold seat {held} in this room")
             await self._attach_seated(conn, held, cmd.re)
             return held
+        invite = self.meta.get("invite")
+        given = cmd.args.get("invite")
+        if invite and not (isinstance(given, str) and hmac.compare_digest(given.encode(), str(invite).encode())):
+            raise RoomError("forbidden", "this room is private: join it with its invite")
         if cmd.args.get("spectate", False):
             self.viewers[conn.id] = viewer = Viewer(conn, None)
             self._welcome(viewer, cmd.re)
@@ -422,10 +428,10 @@ class Room:
             raise RoomError("room_full", "every seat is taken")
         meta = self._next_meta()
         meta["players"][seat] = conn.player
-        meta["names"][seat] = conn.name
+        meta["names"][seat] = name = unique_name(conn.name or "?", meta["names"])
         meta["online"][seat] = True
         starts = all(p is not None for p in meta["players"])
-        entry: dict[str, Any] = {"v": meta["v"], "k": "join", "seat": seat, "player": conn.player, "name": conn.name}
+        entry: dict[str, Any] = {"v": meta["v"], "k": "join", "seat": seat, "player": conn.player, "name": name}
         state = None
         if starts:
             state = self.game.setup(meta["seats"], meta["options"], meta["seed"])

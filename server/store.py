@@ -193,7 +193,7 @@ class Store(ABC):
 
     @abstractmethod
     async def release_lease(self, room: str, token: str) -> None:
-        """Drop the lease, only if ``token`` holds it."""
+        """Drop the lease, only if ``token`` holds it; the token can then never be taken back or write."""
 
     @abstractmethod
     async def lease_holder(self, room: str) -> str | None:
@@ -514,6 +514,7 @@ class MemoryStore(Store):
     async def release_lease(self, room: str, token: str) -> None:
         if self._lease(room) == token:
             del self._leases[room]
+            self._epochs[room] = self._epochs.get(room, 0) + 1
 
     async def lease_holder(self, room: str) -> str | None:
         held = self._lease(room)
@@ -659,13 +660,17 @@ return out
 """
 )
 
-_RELEASE = """
+# KEYS: lease, fence; ARGV: token. The epoch moves on, so the released token can never be taken back.
+_RELEASE = _script(
+    """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('DEL', KEYS[1])
+  redis.call('INCR', KEYS[2])
   return 1
 end
 return 0
 """
+)
 
 # KEYS: a directory set; ARGV: the meta key's prefix and suffix, then room ids whose meta looked gone
 _PRUNE = """
@@ -1018,8 +1023,7 @@ class RedisStore(Store):
         return new.decode() if isinstance(new, bytes) else None
 
     async def release_lease(self, room: str, token: str) -> None:
-        with _unavailable():
-            await self._release(keys=[self._lease_key(room)], args=[token])
+        await self._run(self._release, self._fence_keys(room), [token])
 
     async def lease_holder(self, room: str) -> str | None:
         with _unavailable():

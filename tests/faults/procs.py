@@ -297,6 +297,7 @@ class Player:
                     with contextlib.suppress(Exception):
                         await c.sync(room)
                 elif err.code == "forbidden":
+                    print(f"{self.name}: forbidden on a move: {err.message}", flush=True)
                     await self.join(room, self.seat)
                 else:
                     raise

@@ -456,6 +456,17 @@ async def test_only_the_holder_releases_a_lease(store: Store) -> None:
     assert await store.acquire_lease("r1", "node-b", 10_000)
 
 
+async def test_a_released_token_can_neither_be_taken_back_nor_write(store: Store) -> None:
+    meta = await playing(store, "r1")
+    token = await store.acquire_lease("r1", "node-a", 10_000)
+    assert token is not None
+    await store.release_lease("r1", token)
+    assert await store.keep_leases([("r1", token)], 10_000) == [False]
+    assert await store.lease_holder("r1") is None
+    with pytest.raises(StoreFenced):
+        await store.append("r1", move(1), {**meta, "v": 1}, fence=token)
+
+
 async def test_a_lease_expires_and_another_node_takes_it(backend: Backend) -> None:
     store = backend.store
     old = await store.acquire_lease("r1", "node-a", 50)

@@ -189,7 +189,7 @@ def test_goal_cards_show_only_on_their_owners_page_and_the_board_fits_a_phone(
     ann = Seat(browser, server, "Cat")
     bob = Seat(browser, server, "Dan", viewport={"width": 390, "height": 844})
     try:
-        room = create_room(ann, 2, 77)
+        room = create_room(ann, 2, 11)  # seed: seat 0 (Raschid) drawn to start, no compensation
         join(bob, room)
         bob.page.wait_for_selector("section.room[data-status='playing'] svg.vy-map.portrait")
         ann.page.wait_for_selector("section.room[data-status='playing'] svg.vy-map.landscape")

@@ -28,6 +28,7 @@ class App {
     this.held = new Map(); // room -> {game, seat}: rooms where this player holds a seat
     this.pending = new Set(); // rooms with a move in flight
     this.joined = new Set(); // rooms joined (or being joined) on this connection
+    this.invites = new Map(); // room -> invite secret of a private room this client created
     this.ui = new Map(); // room -> a renderer's own UI state (selections), kept across renders
     this.notices = [];
     this.stale = 0; // moves answered `stale` (the room had moved on): shown in tests and the console
@@ -156,7 +157,8 @@ class App {
   async join(room, how = {}, { quiet = false, game = null } = {}) {
     this.joined.add(room);
     try {
-      const joined = await this.conn.request("join", { room, ...how });
+      const invite = this.invites.get(room);
+      const joined = await this.conn.request("join", invite ? { room, invite, ...how } : { room, ...how });
       if (joined.seat !== null && joined.seat !== undefined) {
         const known = game || this.store.get(room)?.view.game || this.lobby.find((r) => r.room === room)?.game;
         this.held.set(room, { game: known, seat: joined.seat });
@@ -175,6 +177,7 @@ class App {
       const request = { game, seats, options, public: isPublic };
       if (bots > 0) request.bots = bots; // the server seats its bots in the last seats
       const created = await this.conn.request("create", request);
+      if (created.invite) this.invites.set(created.room, created.invite); // a private room: join needs it
       if (await this.join(created.room, {}, { game })) this.go(created.room);
     } catch (err) {
       this.fail(err, t("fail.create"));

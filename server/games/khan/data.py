@@ -12,6 +12,8 @@ import json
 from importlib import resources
 from typing import Any
 
+from server.games.dice.graph import adjacency
+
 
 def _load(name: str) -> dict[str, Any]:
     doc: dict[str, Any] = json.loads(resources.files(__package__).joinpath(name).read_text(encoding="utf-8"))
@@ -38,12 +40,9 @@ SHIELDS: tuple[str, ...] = tuple(_BOARD["shields"])
 SHIELD_OF: dict[str, str] = {n["id"]: n["shield"] for n in NODES if n["type"] == "city"}
 
 #: location -> [(neighbour, coins, camels, jade, seal or None)], sorted by neighbour
-ADJACENT: dict[str, list[tuple[str, int, int, int, str | None]]] = {n["id"]: [] for n in NODES}
-for _e in EDGES:
-    ADJACENT[_e["a"]].append((_e["b"], _e["coins"], _e["camels"], _e["jade"], _e["seal"]))
-    ADJACENT[_e["b"]].append((_e["a"], _e["coins"], _e["camels"], _e["jade"], _e["seal"]))
-for _v in ADJACENT.values():
-    _v.sort()
+ADJACENT: dict[str, list[tuple[str, int, int, int, str | None]]] = adjacency(
+    NODES, EDGES, ("coins", "camels", "jade", "seal")
+)
 
 CONTRACT_CITIES: tuple[str, ...] = tuple(_BOARD["contract_cities"])
 CARD_SLOT_CITIES: tuple[str, ...] = tuple(_BOARD["card_slots"])

@@ -26,13 +26,14 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from server.games.base import Game, Move, Rng, State
+from server.games.base import Move, Rng, State
+from server.games.dice import core
+from server.games.dice.seating import draft_order, draw_start, turn_order
 from server.games.khan import data as D
 
 ROUNDS = 5
 DICE_PER_PLAYER = 5
 POSTS_PER_PLAYER = 11
-COMPENSATION_LIMIT = 15
 MAX_ACTIVE_CONTRACTS = 2
 CONTRACT_ACTION_COINS = 3
 KHAN_SLOTS = 4
@@ -51,7 +52,6 @@ START_COINS = 8
 START_CAMELS = 3
 MAILIN_COINS = 3
 ABHA_COINS = 2
-LOG_KEEP = 30
 #: Isabella's bonus per die rolled: the rulebook example (1, 2, 4, 4, 6 gives "2 coins and 1 point" besides the
 #: double 4s) fixes 1 coin per 1 or 6, against the supplement text's "2 coins" (decision in docs/games/khan.md)
 ISABELLA_ROLL: dict[int, dict[str, int]] = {
@@ -106,17 +106,7 @@ class KhanOptions(BaseModel):
     @field_validator("characters")
     @classmethod
     def _known_characters(cls, v: tuple[str, ...] | None) -> tuple[str, ...] | None:
-        if v is not None:
-            unknown = [c for c in v if c not in D.CHARACTERS]
-            if unknown:
-                raise ValueError(f"unknown characters {unknown}; known: {sorted(D.CHARACTERS)}")
-            if len(set(v)) != len(v):
-                raise ValueError("each character may be used once")
-        return v
-
-
-def _die_key(d: list[Any]) -> tuple[int, int]:
-    return DIE_ORDER[d[0]], d[1]
+        return core.check_characters(v, D.CHARACTERS)
 
 
 def _times(reward: dict[str, int], n: int) -> dict[str, int]:
@@ -134,12 +124,13 @@ def afford(p: dict[str, Any], cost: dict[str, int]) -> bool:
     return bool(p["jade"] >= jade)
 
 
-def pay(p: dict[str, Any], cost: dict[str, int]) -> None:
-    """Pay `cost` (known to be affordable): coins and camels first, jade for the rest."""
+def pay(p: dict[str, Any], cost: dict[str, int], jade_for: dict[str, int] | None = None) -> None:
+    """Pay `cost` (known to be affordable). Without `jade_for`: coins and camels first, jade for the rest; with it
+    (one of `jade_choices`): jade stands in for that many of the coins and camels."""
     jade = cost.get("jade", 0)
     for k, n in cost.items():
         if k in ("coins", "camels"):
-            take = min(p[k], n)
+            take = min(p[k], n) if jade_for is None else n - jade_for.get(k, 0)
             p[k] -= take
             jade += n - take
         elif k in D.GOODS or k == "vp":
@@ -147,129 +138,129 @@ def pay(p: dict[str, Any], cost: dict[str, int]) -> None:
     p["jade"] -= jade
 
 
-class Khan(Game):
+def jade_choices(p: dict[str, Any], cost: dict[str, int]) -> list[dict[str, int] | None]:
+    """The ways player `p` may pay `cost` with jade standing in for coins or camels at will (rulebook: jade may
+    replace any coin or camel): None first (jade only for what coins and camels cannot cover), then every other
+    `{"coins": x, "camels": y}` that the jade held can replace. Empty when `cost` cannot be paid."""
+    if not afford(p, cost):
+        return []
+    coins, camels = cost.get("coins", 0), cost.get("camels", 0)
+    least_c, least_k = max(0, coins - p["coins"]), max(0, camels - p["camels"])
+    spare = p["jade"] - cost.get("jade", 0)
+    out: list[dict[str, int] | None] = [None]
+    for x in range(least_c, coins + 1):
+        for y in range(least_k, camels + 1):
+            if (x, y) != (least_c, least_k) and x + y <= spare:
+                out.append({"coins": x, "camels": y})
+    return out
+
+
+def with_jade(move: Move, choice: dict[str, int] | None) -> Move:
+    """`move` naming the jade it spends (the plain move spends the least)."""
+    return move if choice is None else {**move, "jade": choice}
+
+
+class Khan(core.DiceGame):
     id = "khan"
     title = "Marco Polo II: In the Service of the Khan"
-    min_seats = 2
-    max_seats = 4
     Options = KhanOptions
+    SPACES = ALL_SPACES
+    FIRST = "first"
+    DIE_ORDER = DIE_ORDER
+    POST_VP = D.POST_VP
+    GOALS_ASIDE = "goals_rejected"
+    QUIET_PENDING = ("goal",)
+    CONTRACT_PENDING = ("drawn",)
 
     # ---- set-up -------------------------------------------------------------------------
 
     def _setup(self, seats: int, options: Any, rng: Rng) -> State:
         assert isinstance(options, KhanOptions)
-        if options.characters is not None and len(options.characters) != seats:
-            raise ValueError(f"characters must name one character per seat ({seats})")
-        markers = sorted(D.MARKERS, key=D.token_number)
-        rng.shuffle(markers)
+        core.check_lineup(options.characters, seats)
+        markers = core.shuffled(rng, D.MARKERS, D.token_number)
         n_mark = len(D.MARKER_CITIES)
-        outposts = sorted(D.OUTPOSTS, key=D.token_number)
-        rng.shuffle(outposts)
+        outposts = core.shuffled(rng, D.OUTPOSTS, D.token_number)
         n_out = len(D.OUTPOST_CITIES)
-        cards = sorted(D.CITY_CARDS, key=D.token_number)
-        rng.shuffle(cards)
-        starters = list(D.STARTERS)
-        rng.shuffle(starters)
-        red = list(D.RED_CONTRACTS)
-        rng.shuffle(red)
+        cards = core.shuffled(rng, D.CITY_CARDS, D.token_number)
+        starters = core.shuffled(rng, D.STARTERS, D.token_number)
+        red = core.shuffled(rng, D.RED_CONTRACTS, D.token_number)
         contract_spaces = {c: [red[2 * i], red[2 * i + 1]] for i, c in enumerate(D.CONTRACT_CITIES)}
         pile = red[2 * len(D.CONTRACT_CITIES) :]
         offer_piles: list[list[str]] = []
         boxed_offers: list[str] = []
         for ids in D.OFFER_PILES:
-            tiles = list(ids)
-            rng.shuffle(tiles)
+            tiles = core.shuffled(rng, ids, D.token_number)
             boxed_offers.append(tiles.pop())
             offer_piles.append(tiles)
         offers = [p.pop(0) for p in offer_piles]
-        goals = sorted(D.GOALS, key=D.token_number)
-        rng.shuffle(goals)
-        players: list[dict[str, Any]] = []
-        for s in range(seats):
-            players.append(
-                {
-                    "character": None,
-                    "coins": START_COINS,
-                    "camels": START_CAMELS,
-                    "pepper": 0,
-                    "silk": 0,
-                    "gold": 0,
-                    "jade": 0,
-                    "vp": 0,
-                    "dice": [],
-                    "figures": [D.BEIJING],
-                    "posts": [],
-                    "posts_left": POSTS_PER_PLAYER,
-                    "placed": 0,
-                    "contracts": [starters[s]],
-                    "completed": [],
-                    "seals": {},
-                    "goals": [],
-                    "goal_offer": sorted(goals[3 * s : 3 * s + 3], key=D.token_number),
-                    "goals_rejected": [],
-                    "tiles": [],
-                    "caravan": None,
-                }
+        goals = core.shuffled(rng, D.GOALS, D.token_number)
+        pool = sorted(D.CHARACTERS)
+        if options.characters is None:
+            rng.shuffle(pool)
+        first = draw_start(rng, seats)  # seat numbers stay the joining order
+        players = [
+            core.new_player(
+                coins=START_COINS,
+                camels=START_CAMELS,
+                figure=D.BEIJING,
+                posts=POSTS_PER_PLAYER,
+                starter=starters[s],
+                jade=0,
+                seals={},
+                goals=[],
+                goal_offer=sorted(goals[3 * s : 3 * s + 3], key=D.token_number),
+                goals_rejected=[],
+                tiles=[],
+                caravan=None,
             )
-        state: State = {
-            "game": self.id,
-            "seats": seats,
-            "options": options.model_dump(mode="json"),
-            "rng": 0,
-            "phase": "setup",
-            "round": 0,
-            "first": 0,
-            "next_first": None,
-            "travel_top": -1,
-            "turn": None,
-            "turn_info": {"main": False, "black": False, "fresh": []},
-            "players": players,
-            "markers": {c: markers[i] for i, c in enumerate(D.MARKER_CITIES)},
-            "outposts": {c: outposts[i] for i, c in enumerate(D.OUTPOST_CITIES)},
-            "contract_spaces": contract_spaces,
-            "pile": pile,
-            "city_cards": cards[: len(D.CARD_SLOT_CITIES)],
-            "area": cards[len(D.CARD_SLOT_CITIES) : SLOT_COUNT],
-            "deck": cards[SLOT_COUNT:],
-            "offers": offers,
-            "offer_piles": offer_piles,
-            "boxed": {
+            for s in range(seats)
+        ]
+        state = self._base_state(
+            seats,
+            options,
+            players,
+            first=first,
+            next_first=None,
+            travel_top=-1,
+            markers={c: markers[i] for i, c in enumerate(D.MARKER_CITIES)},
+            outposts={c: outposts[i] for i, c in enumerate(D.OUTPOST_CITIES)},
+            contract_spaces=contract_spaces,
+            pile=pile,
+            city_cards=cards[: len(D.CARD_SLOT_CITIES)],
+            area=cards[len(D.CARD_SLOT_CITIES) : SLOT_COUNT],
+            deck=cards[SLOT_COUNT:],
+            offers=offers,
+            offer_piles=offer_piles,
+            boxed={
                 "markers": markers[n_mark:],
                 "outposts": outposts[n_out:],
                 "starters": starters[seats:],
                 "offers": boxed_offers,
                 "goals": goals[3 * seats :],
             },
-            "caravan_routes": sorted(D.CARAVAN_ROUTES, key=D.token_number) if options.caravans else [],
-            "spaces": {k: [] for k in BLUE_SPACES},
-            "khan": [],
-            "special": {c: [] for c in D.SPECIAL_CITIES},
-            "slots_used": [None] * SLOT_COUNT,
-            "bag": [],
-            "black_pool": [0] * BLACK_DICE[seats],
-            "pending": [],
-            "draft": None,
-            "seen": sorted(
+            caravan_routes=sorted(D.CARAVAN_ROUTES, key=D.token_number) if options.caravans else [],
+            spaces={k: [] for k in BLUE_SPACES},
+            special={c: [] for c in D.SPECIAL_CITIES},
+            slots_used=[None] * SLOT_COUNT,
+            black_pool=[0] * BLACK_DICE[seats],
+            seen=sorted(
                 [*(c for v in contract_spaces.values() for c in v), *starters[:seats]], key=self._contract_order
             ),
-            "seq": 0,
-            "log": [],
-            "stats": {},
-            "result": None,
-        }
+        )
         if options.characters is not None:
             for s, c in enumerate(options.characters):
                 self._give_character(state, s, c)
             state["rng"] = rng.seed
             self._after_draft(state)
         else:
-            pool = sorted(D.CHARACTERS)
-            rng.shuffle(pool)
-            state["draft"] = {"offer": sorted(pool[: seats + 1]), "order": list(range(seats - 1, -1, -1))}
+            state["draft"] = {"offer": sorted(pool[: seats + 1]), "order": draft_order(first, seats)}
             state["phase"] = "draft"
             state["rng"] = rng.seed
         self._settle(state)
         return state
+
+    def _new_turn_info(self) -> dict[str, Any]:
+        return {**super()._new_turn_info(), "fresh": []}  # contracts taken this turn (never discarded in it)
 
     @staticmethod
     def _contract_order(cid: str) -> tuple[int, int]:
@@ -301,17 +292,17 @@ class Khan(Game):
         state["khan"] = []
         state["special"] = {c: [] for c in D.SPECIAL_CITIES}
         for _ in range(max(0, 4 - seats)):
-            state["khan"].append({"seat": None, "dice": [["neutral", 1]]})
+            state["khan"].append(core.neutral(1))
         if seats == 2:
             for c in D.SPECIAL_CITIES:
-                state["special"][c].append({"seat": None, "dice": [["neutral", 1]]})
-            state["spaces"]["book3b"].append({"seat": None, "dice": [["neutral", 5]]})
+                state["special"][c].append(core.neutral(1))
+            state["spaces"]["book3b"].append(core.neutral(5))
         state["slots_used"] = [None] * SLOT_COUNT
         state["bag"] = []
         rng = Rng(state["rng"])
         n_black = BLACK_DICE[seats]
         if state["options"]["black_dice_variant"]:
-            state["black_pool"] = sorted(1 + rng.below(6) for _ in range(n_black))
+            state["black_pool"] = sorted(core.roll(rng) for _ in range(n_black))
         else:
             state["black_pool"] = [0] * n_black
         if state["round"] > 1:
@@ -319,7 +310,7 @@ class Khan(Game):
             state["area"] = state["deck"][:2]
             del state["deck"][:2]
         self._log(state, {"ev": "round", "round": state["round"], "first": state["first"]})
-        order = [(state["first"] + i) % seats for i in range(seats)]
+        order = turn_order(state["first"], seats)
         for s in order:
             state["players"][s]["dice"] = []
         for s in order:
@@ -330,7 +321,7 @@ class Khan(Game):
                 self._push(state, s, [{"kind": "mailin", "sources": [label for label, _ in sources]}])
         for s in order:
             p = state["players"][s]
-            p["dice"] = sorted(([["own", 1 + rng.below(6)] for _ in range(DICE_PER_PLAYER)]), key=_die_key)
+            p["dice"] = self._roll_dice(rng, "own", DICE_PER_PLAYER)
             values = [v for _, v in p["dice"]]
             items: list[dict[str, Any]] = []
             if p["character"] == "isabella":
@@ -339,9 +330,9 @@ class Khan(Game):
                     items.append({"kind": "isabella", "counts": {str(v): counts[v] for v in sorted(counts)}})
                 else:
                     self._isabella(state, s, values)
-            total = sum(values)
-            if total < COMPENSATION_LIMIT:
-                items.append({"kind": "comp", "amount": COMPENSATION_LIMIT - total})
+            amount = core.compensation(values)
+            if amount:
+                items.append({"kind": "comp", "amount": amount})
                 self._bump(state, "compensation")
             self._push(state, s, items)
             self._log(state, {"ev": "roll", "seat": s, "dice": [list(d) for d in p["dice"]]})
@@ -382,25 +373,8 @@ class Khan(Game):
             return dict(D.SEAL[what]["bonus"])
         return {"coins": ABHA_COINS}
 
-    def _begin_play(self, state: State) -> None:
-        state["phase"] = "play"
-        self._next_turn(state, state["first"])
-
-    def _next_turn(self, state: State, first: int) -> None:
-        seats = state["seats"]
-        for i in range(seats):
-            s = (first + i) % seats
-            if state["players"][s]["dice"]:
-                state["turn"] = s
-                state["turn_info"] = {"main": False, "black": False, "fresh": []}
-                return
-        self._end_round(state)
-
-    def _end_turn(self, state: State) -> None:
-        seat = state["turn"]
+    def _turn_ends(self, state: State, seat: int) -> None:
         self._refill_contracts(state)
-        self._log(state, {"ev": "end_turn", "seat": seat})
-        self._next_turn(state, (seat + 1) % state["seats"])
 
     def _refill_contracts(self, state: State) -> None:
         drawn: list[str] = []
@@ -413,93 +387,35 @@ class Khan(Game):
         if drawn:
             self._mark_seen(state, drawn)
 
-    def _end_round(self, state: State) -> None:
-        state["turn"] = None
-        for p in state["players"]:
-            p["dice"] = []
-        if state["round"] >= ROUNDS:
-            self._final_scoring(state)
-            return
-        self._start_round(state)
-
-    # ---- queries ------------------------------------------------------------------------
-
-    def active_seats(self, state: State) -> list[int]:
-        phase = state["phase"]
-        if phase == "over":
-            return []
-        if phase == "draft":
-            return [state["draft"]["order"][0]]
-        if phase == "play":
-            return [state["turn"]]
-        return sorted({item["seat"] for item in state["pending"]})
-
-    def result(self, state: State) -> dict[str, Any] | None:
-        res: dict[str, Any] | None = state["result"]
-        return res
-
-    @staticmethod
-    def _current(state: State, seat: int) -> dict[str, Any] | None:
-        for item in state["pending"]:
-            if item["seat"] == seat:
-                return item  # type: ignore[no-any-return]
-        return None
-
-    def legal_moves(self, state: State, seat: int) -> list[Move]:
-        if seat not in self.active_seats(state):
-            return []
-        if state["phase"] == "draft":
-            return [{"a": "character", "character": c} for c in state["draft"]["offer"]]
-        item = self._current(state, seat)
-        if item is not None:
-            return self._pending_options(state, item)
-        return self._turn_options(state, seat)
-
     # ---- the turn's top-level options ------------------------------------------------------
 
-    def _turn_options(self, state: State, seat: int) -> list[Move]:
+    def _bonus_options(self, state: State, seat: int) -> list[Move]:
         p = state["players"][seat]
-        ti = state["turn_info"]
         opts: list[Move] = []
-        if not ti["main"] and p["dice"]:
-            opts.extend({"a": "space", "space": sp} for sp in ALL_SPACES if self._space_ok(state, seat, sp))
-        opts.extend({"a": "fulfil", "contract": c} for c in p["contracts"] if afford(p, D.CONTRACTS[c]["cost"]))
-        opts.extend(
-            {"a": "improve", "seal": t}
-            for t in D.SEALS
-            if p["seals"].get(t) == "basic" and afford(p, D.SEAL[t]["improve"])
-        )
-        types = self._die_types(p["dice"])
+        for c in p["contracts"]:
+            opts.extend(with_jade({"a": "fulfil", "contract": c}, j) for j in jade_choices(p, D.CONTRACTS[c]["cost"]))
+        for t in D.SEALS:
+            if p["seals"].get(t) == "basic":
+                opts.extend(with_jade({"a": "improve", "seal": t}, j) for j in jade_choices(p, D.SEAL[t]["improve"]))
+        types = core.die_types(p["dice"])
         for k, v in types:
             opts.extend({"a": "bag", "kind": k, "value": v, "take": t} for t in BAG_REWARD)
-        if afford(p, {"camels": REROLL_COST}):
-            opts.extend({"a": "reroll", "kind": k, "value": v} for k, v in types)
-        if afford(p, {"camels": ADJUST_COST}):
-            for k, v in types:
-                for by in (-1, 1):
-                    if 1 <= v + by <= 6:
-                        opts.append({"a": "adjust", "kind": k, "value": v, "by": by})
-        if not ti["black"] and state["black_pool"] and afford(p, {"camels": BLACK_DIE_COST}):
-            if state["options"]["black_dice_variant"]:
-                opts.extend({"a": "black", "value": v} for v in sorted(set(state["black_pool"])))
-            else:
-                opts.append({"a": "black"})
+        for j in jade_choices(p, {"camels": REROLL_COST}):
+            opts.extend(with_jade({"a": "reroll", "kind": k, "value": v}, j) for k, v in types)
+        for j in jade_choices(p, {"camels": ADJUST_COST}):
+            opts.extend(self._adjust_options(types, None if j is None else {"jade": j}))
+        if not state["turn_info"]["black"] and state["black_pool"]:
+            for j in jade_choices(p, {"camels": BLACK_DIE_COST}):
+                if state["options"]["black_dice_variant"]:
+                    opts.extend(with_jade({"a": "black", "value": v}, j) for v in sorted(set(state["black_pool"])))
+                else:
+                    opts.append(with_jade({"a": "black"}, j))
         opts.extend({"a": "tile", "tile": t} for t in sorted(set(p["tiles"]), key=D.token_number))
         if state["options"]["caravans"]:
             opts.extend(self._caravan_claims(state, seat))
-            if p["caravan"] is not None and p["caravan"]["at"] in p["figures"]:
+            if p["caravan"] is not None and p["caravan"]["met"] and p["caravan"]["at"] in p["figures"]:
                 opts.append({"a": "deliver"})
-        if ti["main"] or not p["dice"]:
-            opts.append({"a": "end"})
         return opts
-
-    @staticmethod
-    def _die_types(dice: list[list[Any]]) -> list[tuple[str, int]]:
-        out: list[tuple[str, int]] = []
-        for k, v in dice:
-            if (k, v) not in out:
-                out.append((k, v))
-        return out
 
     def _caravan_claims(self, state: State, seat: int) -> list[Move]:
         p = state["players"][seat]
@@ -533,25 +449,29 @@ class Khan(Game):
         return []
 
     def _colour_used(self, state: State, seat: int, space: str) -> bool:
-        return any(pl["seat"] == seat and any(d[0] == "own" for d in pl["dice"]) for pl in self._places(state, space))
+        return core.colour_used(self._places(state, space), seat)
 
     def _fee(self, state: State, space: str, low: int) -> int:
         return low if space in BLUE_SPACES and state["spaces"][space] else 0
 
     def _khan_min(self, state: State) -> int:
-        return int(state["khan"][-1]["dice"][0][1]) if state["khan"] else 1
+        return core.khan_min(state["khan"])
 
     def _space_open(self, state: State, seat: int, space: str) -> bool:
         p = state["players"][seat]
         if space == "khan":
             return len(state["khan"]) < KHAN_SLOTS
+        new = state["turn_info"]["posts"]  # a post placed this turn opens its city's action from the next turn
         if space in D.SPECIAL:
-            return space in p["posts"] and len(state["special"][space]) < 2
+            return space in p["posts"] and space not in new and len(state["special"][space]) < 2
         if space in SLOTS:
             i = SLOTS.index(space)
             if state["slots_used"][i] is not None:
                 return False
-            return i >= len(D.CARD_SLOT_CITIES) or D.CARD_SLOT_CITIES[i] in p["posts"]
+            if i >= len(D.CARD_SLOT_CITIES):
+                return True
+            city = D.CARD_SLOT_CITIES[i]
+            return city in p["posts"] and city not in new
         if space in ("travel3", "travel6"):
             return bool(p["character"] != "gantulga")
         return True
@@ -583,12 +503,12 @@ class Khan(Game):
                 return True
         return False
 
-    def _action_ok(self, state: State, seat: int, space: str, low: int) -> bool:
-        """Whether the action of `space` can be done with lowest die `low` (fee included)."""
+    def _action_ok(self, state: State, seat: int, space: str, low: int, *, paid: bool = False) -> bool:
+        """Whether the action of `space` can be done with lowest die `low` (fee included unless `paid`)."""
         p = state["players"][seat]
-        fee = self._fee(state, space, low)
+        fee = 0 if paid else self._fee(state, space, low)
         if space in TRAVEL_SPACES:
-            extra = fee + (TRAVEL1_COINS if space == "travel1" else 0)
+            extra = 0 if paid else fee + (TRAVEL1_COINS if space == "travel1" else 0)
             return self._can_step(state, seat, extra)
         if not afford(p, {"coins": fee}):
             return False
@@ -680,7 +600,7 @@ class Khan(Game):
         if kind == "goal":
             return [{"a": "goal", "keep": g} for g in p["goal_offer"]]
         if kind == "comp":
-            return [{"a": "comp", "coins": n} for n in range(item["amount"] + 1)]
+            return core.comp_options(item)
         if kind == "isabella":
             pairs = [{"a": "pair", "value": int(v)} for v, n in item["counts"].items() if n >= 2]
             return [*pairs, {"a": "singles"}]
@@ -711,6 +631,8 @@ class Khan(Game):
             return [*({"a": "post", "city": c} for c in cities), {"a": "skip"}] if cities else []
         if kind == "mongke":
             return [{"a": "oases", "coins": k} for k in range(item["n"] + 1)]
+        if kind == "post_choice":
+            return [{"a": "post", "city": c} for c in item["cities"] if c not in p["posts"]]
         if kind == "relocate":
             return [{"a": "relocate", "from": c} for c in p["posts"]]
         if kind == "contracts":
@@ -755,17 +677,37 @@ class Khan(Game):
         p = state["players"][seat]
         space = item["space"]
         picked = item["picked"]
-        own_ok = not self._colour_used(state, seat, space)
-        pool = self._pool_left(p, picked)
         opts: list[Move] = []
-        for k, v in self._die_types(pool):
-            if k == "own" and not own_ok:
+        for k, v, rest in self._die_candidates(state, seat, item):
+            if not self._feasible(state, seat, space, [*picked, [k, v]], rest):
                 continue
-            rest = list(pool)
-            rest.remove([k, v])
-            if self._feasible(state, seat, space, [*picked, [k, v]], rest):
-                opts.append({"a": "die", "kind": k, "value": v})
+            m: Move = {"a": "die", "kind": k, "value": v}
+            if len(picked) + 1 < self._need(state, seat, space):
+                opts.append(m)
+                continue
+            low = min([v, *(d[1] for d in picked)])
+            cost = self._placement_cost(state, space, low)
+            opts.extend(
+                with_jade(m, j) for j in jade_choices(p, cost) if self._still_ok(state, seat, space, low, cost, j)
+            )
         return opts
+
+    def _placement_cost(self, state: State, space: str, low: int) -> dict[str, int]:
+        """What placing on `space` with lowest die `low` costs at once: the fee, and the 2 coins of travel1."""
+        coins = self._fee(state, space, low) + (TRAVEL1_COINS if space == "travel1" else 0)
+        return {"coins": coins} if coins else {}
+
+    def _still_ok(
+        self, state: State, seat: int, space: str, low: int, cost: dict[str, int], choice: dict[str, int] | None
+    ) -> bool:
+        """Whether the action stays doable after paying `cost` with the jade `choice` (None: checked already)."""
+        if choice is None:
+            return True
+        trial = dict(state["players"][seat])
+        pay(trial, cost, choice)
+        players = list(state["players"])
+        players[seat] = trial
+        return self._action_ok({**state, "players": players}, seat, space, low, paid=True)
 
     @staticmethod
     def _pool_left(p: dict[str, Any], picked: list[list[Any]]) -> list[list[Any]]:
@@ -791,8 +733,10 @@ class Khan(Game):
                     continue
                 if free:
                     c = k = 0
-                if afford(p, {"coins": c, "camels": k, "jade": j}):
-                    opts.append({"a": "step", "fig": f, "to": dest})
+                opts.extend(
+                    with_jade({"a": "step", "fig": f, "to": dest}, jc)
+                    for jc in jade_choices(p, {"coins": c, "camels": k, "jade": j})
+                )
         return opts
 
     @staticmethod
@@ -815,52 +759,8 @@ class Khan(Game):
 
     # ---- applying moves -----------------------------------------------------------------
 
-    def _apply(self, state: State, seat: int, move: Move) -> None:
-        if state["phase"] == "draft":
-            self._draft_pick(state, seat, move["character"])
-        else:
-            item = self._current(state, seat)
-            if item is not None:
-                self._resolve(state, seat, item, move)
-            else:
-                self._turn_move(state, seat, move)
-        self._settle(state)
-
-    def _draft_pick(self, state: State, seat: int, char: str) -> None:
-        dr = state["draft"]
-        dr["offer"].remove(char)
-        dr["order"].pop(0)
-        self._give_character(state, seat, char)
-        self._log(state, {"ev": "character", "seat": seat, "character": char})
-        if not dr["order"]:
-            self._after_draft(state)
-
-    def _settle(self, state: State) -> None:
-        """Advance past everything that needs no decision."""
-        for _ in range(10_000):
-            phase = state["phase"]
-            if phase in ("over", "draft", "setup"):
-                return
-            if phase in ("goals", "start"):
-                if state["pending"]:
-                    if self._drop_empty(state) or self._auto_finish(state):
-                        continue
-                    return
-                if phase == "goals":
-                    self._start_round(state)
-                else:
-                    self._begin_play(state)
-                continue
-            seat = state["turn"]
-            if self._current(state, seat) is not None:
-                if self._drop_empty(state) or self._auto_finish(state):
-                    continue
-                return
-            if self._turn_options(state, seat) == [{"a": "end"}]:
-                self._end_turn(state)
-                continue
-            return
-        raise AssertionError("settle did not converge")  # pragma: no cover
+    def _settle_items(self, state: State) -> bool:
+        return self._drop_empty(state) or self._auto_finish(state)
 
     def _auto_finish(self, state: State) -> bool:
         """Resolve a seat's first item whose only option finishes it (stop, done, singles)."""
@@ -885,8 +785,7 @@ class Khan(Game):
             elif item["kind"] == "contracts" and item["taken"]:
                 self._finish_contracts(state, item)
             else:
-                state["pending"].remove(item)
-                self._bump(state, f"lost_{item['kind']}")
+                self._lose(state, item)
             return True
         return False
 
@@ -896,9 +795,9 @@ class Khan(Game):
         if a == "space":
             self._push(state, seat, [{"kind": "dice", "space": move["space"], "picked": []}])
         elif a == "fulfil":
-            self._fulfil(state, seat, move["contract"])
+            self._fulfil(state, seat, move["contract"], move.get("jade"))
         elif a == "improve":
-            self._improve(state, seat, move["seal"])
+            self._improve(state, seat, move["seal"], move.get("jade"))
         elif a == "bag":
             p["dice"].remove([move["kind"], move["value"]])
             state["bag"].append({"seat": seat, "dice": [[move["kind"], move["value"]]]})
@@ -906,22 +805,17 @@ class Khan(Game):
             self._log(state, {"ev": "bag", "seat": seat, "take": move["take"]})
             self._gain(state, seat, BAG_REWARD[move["take"]])
         elif a == "reroll":
-            pay(p, {"camels": REROLL_COST})
-            rng = Rng(state["rng"])
-            new = 1 + rng.below(6)
-            state["rng"] = rng.seed
-            self._set_die(p, move["kind"], move["value"], new)
-            self._bump(state, "reroll")
+            pay(p, {"camels": REROLL_COST}, move.get("jade"))
+            new = self._reroll(state, p, move["kind"], move["value"])
             self._log(state, {"ev": "reroll", "seat": seat, "from": move["value"], "to": new})
             if p["character"] == "isabella":
                 self._isabella(state, seat, [new])
         elif a == "adjust":
-            pay(p, {"camels": ADJUST_COST})
-            self._set_die(p, move["kind"], move["value"], move["value"] + move["by"])
-            self._bump(state, "adjust")
+            pay(p, {"camels": ADJUST_COST}, move.get("jade"))
+            self._adjust(state, p, move["kind"], move["value"], move["by"])
             self._log(state, {"ev": "adjust", "seat": seat, "from": move["value"], "by": move["by"]})
         elif a == "black":
-            pay(p, {"camels": BLACK_DIE_COST})
+            pay(p, {"camels": BLACK_DIE_COST}, move.get("jade"))
             state["turn_info"]["black"] = True
             self._bump(state, "buy_black_die")
             self._take_black(state, seat, move.get("value"))
@@ -932,7 +826,8 @@ class Khan(Game):
             self._gain(state, seat, D.OUTPOSTS[move["tile"]]["reward"])
         elif a == "caravan":
             state["caravan_routes"].remove(move["route"])
-            p["caravan"] = {"route": move["route"], "at": move["start"], "goods": []}
+            # "met": it or a figure has moved since the claim; only then may a meeting deliver it
+            p["caravan"] = {"route": move["route"], "at": move["start"], "goods": [], "met": False}
             self._bump(state, "caravan_claim")
             self._log(state, {"ev": "caravan", "seat": seat, "route": move["route"], "at": move["start"]})
             self._push(state, seat, [{"kind": "load", "loaded": 0}])
@@ -948,12 +843,6 @@ class Khan(Game):
         else:  # pragma: no cover
             raise AssertionError(a)
 
-    @staticmethod
-    def _set_die(p: dict[str, Any], kind: str, old: int, new: int) -> None:
-        p["dice"].remove([kind, old])
-        p["dice"].append([kind, new])
-        p["dice"].sort(key=_die_key)
-
     def _take_black(self, state: State, seat: int, value: int | None) -> None:
         """Take a black die from the board: rolled now, or (variant) the chosen pre-rolled one."""
         p = state["players"][seat]
@@ -962,13 +851,12 @@ class Khan(Game):
             return
         if value is None:
             rng = Rng(state["rng"])
-            value = 1 + rng.below(6)
+            value = core.roll(rng)
             state["rng"] = rng.seed
             state["black_pool"].pop()
         else:
             state["black_pool"].remove(value)
-        p["dice"].append(["black", value])
-        p["dice"].sort(key=_die_key)
+        self._add_die(p, ["black", value])
         self._log(state, {"ev": "black_die", "seat": seat, "value": value})
         if p["character"] == "isabella":
             self._isabella(state, seat, [value])
@@ -978,10 +866,10 @@ class Khan(Game):
             self._gain(state, seat, ISABELLA_ROLL[v])
         self._bump(state, "isabella_roll")
 
-    def _fulfil(self, state: State, seat: int, cid: str) -> None:
+    def _fulfil(self, state: State, seat: int, cid: str, jade_for: dict[str, int] | None = None) -> None:
         p = state["players"][seat]
         c = D.CONTRACTS[cid]
-        pay(p, c["cost"])
+        pay(p, c["cost"], jade_for)
         p["contracts"].remove(cid)
         p["completed"].append(cid)
         self._bump(state, "fulfil")
@@ -991,9 +879,9 @@ class Khan(Game):
             reward["jade"] = reward.get("jade", 0) + 1
         self._gain(state, seat, reward)
 
-    def _improve(self, state: State, seat: int, seal: str) -> None:
+    def _improve(self, state: State, seat: int, seal: str, jade_for: dict[str, int] | None = None) -> None:
         p = state["players"][seat]
-        pay(p, D.SEAL[seal]["improve"])
+        pay(p, D.SEAL[seal]["improve"], jade_for)
         p["seals"][seal] = "improved"
         self._bump(state, f"improve_{seal}")
         self._log(state, {"ev": "improve", "seat": seat, "seal": seal})
@@ -1014,8 +902,7 @@ class Khan(Game):
             p["goal_offer"] = []
             self._log(state, {"ev": "goal_kept", "seat": seat})
         elif kind == "comp":
-            p["coins"] += move["coins"]
-            p["camels"] += item["amount"] - move["coins"]
+            self._compensate(state, seat, item, move)
             self._log(state, {"ev": "compensation", "seat": seat, "coins": move["coins"]})
         elif kind == "isabella":
             if a == "pair":
@@ -1041,7 +928,7 @@ class Khan(Game):
             item["picked"].append([move["kind"], move["value"]])
             if len(item["picked"]) == self._need(state, seat, item["space"]):
                 state["pending"].remove(item)
-                self._place(state, seat, item["space"], item["picked"])
+                self._place(state, seat, item["space"], item["picked"], move.get("jade"))
         elif kind == "offer":
             offer = D.OFFER_TILES[state["offers"][BOOK_PILE[item["space"]]]]["offers"][move["i"]]
             p["jade"] -= offer["jade"]
@@ -1066,14 +953,13 @@ class Khan(Game):
             if a == "post":
                 self._bump(state, "extra_post")
                 self._place_post(state, seat, move["city"])
+        elif kind == "post_choice":
+            self._place_post(state, seat, move["city"])
         elif kind == "mongke":
             k = move["coins"]
             self._gain(state, seat, {"coins": 2 * k, "camels": item["n"] - k})
         elif kind == "relocate":
-            p["posts"].remove(move["from"])
-            self._bump(state, "relocate_post")
-            self._log(state, {"ev": "relocate", "seat": seat, "from": move["from"], "to": item["city"]})
-            self._post_effects(state, seat, item["city"])
+            self._relocate(state, seat, item, move)
         elif kind == "contracts":
             if a == "done":
                 self._finish_contracts(state, item)
@@ -1117,6 +1003,7 @@ class Khan(Game):
                 state["pending"].remove(item)
                 return
             p["caravan"]["at"] = move["to"]
+            p["caravan"]["met"] = True
             item["left"] -= 1
             self._bump(state, "caravan_step")
             if item["left"] <= 0:
@@ -1142,14 +1029,18 @@ class Khan(Game):
 
     # ---- main actions ---------------------------------------------------------------------
 
-    def _place(self, state: State, seat: int, space: str, dice: list[list[Any]]) -> None:
+    def _place(
+        self, state: State, seat: int, space: str, dice: list[list[Any]], jade_for: dict[str, int] | None = None
+    ) -> None:
         p = state["players"][seat]
         for d in dice:
             p["dice"].remove(list(d))
         low = min(v for _, v in dice)
         fee = self._fee(state, space, low)
+        cost = self._placement_cost(state, space, low)
+        if cost:
+            pay(p, cost, jade_for)  # the fee and travel1's 2 coins
         if fee:
-            pay(p, {"coins": fee})
             self._bump(state, "occupancy_fee")
         placement = {"seat": seat, "dice": [list(d) for d in dice]}
         if space in SLOTS:
@@ -1166,8 +1057,6 @@ class Khan(Game):
         elif space == "seals":
             self._push(state, seat, [{"kind": "seal", "low": low}])
         elif space in TRAVEL_SPACES:
-            if space == "travel1":
-                pay(p, {"coins": TRAVEL1_COINS})
             rank = TRAVEL_RANK[space]
             if rank >= state["travel_top"]:
                 state["travel_top"] = rank
@@ -1213,8 +1102,10 @@ class Khan(Game):
             if c or k:
                 self._bump(state, "gantulga_free_route")
             c = k = 0
-        pay(p, {"coins": c, "camels": k, "jade": j})
+        pay(p, {"coins": c, "camels": k, "jade": j}, move.get("jade"))
         p["figures"][f] = dest
+        if p["caravan"] is not None and p["caravan"]["at"] == dest:
+            p["caravan"]["met"] = True
         item["moves"] += 1
         if not (p["character"] == "mongke" and dest in D.OASES):
             item["steps"] += 1
@@ -1243,28 +1134,18 @@ class Khan(Game):
             city = p["figures"][f]
             if city in D.CITIES and city not in p["posts"] and city not in ends:
                 ends.append(city)
-        if item["mode"] != "action":
-            del ends[1:]  # a move from a card or a reward places 1 post at most (rulebook supplement)
+        if item["mode"] != "action" and len(ends) > 1:
+            # a move from a card or a reward places 1 post at most (rulebook supplement): Mailin chooses where
+            self._push(state, seat, [{"kind": "post_choice", "cities": ends}])
+            return
         for city in reversed(ends):
             self._place_post(state, seat, city)
 
-    def _place_post(self, state: State, seat: int, city: str) -> None:
-        p = state["players"][seat]
-        if p["posts_left"] <= 0:
-            self._push(state, seat, [{"kind": "relocate", "city": city}])
-            return
-        p["posts_left"] -= 1
-        p["placed"] += 1
-        vp = D.POST_VP.get(p["placed"], 0)
-        if vp:
-            p["vp"] += vp
-            self._bump(state, f"post_{p['placed']}")
-        self._log(state, {"ev": "post", "seat": seat, "city": city, "nth": p["placed"], "vp": vp})
-        self._post_effects(state, seat, city)
+    def _out_of_posts(self, state: State, seat: int, city: str) -> None:
+        self._push(state, seat, [{"kind": "relocate", "city": city}])
 
     def _post_effects(self, state: State, seat: int, city: str) -> None:
-        p = state["players"][seat]
-        p["posts"].append(city)
+        self._record_post(state, seat, city)
         follow: list[dict[str, Any]] = []
         if city in D.CONTRACT_CITIES and any(state["contract_spaces"][city]):
             follow.append({"kind": "city_contract", "city": city})
@@ -1449,59 +1330,26 @@ class Khan(Game):
             }
             b["total"] = sum(v for k, v in b.items() if k != "shield_count")
             breakdown.append(b)
-        scores = [b["total"] for b in breakdown]
-        camels = [p["camels"] for p in players]
-        key = [(scores[s], camels[s]) for s in range(seats)]
-        best = max(key)
-        state["result"] = {
-            "scores": scores,
-            "winners": [s for s in range(seats) if key[s] == best],
-            "ranking": sorted(range(seats), key=lambda s: (-scores[s], -camels[s], s)),
-            "tiebreak": camels,
-            "breakdown": breakdown,
-        }
-        state["phase"] = "over"
-        state["turn"] = None
         state["pending"] = []
-        self._log(state, {"ev": "final_scoring", "scores": scores})
-
-    # ---- bookkeeping --------------------------------------------------------------------
-
-    def _mark_seen(self, state: State, ids: list[str]) -> None:
-        state["seen"] = sorted(set(state["seen"]).union(ids), key=self._contract_order)
-
-    @staticmethod
-    def _bump(state: State, rule: str) -> None:
-        state["stats"][rule] = state["stats"].get(rule, 0) + 1
-
-    @staticmethod
-    def _log(state: State, ev: dict[str, Any]) -> None:
-        state["seq"] += 1
-        ev["n"] = state["seq"]
-        state["log"].append(ev)
-        del state["log"][:-LOG_KEEP]
+        self._finish(state, breakdown)
 
     # ---- views --------------------------------------------------------------------------
 
-    _PROMPTS: dict[str, str] = {
+    PROMPTS = {
+        **core.COMMON_PROMPTS,
         "goal": "Keep 1 of your 3 goal cards.",
-        "comp": "Your dice total less than 15: take the difference as coins (the rest as camels).",
         "isabella": "Take a doubles bonus for a pair of your dice, or the single bonuses for the rest.",
         "mailin": "Choose one of this round's bonuses to receive a second time.",
         "marker": "Take the bonus of another city-bonus marker.",
-        "good": "Take 1 good of your choice.",
-        "dice": "Choose the next die for this action (or cancel).",
         "offer": "Choose one offer of the book.",
         "seal": "Choose your guild seal.",
         "travel": "Move one location, or stop here.",
         "extra_post": "Place your extra trading post in a city you moved through, or skip.",
         "mongke": "Oasis bonus: choose how many times 2 coins (the rest 1 camel each).",
-        "relocate": "All your trading posts are placed: choose the post to move here.",
-        "contracts": "Take a contract (up to 2), or stop.",
+        "post_choice": "This move places one trading post: choose the city where it goes.",
         "city_contract": "Take one of this city's contracts, or decline.",
         "take_contract": "Take a contract from a city with your trading post, or decline.",
         "drawn": "Both contract spaces are full: discard an old contract or the new one.",
-        "times": "How many times to use the city card?",
         "card": "Take the bonus of one of your bonus cities (a different one each time), or stop.",
         "black_pick": "Choose a black die from the board.",
         "load": "Load a good onto your caravan (up to 2), or stop.",
@@ -1509,15 +1357,8 @@ class Khan(Game):
         "cargo": "Your caravan arrived: double, upgrade or sell its next good.",
     }
 
-    def _prompt_text(self, state: State, seat: int) -> str:
-        if state["phase"] == "draft":
-            return "Choose your character."
-        item = self._current(state, seat)
-        if item is not None:
-            return self._PROMPTS[item["kind"]]
-        if state["turn_info"]["main"]:
-            return "Bonus actions, or end your turn."
-        return "Choose an action space (bonus actions may come before or after)."
+    def _token_order(self, token: str) -> tuple[int, int]:
+        return self._contract_order(token)
 
     @staticmethod
     def _contract_view(cid: str) -> dict[str, Any]:
@@ -1545,53 +1386,14 @@ class Khan(Game):
             "offers": [{"jade": o["jade"], "gain": dict(o["gain"])} for o in t["offers"]],
         }
 
-    def _pending_view(self, item: dict[str, Any]) -> dict[str, Any]:
-        out: dict[str, Any] = {"seat": item["seat"], "kind": item["kind"]}
-        if item["kind"] == "goal":
-            return out
-        for k, v in item.items():
-            if k not in out:
-                out[k] = v
-        if item["kind"] == "drawn":
-            out["contract"] = self._contract_view(item["contract"])
-        return out
-
     def _public_view(self, state: State) -> dict[str, Any]:
-        over = state["phase"] == "over"
-        players = []
-        for s, p in enumerate(state["players"]):
-            pv: dict[str, Any] = {
-                "seat": s,
-                "character": p["character"],
-                **{r: p[r] for r in D.RESOURCES},
-                "dice": [list(d) for d in p["dice"]],
-                "figures": list(p["figures"]),
-                "posts": list(p["posts"]),
-                "posts_left": p["posts_left"],
-                "contracts": [self._contract_view(c) for c in p["contracts"]],
-                "completed": len(p["completed"]),
-                "seals": dict(p["seals"]),
-                "goal_cards": len(p["goals"]) + len(p["goal_offer"]),
-                "tiles": [{"id": t, "reward": dict(D.OUTPOSTS[t]["reward"])} for t in p["tiles"]],
-                "caravan": None if p["caravan"] is None else {**p["caravan"], "goods": list(p["caravan"]["goods"])},
-            }
-            if over:
-                pv["goals"] = [self._goal_view(g) for g in p["goals"]]
-            players.append(pv)
         n_cities = len(D.CARD_SLOT_CITIES)
         cards = [*state["city_cards"], *state["area"]]
-        draft = state["draft"]
         return {
-            "status": "over" if over else "playing",
-            "options": dict(state["options"]),
+            **self._common_view(state),
             "board": D.BOARD_VIEW,
-            "round": state["round"],
-            "phase": state["phase"],
-            "turn": state["turn"],
             "first": state["first"],
             "next_first": state["next_first"],
-            "main_done": state["turn_info"]["main"],
-            "black_bought": state["turn_info"]["black"],
             "contract_spaces": {
                 c: [None if x is None else self._contract_view(x) for x in row]
                 for c, row in state["contract_spaces"].items()
@@ -1620,36 +1422,24 @@ class Khan(Game):
                 {"id": r, "shields": list(D.CARAVAN_ROUTES[r]["shields"])} for r in state["caravan_routes"]
             ],
             "black_dice": list(state["black_pool"]),
-            "spaces": {k: [dict(pl) for pl in v] for k, v in state["spaces"].items()},
-            "khan": [dict(pl) for pl in state["khan"]],
-            "special": {c: [dict(pl) for pl in v] for c, v in state["special"].items()},
-            "bag": [dict(pl) for pl in state["bag"]],
-            "players": players,
-            "pending": [self._pending_view(it) for it in state["pending"]],
-            "draft": None if draft is None else {"offer": list(draft["offer"]), "order": list(draft["order"])},
-            "log": [dict(e) for e in state["log"]],
-            "result": state["result"],
+            "special": {c: self._placements(v) for c, v in state["special"].items()},
+            "players": [
+                self._player_view(state, s, D.RESOURCES, **self._khan_player(p)) for s, p in enumerate(state["players"])
+            ],
+        }
+
+    @staticmethod
+    def _khan_player(p: dict[str, Any]) -> dict[str, Any]:
+        """The public parts of a player that only this game has."""
+        return {
+            "seals": dict(p["seals"]),
+            "tiles": [{"id": t, "reward": dict(D.OUTPOSTS[t]["reward"])} for t in p["tiles"]],
+            "caravan": None if p["caravan"] is None else {**p["caravan"], "goods": list(p["caravan"]["goods"])},
         }
 
     @staticmethod
     def _goal_view(gid: str) -> dict[str, Any]:
         return {"id": gid, "icons": [dict(i) for i in D.GOALS[gid]["icons"]]}
-
-    def _private_view(self, state: State, seat: int) -> dict[str, Any] | None:
-        p = state["players"][seat]
-        return {
-            "seat": seat,
-            "goals": [self._goal_view(g) for g in p["goals"]],
-            "goal_offer": [self._goal_view(g) for g in p["goal_offer"]],
-            "goals_rejected": [self._goal_view(g) for g in p["goals_rejected"]],
-        }
-
-    def secret_tokens(self, state: State, seat: int) -> list[str]:
-        p = state["players"][seat]
-        secret = [*p["goal_offer"], *p["goals_rejected"]]
-        if state["phase"] != "over":
-            secret.extend(p["goals"])
-        return secret
 
     def hidden_tokens(self, state: State) -> list[str]:
         seen = set(state["seen"])

@@ -1,10 +1,12 @@
 """Simulation: plays many seeded Marco Polo II games with bots and prints figures for docs/games/khan.md.
 
-Usage: python -m server.games.khan.simulate [--games 1000] [--seats 4] [--caravans] [--jobs N]
-Prints per seat count: (1) all-greedy games, characters dealt at random from the 7: moves per game, mean final
-score by seat and by character, win rates by seat and by character (the balance target of decisions.md D: no
-character above 40% at 4 seats), mean score parts, rule firings; (2) one greedy seat against random bots;
-(3) all-random games. Game i uses seed i, so the figures do not depend on --jobs.
+Usage: python -m server.games.khan.simulate [--games 1000] [--seats 4] [--caravans] [--random-characters] [--jobs N]
+Prints per seat count: (1) all-greedy games with the character draft (the seat to the first player's right picks
+first, the first player last; --random-characters deals them at random instead): moves per game, mean final
+score and win rate by seat and by place in turn order (0 = the first player of round 1, drawn from the seed),
+win rates by character (the balance target of decisions.md D: no character above 40% at 4 seats), mean score
+parts, rule firings; (2) one greedy seat against random bots; (3) all-random games. Game i uses seed i, so the
+figures do not depend on --jobs.
 """
 
 from __future__ import annotations
@@ -17,8 +19,7 @@ from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from server.games.base import Rng
-from server.games.bots import RandomBot
+from server.games.dice import simulate as common
 from server.games.khan.bots import GreedyBot
 from server.games.khan.data import CHARACTERS
 from server.games.khan.engine import GAME
@@ -26,56 +27,26 @@ from server.games.khan.engine import GAME
 BALANCE_LIMIT = 0.40
 
 
-def random_characters(seats: int, seed: int) -> list[str]:
-    """The characters of game `seed`: a seeded draw of `seats` of the 7."""
-    pool = sorted(CHARACTERS)
-    Rng(seed ^ 0xC0FFEE).shuffle(pool)
-    return pool[:seats]
-
-
-def play(seats: int, seed: int, kinds: list[str], options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """One seeded game with the given bot kind per seat; returns its figures."""
-    state = GAME.setup(seats, options, seed)
-    bots: list[Any] = [
-        GreedyBot(seed * 31 + s) if kind == "greedy" else RandomBot(seed * 31 + s) for s, kind in enumerate(kinds)
-    ]
-    moves = 0
-    while GAME.result(state) is None:
-        seat = GAME.active_seats(state)[0]
-        prompt = GAME.prompt(state, seat)
-        assert prompt is not None
-        bot = bots[seat]
-        move = bot.choose(prompt, GAME.view(state, seat)) if isinstance(bot, GreedyBot) else bot.choose(prompt)
-        state = GAME.apply(state, seat, move)
-        moves += 1
-    result = GAME.result(state)
-    assert result is not None
-    return {
-        "moves": moves,
-        "result": result,
-        "stats": state["stats"],
-        "characters": [p["character"] for p in state["players"]],
-    }
-
-
-def _greedy_game(args: tuple[int, int, bool]) -> dict[str, Any]:
-    seats, seed, caravans = args
-    opts: dict[str, Any] = {"characters": random_characters(seats, seed), "caravans": caravans}
-    return play(seats, seed, ["greedy"] * seats, opts)
+def _greedy_game(args: tuple[int, int, bool, bool]) -> dict[str, Any]:
+    seats, seed, caravans, draft = args
+    opts: dict[str, Any] = {"caravans": caravans}
+    if not draft:
+        opts["characters"] = common.random_characters(CHARACTERS, seats, seed)
+    return common.play(GAME, GreedyBot, seats, seed, ["greedy"] * seats, opts)
 
 
 def _versus_game(args: tuple[int, int]) -> dict[str, Any]:
     seats, seed = args
     kinds = ["random"] * seats
     kinds[seed % seats] = "greedy"
-    g = play(seats, 10_000 + seed, kinds)
+    g = common.play(GAME, GreedyBot, seats, 10_000 + seed, kinds)
     g["me"] = seed % seats
     return g
 
 
 def _random_game(args: tuple[int, int]) -> dict[str, Any]:
     seats, seed = args
-    return play(seats, 20_000 + seed, ["random"] * seats)
+    return common.play(GAME, GreedyBot, seats, 20_000 + seed, ["random"] * seats)
 
 
 def _map(fn: Any, jobs: int, work: list[Any]) -> list[dict[str, Any]]:
@@ -85,12 +56,14 @@ def _map(fn: Any, jobs: int, work: list[Any]) -> list[dict[str, Any]]:
         return list(pool.map(fn, work, chunksize=8))
 
 
-def run_greedy(seats: int, games: int, caravans: bool, jobs: int) -> tuple[list[str], float]:
+def run_greedy(seats: int, games: int, caravans: bool, jobs: int, draft: bool = True) -> tuple[list[str], float]:
     """Figures of all-greedy games, and the highest character win rate."""
     t0 = time.perf_counter()
-    results = _map(_greedy_game, jobs, [(seats, seed, caravans) for seed in range(games)])
+    results = _map(_greedy_game, jobs, [(seats, seed, caravans, draft) for seed in range(games)])
     moves: list[int] = []
     by_seat: list[list[int]] = [[] for _ in range(seats)]
+    by_place: list[list[int]] = [[] for _ in range(seats)]
+    wins_place = Counter[int]()
     by_char: dict[str, list[int]] = defaultdict(list)
     wins_seat = Counter[int]()
     wins_char = Counter[str]()
@@ -103,24 +76,30 @@ def run_greedy(seats: int, games: int, caravans: bool, jobs: int) -> tuple[list[
         for s, c in enumerate(g["characters"]):
             score = g["result"]["scores"][s]
             by_seat[s].append(score)
+            by_place[(s - g["first"]) % seats].append(score)
             by_char[c].append(score)
             games_char[c] += 1
             for k, v in g["result"]["breakdown"][s].items():
                 parts[k].append(v)
         for w in g["result"]["winners"]:
             wins_seat[w] += 1
+            wins_place[(w - g["first"]) % seats] += 1
             wins_char[g["characters"][w]] += 1
     secs = time.perf_counter() - t0
     rates = {c: wins_char[c] / games_char[c] for c in games_char}
     worst = max(rates.values())
     lines = [
-        f"## {seats} seats, {games} games, all greedy, random characters"
+        f"## {seats} seats, {games} games, all greedy, {'character draft' if draft else 'random characters'}"
         f"{' (caravans)' if caravans else ''} ({secs:.0f} s)",
         f"- moves per game: mean {statistics.mean(moves):.0f}, max {max(moves)}",
         "- mean final score by seat: "
         + ", ".join(f"seat {s}: {statistics.mean(by_seat[s]):.1f}" for s in range(seats)),
         "- win rate by seat (ties count for each winner): "
         + ", ".join(f"seat {s}: {100 * wins_seat[s] / games:.1f}%" for s in range(seats)),
+        "- mean final score by place in turn order (0 = first player of round 1): "
+        + ", ".join(f"place {i}: {statistics.mean(by_place[i]):.1f}" for i in range(seats)),
+        "- win rate by place in turn order: "
+        + ", ".join(f"place {i}: {100 * wins_place[i] / games:.1f}%" for i in range(seats)),
         "- by character (games / mean score / win rate):",
         *(
             f"  - {c}: {games_char[c]} / {statistics.mean(by_char[c]):.1f} / {100 * rates[c]:.1f}%"
@@ -174,12 +153,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--seats", type=int, nargs="+", default=[4])
     ap.add_argument("--caravans", action="store_true", help="play the all-greedy games with the Caravans expansion")
+    ap.add_argument(
+        "--random-characters", action="store_true", help="deal the characters at random instead of the draft"
+    )
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
     ap.add_argument("--versus", type=int, default=200, help="games of greedy vs random and of all random")
     args = ap.parse_args(argv)
     ok = True
     for seats in args.seats:
-        lines, worst = run_greedy(seats, args.games, args.caravans, args.jobs)
+        lines, worst = run_greedy(seats, args.games, args.caravans, args.jobs, not args.random_characters)
         if seats == 4:
             ok = ok and worst <= BALANCE_LIMIT
         if args.versus:

@@ -11,6 +11,8 @@ import json
 from importlib import resources
 from typing import Any
 
+from server.games.dice.graph import adjacency
+
 _RAW: dict[str, Any] = json.loads(resources.files(__package__).joinpath("voyages.json").read_text(encoding="utf-8"))
 
 GOODS: tuple[str, ...] = ("pepper", "silk", "gold")
@@ -28,12 +30,7 @@ OASES: tuple[int, ...] = tuple(n["id"] for n in NODES if n["type"] == "oasis")
 CITIES: frozenset[int] = frozenset((*LARGE_CITIES, *SMALL_CITIES, BEIJING))
 
 #: location -> [(neighbour, extra coins, extra camels)], sorted by neighbour
-ADJACENT: dict[int, list[tuple[int, int, int]]] = {n["id"]: [] for n in NODES}
-for _e in EDGES:
-    ADJACENT[_e["a"]].append((_e["b"], _e["coins"], _e["camels"]))
-    ADJACENT[_e["b"]].append((_e["a"], _e["coins"], _e["camels"]))
-for _v in ADJACENT.values():
-    _v.sort()
+ADJACENT: dict[int, list[tuple[int, int, int]]] = adjacency(NODES, EDGES, ("coins", "camels"))
 
 CITY_CARD_SLOTS: tuple[int, ...] = tuple(_RAW["city_card_slots"])
 TIER_COST: tuple[int, ...] = tuple(_RAW["travel_tier_cost"])

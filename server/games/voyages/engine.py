@@ -22,16 +22,16 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from server.games.base import Game, Move, Rng, State
+from server.games.base import Move, Rng, State
+from server.games.dice import core
+from server.games.dice.seating import clockwise, draft_order, draw_start, turn_order
 from server.games.voyages import data as D
 
 ROUNDS = 5
 DICE_PER_PLAYER = 5
 POSTS_PER_PLAYER = 9
-COMPENSATION_LIMIT = 15
 MAX_ACTIVE_CONTRACTS = 2
 DISPLAY_SIZE = 6
-LOG_KEEP = 30
 BLUE_SPACES: tuple[str, ...] = ("coins", "camels", "pepper", "silk", "gold", "contracts", "travel")
 BAZAAR_SPACES: tuple[str, ...] = ("camels", "pepper", "silk", "gold")
 SPACE_DICE: dict[str, int] = {
@@ -76,32 +76,26 @@ class VoyagesOptions(BaseModel):
     @field_validator("characters")
     @classmethod
     def _known_characters(cls, v: tuple[str, ...] | None) -> tuple[str, ...] | None:
-        if v is not None:
-            unknown = [c for c in v if c not in D.CHARACTERS]
-            if unknown:
-                raise ValueError(f"unknown characters {unknown}; known: {sorted(D.CHARACTERS)}")
-            if len(set(v)) != len(v):
-                raise ValueError("each character may be used once")
-        return v
+        return core.check_characters(v, D.CHARACTERS)
 
 
-def _die_key(d: list[Any]) -> tuple[int, int]:
-    return DIE_ORDER[d[0]], d[1]
-
-
-class Voyages(Game):
+class Voyages(core.DiceGame):
     id = "voyages"
     title = "The Voyages of Marco Polo"
-    min_seats = 2
-    max_seats = 4
     Options = VoyagesOptions
+    SPACES = ALL_SPACES
+    FIRST = "start_player"
+    DIE_ORDER = DIE_ORDER
+    POST_VP = D.POST_BONUS_VP
+    GOALS_ASIDE = "goals_discarded"
+    QUIET_PENDING = ("goals",)
+    CONTRACT_PENDING = ("keep",)
 
     # ---- set-up -------------------------------------------------------------------------
 
     def _setup(self, seats: int, options: Any, rng: Rng) -> State:
         assert isinstance(options, VoyagesOptions)
-        if options.characters is not None and len(options.characters) != seats:
-            raise ValueError(f"characters must name one character per seat ({seats})")
+        core.check_lineup(options.characters, seats)
         expert = options.expert
         draft = (expert or options.character_draft) and options.characters is None
         goal_draft = expert or options.goal_draft
@@ -111,97 +105,67 @@ class Voyages(Game):
             city_bonus = {str(c): m for c, m in zip(D.SMALL_CITIES, markers, strict=True)}
         else:
             city_bonus = {str(D.MARKERS[m]["beginner_city"]): m for m in markers}
-        tiles = sorted(D.OUTPOSTS, key=D.token_number)
-        rng.shuffle(tiles)
+        tiles = core.shuffled(rng, D.OUTPOSTS, D.token_number)
         outposts: dict[str, str | None] = {str(c): tiles[i] for i, c in enumerate(D.LARGE_CITIES)}
-        cards = sorted(D.CITY_CARDS, key=D.token_number)
-        rng.shuffle(cards)
+        cards = core.shuffled(rng, D.CITY_CARDS, D.token_number)
         n_slots = len(D.CITY_CARD_SLOTS)
-        starters = list(D.STARTERS)
-        rng.shuffle(starters)
-        others = list(D.NON_STARTERS)
-        rng.shuffle(others)
+        starters = core.shuffled(rng, D.STARTERS, D.token_number)
+        others = core.shuffled(rng, D.NON_STARTERS, D.token_number)
         piles = [others[i * DISPLAY_SIZE : (i + 1) * DISPLAY_SIZE] for i in range(ROUNDS)]
         special = others[ROUNDS * DISPLAY_SIZE :]
-        goals = sorted(D.GOALS, key=D.token_number)
-        rng.shuffle(goals)
+        goals = core.shuffled(rng, D.GOALS, D.token_number)
         per = 4 if goal_draft else 2
         dealt = [sorted(goals[i * per : (i + 1) * per], key=D.token_number) for i in range(seats)]
-        players = []
-        for s in range(seats):
-            players.append(
-                {
-                    "character": None,
-                    "coins": 7 + s,
-                    "camels": 2,
-                    "pepper": 0,
-                    "silk": 0,
-                    "gold": 0,
-                    "vp": 0,
-                    "dice": [],
-                    "figures": [D.VENEZIA],
-                    "posts": [],
-                    "posts_left": POSTS_PER_PLAYER,
-                    "placed": 0,
-                    "contracts": [starters[s]],
-                    "completed": [],
-                    "goals": [] if goal_draft else dealt[s],
-                    "goal_offer": dealt[s] if goal_draft else [],
-                    "goals_discarded": [],
-                }
+        pool = sorted(D.CHARACTERS)
+        if draft:
+            rng.shuffle(pool)
+        start = draw_start(rng, seats)  # seat numbers stay the joining order
+        players = [
+            core.new_player(
+                coins=7 + clockwise(start, s, seats),
+                camels=2,
+                figure=D.VENEZIA,
+                posts=POSTS_PER_PLAYER,
+                starter=starters[s],
+                goals=[] if goal_draft else dealt[s],
+                goal_offer=dealt[s] if goal_draft else [],
+                goals_discarded=[],
             )
+            for s in range(seats)
+        ]
         display = piles.pop(0)
-        state: State = {
-            "game": self.id,
-            "seats": seats,
-            "options": options.model_dump(mode="json"),
-            "rng": 0,
-            "phase": "setup",
-            "round": 0,
-            "start_player": 0,
-            "turn": None,
-            "last_traveller": None,
-            "players": players,
-            "display": display,
-            "piles": piles,
-            "special": special,
-            "boxed": {
+        state = self._base_state(
+            seats,
+            options,
+            players,
+            start_player=start,
+            last_traveller=None,
+            display=display,
+            piles=piles,
+            special=special,
+            boxed={
                 "contracts": starters[seats:],
                 "city_cards": cards[n_slots:],
                 "outposts": tiles[len(D.LARGE_CITIES) :],
                 "goals": goals[seats * per :],
             },
-            "city_cards": cards[:n_slots],
-            "card_used": [None] * n_slots,
-            "outposts": outposts,
-            "city_bonus": city_bonus,
-            "beijing": [],
-            "black_pool": seats + 1,
-            "spaces": {k: [] for k in BLUE_SPACES},
-            "khan": [],
-            "bag": [],
-            "turn_info": {"main": False, "black": False},
-            "pending": [],
-            "draft": None,
-            "seen": sorted([*display, *starters[:seats]], key=D.token_number),
-            "seq": 0,
-            "log": [],
-            "stats": {},
-            "result": None,
-        }
+            city_cards=cards[:n_slots],
+            card_used=[None] * n_slots,
+            outposts=outposts,
+            city_bonus=city_bonus,
+            beijing=[],
+            black_pool=seats + 1,
+            spaces={k: [] for k in BLUE_SPACES},
+            seen=sorted([*display, *starters[:seats]], key=D.token_number),
+        )
         if options.characters is not None:
             for s, c in enumerate(options.characters):
                 self._give_character(state, s, c)
         elif not draft:
             for s in range(seats):
-                self._give_character(state, s, D.BEGINNER_CHARACTERS[s])
+                self._give_character(state, s, D.BEGINNER_CHARACTERS[clockwise(start, s, seats)])
         if draft:
-            pool = sorted(D.CHARACTERS)
-            rng.shuffle(pool)
-            state["draft"] = {
-                "offer": sorted(pool[: seats + 1]),
-                "order": list(range(seats - 1, -1, -1)),
-            }
+            state["draft"] = {"offer": sorted(pool[: seats + 1]), "order": draft_order(start, seats)}
             state["phase"] = "draft"
             state["rng"] = rng.seed
             return state
@@ -244,14 +208,14 @@ class Voyages(Game):
         state["spaces"] = {k: [] for k in BLUE_SPACES}
         state["khan"] = []
         if seats == 2:
-            state["spaces"]["coins"].append({"seat": None, "dice": [["neutral", 1]]})
+            state["spaces"]["coins"].append(core.neutral(1))
         for _ in range(max(0, 4 - seats)):
-            state["khan"].append({"seat": None, "dice": [["neutral", 1]]})
+            state["khan"].append(core.neutral(1))
         state["bag"] = []
         state["card_used"] = [None] * len(D.CITY_CARD_SLOTS)
         state["black_pool"] = seats + 1
         self._log(state, {"ev": "round", "round": state["round"], "start_player": state["start_player"]})
-        order = [(state["start_player"] + i) % seats for i in range(seats)]
+        order = turn_order(state["start_player"], seats)
         for s in order:  # 2. city and character bonuses
             p = state["players"][s]
             p["dice"] = []
@@ -271,126 +235,55 @@ class Voyages(Game):
             if p["character"] == "raschid":
                 p["dice"] = [["own", 0] for _ in range(DICE_PER_PLAYER)]
             else:
-                p["dice"] = [["own", 1 + rng.below(6)] for _ in range(DICE_PER_PLAYER)]
+                p["dice"] = self._roll_dice(rng, "own", DICE_PER_PLAYER)
                 if p["character"] == "matteo":
-                    p["dice"].append(["white", 1 + rng.below(6)])
-                p["dice"].sort(key=_die_key)
-                total = sum(v for _, v in p["dice"])
-                if total < COMPENSATION_LIMIT:
-                    self._push(state, s, "comp", amount=COMPENSATION_LIMIT - total)
+                    self._add_die(p, ["white", core.roll(rng)])
+                amount = core.compensation([v for _, v in p["dice"]])
+                if amount:
+                    self._push(state, s, "comp", amount=amount)
                     self._bump(state, "compensation")
             self._log(state, {"ev": "roll", "seat": s, "dice": [list(d) for d in p["dice"]]})
         state["rng"] = rng.seed
         state["phase"] = "start"
 
-    def _begin_play(self, state: State) -> None:
-        state["phase"] = "play"
-        self._next_turn(state, state["start_player"])
+    def _turn_begins(self, state: State, seat: int) -> None:
+        if not state["display"] and state["special"]:  # an empty display takes 2 special contracts
+            drawn = state["special"][:2]
+            del state["special"][:2]
+            state["display"] = drawn
+            self._mark_seen(state, drawn)
+            self._bump(state, "display_refill")
+            self._log(state, {"ev": "display_refill", "contracts": list(drawn)})
 
-    def _next_turn(self, state: State, first: int) -> None:
-        seats = state["seats"]
-        for i in range(seats):
-            s = (first + i) % seats
-            if state["players"][s]["dice"]:
-                state["turn"] = s
-                state["turn_info"] = {"main": False, "black": False}
-                if not state["display"] and state["special"]:
-                    drawn = state["special"][:2]
-                    del state["special"][:2]
-                    state["display"] = drawn
-                    self._mark_seen(state, drawn)
-                    self._bump(state, "display_refill")
-                    self._log(state, {"ev": "display_refill", "contracts": list(drawn)})
-                return
-        self._end_round(state)
-
-    def _end_round(self, state: State) -> None:
-        state["turn"] = None
+    def _round_ends(self, state: State) -> None:
         state["special"].extend(state["display"])
         state["display"] = []
-        for p in state["players"]:
-            p["dice"] = []
-        if state["round"] >= ROUNDS:
-            self._final_scoring(state)
-            return
-        state["display"] = state["piles"].pop(0)
-        self._mark_seen(state, state["display"])
-        self._start_round(state)
-
-    # ---- queries ------------------------------------------------------------------------
-
-    def active_seats(self, state: State) -> list[int]:
-        phase = state["phase"]
-        if phase == "over":
-            return []
-        if phase == "draft":
-            return [state["draft"]["order"][0]]
-        if phase == "play":
-            return [state["turn"]]
-        return sorted({item["seat"] for item in state["pending"]})
-
-    def result(self, state: State) -> dict[str, Any] | None:
-        res: dict[str, Any] | None = state["result"]
-        return res
-
-    def _current(self, state: State, seat: int) -> dict[str, Any] | None:
-        for item in state["pending"]:
-            if item["seat"] == seat:
-                return item  # type: ignore[no-any-return]
-        return None
-
-    def legal_moves(self, state: State, seat: int) -> list[Move]:
-        if seat not in self.active_seats(state):
-            return []
-        if state["phase"] == "draft":
-            return [{"a": "character", "character": c} for c in state["draft"]["offer"]]
-        item = self._current(state, seat)
-        if item is not None:
-            return self._pending_options(state, item)
-        return self._turn_options(state, seat)
+        if state["round"] < ROUNDS:
+            state["display"] = state["piles"].pop(0)
+            self._mark_seen(state, state["display"])
 
     # ---- the turn's top-level options --------------------------------------------------------
 
-    def _turn_options(self, state: State, seat: int) -> list[Move]:
+    def _bonus_options(self, state: State, seat: int) -> list[Move]:
         p = state["players"][seat]
-        ti = state["turn_info"]
         opts: list[Move] = []
-        if not ti["main"] and p["dice"]:
-            opts.extend({"a": "space", "space": sp} for sp in ALL_SPACES if self._space_ok(state, seat, sp))
         for cid in p["contracts"]:
             if self._can_pay(p, D.CONTRACTS[cid]["cost"]):
                 opts.append({"a": "fulfil", "contract": cid})
-        types = self._die_types(p["dice"])
+        types = core.die_types(p["dice"])
         opts.extend({"a": "bag", "kind": k, "value": v} for k, v in types)
         if p["camels"] >= REROLL_COST:
             opts.extend({"a": "reroll", "kind": k, "value": v} for k, v in types if v > 0)
         if p["camels"] >= ADJUST_COST:
-            for k, v in types:
-                for by in (-1, 1):
-                    if v > 0 and 1 <= v + by <= 6:
-                        opts.append({"a": "adjust", "kind": k, "value": v, "by": by})
-        if p["camels"] >= BLACK_DIE_COST and state["black_pool"] > 0 and not ti["black"]:
+            opts.extend(self._adjust_options(types))
+        if p["camels"] >= BLACK_DIE_COST and state["black_pool"] > 0 and not state["turn_info"]["black"]:
             opts.append({"a": "black"})
-        if ti["main"] or not p["dice"]:
-            opts.append({"a": "end"})
         return opts
-
-    @staticmethod
-    def _die_types(dice: list[list[Any]]) -> list[tuple[str, int]]:
-        out: list[tuple[str, int]] = []
-        for k, v in dice:
-            if (k, v) not in out:
-                out.append((k, v))
-        return out
 
     def _colour_used(self, state: State, seat: int, space: str) -> bool:
         if space == "khan":
-            places = state["khan"]
-        elif space in BLUE_SPACES:
-            places = state["spaces"][space]
-        else:
-            return False
-        return any(pl["seat"] == seat and any(d[0] == "own" for d in pl["dice"]) for pl in places)
+            return core.colour_used(state["khan"], seat)
+        return space in BLUE_SPACES and core.colour_used(state["spaces"][space], seat)
 
     def _occupied(self, state: State, space: str) -> bool:
         return space in BLUE_SPACES and bool(state["spaces"][space])
@@ -401,9 +294,7 @@ class Voyages(Game):
         return low
 
     def _khan_min(self, state: State) -> int:
-        if not state["khan"]:
-            return 1
-        return int(state["khan"][-1]["dice"][0][1])
+        return core.khan_min(state["khan"])
 
     def _space_open(self, state: State, seat: int, space: str) -> bool:
         """Whether `space` can take a placement of `seat` at all (dice aside)."""
@@ -412,7 +303,9 @@ class Voyages(Game):
         if space in CARD_SPACES:
             slot = CARD_SPACES.index(space)
             city = D.CITY_CARD_SLOTS[slot]
-            return state["card_used"][slot] is None and city in state["players"][seat]["posts"]
+            # a post placed this turn (e.g. by a bonus move before the main action) opens the card next turn
+            new = city in state["turn_info"]["posts"]
+            return state["card_used"][slot] is None and city in state["players"][seat]["posts"] and not new
         return True
 
     def _space_ok(self, state: State, seat: int, space: str) -> bool:
@@ -484,7 +377,7 @@ class Voyages(Game):
         if kind == "goals":
             return [{"a": "goals", "keep": list(pair)} for pair in combinations(p["goal_offer"], 2)]
         if kind == "comp":
-            return [{"a": "comp", "coins": n} for n in range(item["amount"] + 1)]
+            return core.comp_options(item)
         if kind == "good":
             return [{"a": "good", "good": g} for g in D.GOODS]
         if kind == "two_goods":
@@ -519,13 +412,8 @@ class Voyages(Game):
         picked = item["picked"]
         raschid = p["character"] == "raschid"
         own_ok = not self._colour_used(state, seat, space)
-        pool = self._pool_left(p, picked)
         opts: list[Move] = []
-        for k, v in self._die_types(pool):
-            if k == "own" and not own_ok:
-                continue
-            rest = list(pool)
-            rest.remove([k, v])
+        for k, v, rest in self._die_candidates(state, seat, item):
             if sum(1 for d in rest if own_ok or d[0] != "own") < need - len(picked) - 1:
                 continue
             for val in range(1, 7) if (raschid and k == "own") else [v]:
@@ -630,61 +518,20 @@ class Voyages(Game):
 
     # ---- applying moves -----------------------------------------------------------------
 
-    def _apply(self, state: State, seat: int, move: Move) -> None:
-        if state["phase"] == "draft":
-            self._draft_pick(state, seat, move["character"])
-        else:
-            item = self._current(state, seat)
-            if item is not None:
-                self._resolve(state, seat, item, move)
+    def _settle_items(self, state: State) -> bool:
+        if self._drop_empty(state):
+            return True
+        if state["phase"] != "play":
+            return False
+        item = self._current(state, state["turn"])
+        assert item is not None
+        if item["kind"] in ("travel", "card") and self._pending_options(state, item) == [{"a": "stop"}]:
+            if item["kind"] == "travel":  # a forced stop is taken by itself
+                self._finish_travel(state, item)
             else:
-                self._turn_move(state, seat, move)
-        self._settle(state)
-
-    def _draft_pick(self, state: State, seat: int, char: str) -> None:
-        dr = state["draft"]
-        dr["offer"].remove(char)
-        dr["order"].pop(0)
-        self._give_character(state, seat, char)
-        self._log(state, {"ev": "character", "seat": seat, "character": char})
-        if not dr["order"]:
-            self._after_draft(state)
-
-    def _settle(self, state: State) -> None:
-        """Advance past everything that needs no decision."""
-        for _ in range(1000):
-            phase = state["phase"]
-            if phase in ("over", "draft"):
-                return
-            if phase in ("goals", "start"):
-                if state["pending"]:
-                    if self._drop_empty(state):
-                        continue
-                    return
-                if phase == "goals":
-                    self._start_round(state)
-                else:
-                    self._begin_play(state)
-                continue
-            seat = state["turn"]
-            item = self._current(state, seat)
-            if item is not None:
-                if self._drop_empty(state):
-                    continue
-                item = self._current(state, seat)
-                assert item is not None
-                if item["kind"] in ("travel", "card") and self._pending_options(state, item) == [{"a": "stop"}]:
-                    if item["kind"] == "travel":
-                        self._finish_travel(state, item)
-                    else:
-                        state["pending"].remove(item)
-                    continue
-                return
-            if self._turn_options(state, seat) == [{"a": "end"}]:
-                self._end_turn(state)
-                continue
-            return
-        raise AssertionError("settle did not converge")  # pragma: no cover
+                state["pending"].remove(item)
+            return True
+        return False
 
     def _drop_empty(self, state: State) -> bool:
         """Remove the first pending item that offers no option (a move nobody can pay is lost)."""
@@ -694,15 +541,9 @@ class Voyages(Game):
                 if item["kind"] == "travel" and item["steps"] > 0:
                     self._finish_travel(state, item)
                 else:
-                    state["pending"].remove(item)
-                    self._bump(state, f"lost_{item['kind']}")
+                    self._lose(state, item)
                 return True
         return False
-
-    def _end_turn(self, state: State) -> None:
-        seat = state["turn"]
-        self._log(state, {"ev": "end_turn", "seat": seat})
-        self._next_turn(state, (seat + 1) % state["seats"])
 
     def _turn_move(self, state: State, seat: int, move: Move) -> None:
         p = state["players"][seat]
@@ -719,17 +560,12 @@ class Voyages(Game):
             self._bump(state, "money_bag")
             self._log(state, {"ev": "bag", "seat": seat, "die": [move["kind"], move["value"]]})
         elif a == "reroll":
-            rng = Rng(state["rng"])
-            new = 1 + rng.below(6)
-            state["rng"] = rng.seed
-            self._set_die(p, move["kind"], move["value"], new)
+            new = self._reroll(state, p, move["kind"], move["value"])
             p["camels"] -= REROLL_COST
-            self._bump(state, "reroll")
             self._log(state, {"ev": "reroll", "seat": seat, "kind": move["kind"], "from": move["value"], "to": new})
         elif a == "adjust":
-            self._set_die(p, move["kind"], move["value"], move["value"] + move["by"])
+            self._adjust(state, p, move["kind"], move["value"], move["by"])
             p["camels"] -= ADJUST_COST
-            self._bump(state, "adjust")
             self._log(
                 state, {"ev": "adjust", "seat": seat, "kind": move["kind"], "from": move["value"], "by": move["by"]}
             )
@@ -747,23 +583,15 @@ class Voyages(Game):
     def _take_die(p: dict[str, Any], kind: str, value: int) -> None:
         p["dice"].remove([kind, value])
 
-    @staticmethod
-    def _set_die(p: dict[str, Any], kind: str, old: int, new: int) -> None:
-        p["dice"].remove([kind, old])
-        p["dice"].append([kind, new])
-        p["dice"].sort(key=_die_key)
-
     def _black_die(self, state: State, seat: int) -> None:
         if state["black_pool"] <= 0:
             self._bump(state, "no_black_die_left")
             return
         rng = Rng(state["rng"])
-        v = 1 + rng.below(6)
+        v = core.roll(rng)
         state["rng"] = rng.seed
         state["black_pool"] -= 1
-        p = state["players"][seat]
-        p["dice"].append(["black", v])
-        p["dice"].sort(key=_die_key)
+        self._add_die(state["players"][seat], ["black", v])
         self._log(state, {"ev": "black_die", "seat": seat, "value": v})
 
     def _fulfil(self, state: State, seat: int, cid: str) -> None:
@@ -791,12 +619,8 @@ class Voyages(Game):
             p["goal_offer"] = []
             self._log(state, {"ev": "goals_kept", "seat": seat})
         elif kind == "comp":
-            p["coins"] += move["coins"]
-            p["camels"] += item["amount"] - move["coins"]
-            self._log(
-                state,
-                {"ev": "compensation", "seat": seat, "coins": move["coins"], "camels": item["amount"] - move["coins"]},
-            )
+            camels = self._compensate(state, seat, item, move)
+            self._log(state, {"ev": "compensation", "seat": seat, "coins": move["coins"], "camels": camels})
         elif kind == "good":
             p[move["good"]] += 1
         elif kind == "two_goods":
@@ -814,10 +638,7 @@ class Voyages(Game):
                 p["contracts"].append(item["contract"])
             self._log(state, {"ev": "special_contract", "seat": seat, "kept": a != "decline"})
         elif kind == "relocate":
-            p["posts"].remove(move["from"])
-            self._bump(state, "relocate_post")
-            self._log(state, {"ev": "relocate", "seat": seat, "from": move["from"], "to": item["city"]})
-            self._post_effects(state, seat, item["city"])
+            self._relocate(state, seat, item, move)
         elif kind == "column":
             self._bazaar_take(state, seat, item["res"], move["n"])
         elif kind == "times":
@@ -968,24 +789,12 @@ class Voyages(Game):
                 self._place_post(state, seat, city)
         self._bump(state, f"travel_{item['mode']}")
 
-    def _place_post(self, state: State, seat: int, city: int) -> None:
-        p = state["players"][seat]
-        if p["posts_left"] <= 0:
-            if any(D.NODE_TYPE[c] != "beijing" for c in p["posts"]):
-                self._push(state, seat, "relocate", city=city)
-            return
-        p["posts_left"] -= 1
-        p["placed"] += 1
-        bonus = D.POST_BONUS_VP.get(p["placed"], 0)
-        if bonus:
-            p["vp"] += bonus
-            self._bump(state, f"post_{p['placed']}")
-        self._log(state, {"ev": "post", "seat": seat, "city": city, "nth": p["placed"], "vp": bonus})
-        self._post_effects(state, seat, city)
+    def _out_of_posts(self, state: State, seat: int, city: int) -> None:
+        if any(D.NODE_TYPE[c] != "beijing" for c in state["players"][seat]["posts"]):  # Beijing posts stay
+            self._push(state, seat, "relocate", city=city)
 
     def _post_effects(self, state: State, seat: int, city: int) -> None:
-        p = state["players"][seat]
-        p["posts"].append(city)
+        self._record_post(state, seat, city)
         kind = D.NODE_TYPE[city]
         if kind == "beijing":
             state["beijing"].append(seat)
@@ -1123,7 +932,6 @@ class Voyages(Game):
 
     def _final_scoring(self, state: State) -> None:
         players = state["players"]
-        seats = state["seats"]
         most = max(len(p["completed"]) for p in players)
         breakdown = []
         for s, p in enumerate(players):
@@ -1147,65 +955,28 @@ class Voyages(Game):
             }
             b["total"] = sum(b.values())
             breakdown.append(b)
-        scores = [b["total"] for b in breakdown]
-        camels = [p["camels"] for p in players]
-        key = [(scores[s], camels[s]) for s in range(seats)]
-        top = max(key)
-        state["result"] = {
-            "scores": scores,
-            "winners": [s for s in range(seats) if key[s] == top],
-            "ranking": sorted(range(seats), key=lambda s: (-scores[s], -camels[s], s)),
-            "tiebreak": camels,
-            "breakdown": breakdown,
-        }
-        state["phase"] = "over"
-        state["turn"] = None
-        self._log(state, {"ev": "final_scoring", "scores": scores})
-
-    # ---- bookkeeping --------------------------------------------------------------------
-
-    @staticmethod
-    def _mark_seen(state: State, ids: list[str]) -> None:
-        state["seen"] = sorted(set(state["seen"]).union(ids), key=D.token_number)
-
-    @staticmethod
-    def _bump(state: State, rule: str) -> None:
-        state["stats"][rule] = state["stats"].get(rule, 0) + 1
-
-    @staticmethod
-    def _log(state: State, ev: dict[str, Any]) -> None:
-        state["seq"] += 1
-        ev["n"] = state["seq"]
-        state["log"].append(ev)
-        del state["log"][:-LOG_KEEP]
+        self._finish(state, breakdown)
 
     # ---- views --------------------------------------------------------------------------
 
-    _PROMPTS: dict[str, str] = {
+    PROMPTS = {
+        **core.COMMON_PROMPTS,
         "goals": "Keep 2 of your 4 goal cards.",
-        "comp": "Your dice total less than 15: take the difference as coins (the rest as camels).",
-        "good": "Take 1 good of your choice.",
         "two_goods": "Take 2 different goods.",
         "other_bonus": "Take the bonus of another city-bonus marker.",
         "keep": "Both contract spaces are full: discard an old contract for the new one, or decline it.",
-        "relocate": "All your trading posts are placed: choose the post to move here.",
-        "dice": "Choose the next die for this action (or cancel).",
         "column": "Choose how much to take from the bazaar (up to your lowest die).",
-        "contracts": "Take a contract (up to 2), or stop.",
         "travel": "Move one step, or stop here.",
-        "times": "How many times to use the city card?",
         "card": "Use the city card once more, or stop.",
     }
 
-    def _prompt_text(self, state: State, seat: int) -> str:
-        if state["phase"] == "draft":
-            return "Choose your character."
-        item = self._current(state, seat)
-        if item is not None:
-            return self._PROMPTS[item["kind"]]
-        if state["turn_info"]["main"]:
-            return "Bonus actions, or end your turn."
-        return "Choose an action space (bonus actions may come before or after)."
+    @staticmethod
+    def _token_order(token: str) -> int:
+        return D.token_number(token)
+
+    @staticmethod
+    def _goal_view(gid: str) -> dict[str, Any]:
+        return dict(D.GOALS[gid])
 
     @staticmethod
     def _contract_view(cid: str) -> dict[str, Any]:
@@ -1216,48 +987,12 @@ class Voyages(Game):
     def _card_view(cid: str) -> dict[str, Any]:
         return {k: (dict(v) if isinstance(v, dict) else v) for k, v in D.CITY_CARDS[cid].items()}
 
-    def _pending_view(self, item: dict[str, Any]) -> dict[str, Any]:
-        out: dict[str, Any] = {"seat": item["seat"], "kind": item["kind"]}
-        if item["kind"] == "goals":
-            return out
-        for k, v in item.items():
-            if k not in out:
-                out[k] = v
-        if item["kind"] == "keep":
-            out["contract"] = self._contract_view(item["contract"])
-        return out
-
     def _public_view(self, state: State) -> dict[str, Any]:
-        over = state["phase"] == "over"
-        players = []
-        for s, p in enumerate(state["players"]):
-            pv: dict[str, Any] = {
-                "seat": s,
-                "character": p["character"],
-                **{r: p[r] for r in D.RESOURCES},
-                "dice": [list(d) for d in p["dice"]],
-                "figures": list(p["figures"]),
-                "posts": list(p["posts"]),
-                "posts_left": p["posts_left"],
-                "contracts": [self._contract_view(c) for c in p["contracts"]],
-                "completed": len(p["completed"]),
-                "goal_cards": len(p["goals"]) + len(p["goal_offer"]),
-            }
-            if over:
-                pv["goals"] = [dict(D.GOALS[g]) for g in p["goals"]]
-            players.append(pv)
-        draft = state["draft"]
         return {
-            "status": "over" if over else "playing",
-            "options": dict(state["options"]),
+            **self._common_view(state),
             "track": D.BOARD_VIEW,
-            "round": state["round"],
-            "phase": state["phase"],
-            "turn": state["turn"],
             "start_player": state["start_player"],
             "last_traveller": state["last_traveller"],
-            "main_done": state["turn_info"]["main"],
-            "black_bought": state["turn_info"]["black"],
             "display": [self._contract_view(c) for c in state["display"]],
             "piles": [len(x) for x in state["piles"]],
             "special": len(state["special"]),
@@ -1272,31 +1007,8 @@ class Voyages(Game):
             "city_bonus": dict(state["city_bonus"]),
             "beijing": list(state["beijing"]),
             "black_dice": state["black_pool"],
-            "spaces": {k: [dict(pl) for pl in v] for k, v in state["spaces"].items()},
-            "khan": [dict(pl) for pl in state["khan"]],
-            "bag": [dict(pl) for pl in state["bag"]],
-            "players": players,
-            "pending": [self._pending_view(it) for it in state["pending"]],
-            "draft": None if draft is None else {"offer": list(draft["offer"]), "order": list(draft["order"])},
-            "log": [dict(e) for e in state["log"]],
-            "result": state["result"],
+            "players": [self._player_view(state, s, D.RESOURCES) for s in range(state["seats"])],
         }
-
-    def _private_view(self, state: State, seat: int) -> dict[str, Any] | None:
-        p = state["players"][seat]
-        return {
-            "seat": seat,
-            "goals": [dict(D.GOALS[g]) for g in p["goals"]],
-            "goal_offer": [dict(D.GOALS[g]) for g in p["goal_offer"]],
-            "goals_discarded": [dict(D.GOALS[g]) for g in p["goals_discarded"]],
-        }
-
-    def secret_tokens(self, state: State, seat: int) -> list[str]:
-        p = state["players"][seat]
-        secret = [*p["goal_offer"], *p["goals_discarded"]]
-        if state["phase"] != "over":
-            secret.extend(p["goals"])
-        return secret
 
     def hidden_tokens(self, state: State) -> list[str]:
         seen = set(state["seen"])

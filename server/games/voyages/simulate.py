@@ -2,7 +2,8 @@
 
 Usage: python -m server.games.voyages.simulate [--games 300] [--seats 2 3 4] [--expert]
 Prints per seat count: (1) all-greedy games with random characters: rounds and moves per game, mean final
-score by seat and by character, win rates by seat and by character, rule firings; (2) one greedy seat against
+score by seat and by character, win rates by seat, by place in turn order (0 = the start player, drawn from the
+seed) and by character, rule firings; (2) one greedy seat against
 random bots (the greedy seat rotates): the greedy bot's win rate and both mean scores; (3) all-random games.
 """
 
@@ -15,43 +16,10 @@ import time
 from collections import Counter, defaultdict
 from typing import Any
 
-from server.games.base import Rng
-from server.games.bots import RandomBot
+from server.games.dice import simulate as common
 from server.games.voyages.bots import GreedyBot
 from server.games.voyages.data import CHARACTERS
 from server.games.voyages.engine import GAME
-
-
-def play(seats: int, seed: int, kinds: list[str], options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """One seeded game with the given bot kind per seat; returns its figures."""
-    state = GAME.setup(seats, options, seed)
-    bots: list[Any] = [
-        GreedyBot(seed * 31 + s) if kind == "greedy" else RandomBot(seed * 31 + s) for s, kind in enumerate(kinds)
-    ]
-    moves = 0
-    while GAME.result(state) is None:
-        seat = GAME.active_seats(state)[0]
-        prompt = GAME.prompt(state, seat)
-        assert prompt is not None
-        bot = bots[seat]
-        move = bot.choose(prompt, GAME.view(state, seat)) if isinstance(bot, GreedyBot) else bot.choose(prompt)
-        state = GAME.apply(state, seat, move)
-        moves += 1
-    result = GAME.result(state)
-    assert result is not None
-    return {
-        "moves": moves,
-        "rounds": state["round"],
-        "result": result,
-        "stats": state["stats"],
-        "characters": [p["character"] for p in state["players"]],
-    }
-
-
-def random_characters(seats: int, seed: int) -> list[str]:
-    pool = sorted(CHARACTERS)
-    Rng(seed ^ 0xC0FFEE).shuffle(pool)
-    return pool[:seats]
 
 
 def run_greedy(seats: int, games: int, expert: bool) -> list[str]:
@@ -60,12 +28,13 @@ def run_greedy(seats: int, games: int, expert: bool) -> list[str]:
     by_seat: list[list[int]] = [[] for _ in range(seats)]
     by_char: dict[str, list[int]] = defaultdict(list)
     wins_seat = Counter[int]()
+    wins_place = Counter[int]()
     wins_char = Counter[str]()
     games_char = Counter[str]()
     fired = Counter[str]()
     for seed in range(games):
-        opts: dict[str, Any] = {"characters": random_characters(seats, seed), "expert": expert}
-        g = play(seats, seed, ["greedy"] * seats, opts)
+        opts: dict[str, Any] = {"characters": common.random_characters(CHARACTERS, seats, seed), "expert": expert}
+        g = common.play(GAME, GreedyBot, seats, seed, ["greedy"] * seats, opts)
         moves.append(g["moves"])
         rounds.append(g["rounds"])
         fired.update(g["stats"])
@@ -76,6 +45,7 @@ def run_greedy(seats: int, games: int, expert: bool) -> list[str]:
             games_char[c] += 1
         for w in g["result"]["winners"]:
             wins_seat[w] += 1
+            wins_place[(w - g["first"]) % seats] += 1
             wins_char[g["characters"][w]] += 1
     secs = time.perf_counter() - t0
     return [
@@ -86,6 +56,8 @@ def run_greedy(seats: int, games: int, expert: bool) -> list[str]:
         + ", ".join(f"seat {s}: {statistics.mean(by_seat[s]):.1f}" for s in range(seats)),
         "- win rate by seat (ties count for each winner): "
         + ", ".join(f"seat {s}: {100 * wins_seat[s] / games:.1f}%" for s in range(seats)),
+        "- win rate by place in turn order (0 = start player of round 1): "
+        + ", ".join(f"place {i}: {100 * wins_place[i] / games:.1f}%" for i in range(seats)),
         "- by character (games, mean score, win rate): "
         + ", ".join(
             f"{c} {games_char[c]} / {statistics.mean(by_char[c]):.1f} / {100 * wins_char[c] / games_char[c]:.0f}%"
@@ -103,7 +75,7 @@ def run_versus(seats: int, games: int) -> list[str]:
         me = seed % seats
         kinds = ["random"] * seats
         kinds[me] = "greedy"
-        g = play(seats, 10_000 + seed, kinds)
+        g = common.play(GAME, GreedyBot, seats, 10_000 + seed, kinds)
         scores = g["result"]["scores"]
         greedy_scores.append(scores[me])
         random_scores.extend(scores[s] for s in range(seats) if s != me)
@@ -118,7 +90,7 @@ def run_versus(seats: int, games: int) -> list[str]:
 def run_random(seats: int, games: int) -> list[str]:
     scores, moves = [], []
     for seed in range(games):
-        g = play(seats, 20_000 + seed, ["random"] * seats)
+        g = common.play(GAME, GreedyBot, seats, 20_000 + seed, ["random"] * seats)
         scores.extend(g["result"]["scores"])
         moves.append(g["moves"])
     return [

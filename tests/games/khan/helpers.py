@@ -58,7 +58,7 @@ def build(
     state["turn"] = 0
     state["round"] = 1
     state["first"] = 0
-    state["turn_info"] = {"main": False, "black": False, "fresh": []}
+    state["turn_info"] = {"main": False, "black": False, "fresh": [], "posts": []}
     for p in state["players"]:
         p["dice"] = own(3, 3, 3, 3, 3)
         p["contracts"] = []
@@ -136,7 +136,7 @@ def next_round(state: State) -> State:
     """End the current round now (seat 0 has done its main action; nobody has a die left)."""
     state["phase"] = "play"
     state["turn"] = 0
-    state["turn_info"] = {"main": True, "black": False, "fresh": []}
+    state["turn_info"] = {"main": True, "black": False, "fresh": [], "posts": []}
     state["pending"] = []
     for p in state["players"]:
         p["dice"] = []

@@ -58,6 +58,34 @@ def test_jade_pays_for_coins_a_player_lacks() -> None:
     assert (state["players"][0]["coins"], state["players"][0]["jade"]) == (0, 1)
 
 
+def test_jade_may_replace_camels_at_the_players_choice_while_camels_are_in_stock() -> None:
+    cid = "contract-3"  # 2 silk + 1 camel
+    state = build(3, players={0: {**ZERO, "silk": 2, "camels": 4, "jade": 2, "contracts": [cid]}})
+    assert [m for m in moves(state, 0) if m["a"] == "fulfil"] == [
+        {"a": "fulfil", "contract": cid},
+        {"a": "fulfil", "contract": cid, "jade": {"coins": 0, "camels": 1}},
+    ]
+    kept = play(state, 0, {"a": "fulfil", "contract": cid, "jade": {"coins": 0, "camels": 1}})
+    assert (kept["players"][0]["camels"], kept["players"][0]["jade"]) == (4 + 0, 1)  # camels kept for the tie-break
+    plain = play(state, 0, {"a": "fulfil", "contract": cid})
+    assert (plain["players"][0]["camels"], plain["players"][0]["jade"]) == (3, 2)
+
+
+def test_jade_may_pay_a_fee_a_route_or_a_black_die_at_the_players_choice() -> None:
+    state = build(3, characters=["filippo", "dewu", "abha"], players={0: {**ZERO, "coins": 9, "camels": 9, "jade": 9}})
+    state["players"][0]["dice"] = own(3, 3)
+    state["spaces"]["travel1"] = [{"seat": 1, "dice": own(6)}]
+    assert {"a": "black", "jade": {"coins": 0, "camels": 3}} in moves(state, 0)
+    state = play(state, 0, {"a": "space", "space": "travel1"})
+    fee_and_coins = 3 + 2
+    assert {"a": "die", "kind": "own", "value": 3, "jade": {"coins": fee_and_coins, "camels": 0}} in moves(state, 0)
+    state = play(state, 0, {"a": "die", "kind": "own", "value": 3, "jade": {"coins": 2, "camels": 0}})
+    assert (state["players"][0]["coins"], state["players"][0]["jade"]) == (9 - 3, 9 - 2)
+    cost = next(e for e in D.EDGES if {e["a"], e["b"]} == {"beijing", "karakorum"})
+    steps = [m for m in moves(state, 0) if m.get("to") == "karakorum"]
+    assert len(steps) == (cost.get("coins", 0) + 1) * (cost.get("camels", 0) + 1)  # every split of the route cost
+
+
 def test_an_occupied_blue_space_is_closed_to_a_player_who_cannot_pay_the_fee() -> None:
     state = build(3, players={0: {**ZERO, "dice": own(3)}})
     state["spaces"]["book1"] = [{"seat": 1, "dice": own(6)}]
@@ -375,3 +403,14 @@ def test_players_without_dice_pass_and_the_round_ends_when_nobody_has_dice() -> 
     assert state["turn"] == 2
     state = play(state, 2, {"a": "bag", "kind": "own", "value": 2, "take": "coins"})
     assert state["round"] == 2
+
+
+def test_the_four_seals_of_each_guild_are_enough_for_four_players_so_the_supply_never_refuses_one() -> None:
+    # 16 seals, 4 of each guild; a player holds at most one of a guild, so with 4 players none runs out
+    others = {s: {"seals": {t: "basic" for t in D.SEALS}} for s in (1, 2, 3)}
+    state = build(4, characters=["filippo", "dewu", "abha", "mongke"], players={0: {"dice": own(4, 4)}, **others})
+    state = place(state, 0, "seals", 4, 4)
+    assert moves(state, 0) == [{"a": "seal", "seal": t} for t in D.SEALS]
+    state = play(state, 0, {"a": "seal", "seal": "jeweler"})
+    holders = [s for s, p in enumerate(state["players"]) if "jeweler" in p["seals"]]
+    assert holders == [0, 1, 2, 3]  # all four jeweler's seals are out, and nobody needs a fifth

@@ -45,7 +45,7 @@ def test_a_claimed_caravan_carries_one_or_two_goods_from_the_inventory() -> None
     assert STOP in moves(state, 0)
     state = play(state, 0, {"a": "load", "good": "pepper"})
     p = state["players"][0]
-    assert p["caravan"] == {"route": claim["route"], "at": claim["start"], "goods": ["gold", "pepper"]}
+    assert p["caravan"] == {"route": claim["route"], "at": claim["start"], "goods": ["gold", "pepper"], "met": False}
     assert (p["pepper"], p["gold"]) == (1, 0)
     assert claim["route"] not in state["caravan_routes"]
     assert "caravan" not in kinds(state, 0)  # one active caravan at a time
@@ -58,7 +58,9 @@ def test_no_caravan_can_be_claimed_without_goods_or_away_from_a_matching_shield(
 
 def test_each_books_action_moves_the_caravan_up_to_1_2_or_3_locations_without_route_costs() -> None:
     for space, n, d in (("book1", 1, 3), ("book2", 2, 3), ("book3a", 3, 5)):
-        state = caravan_state(caravan={"route": "route-0", "at": "dunhuang", "goods": ["silk"]}, dice=own(d))
+        state = caravan_state(
+            caravan={"route": "route-0", "at": "dunhuang", "goods": ["silk"], "met": False}, dice=own(d)
+        )
         state = place(state, 0, space, d)
         state = play(state, 0, {"a": "offer", "i": 0})
         assert state["pending"][0] == {"seat": 0, "kind": "caravan_move", "left": n}
@@ -70,14 +72,18 @@ def test_each_books_action_moves_the_caravan_up_to_1_2_or_3_locations_without_ro
 def test_a_caravan_uses_a_sea_route_only_with_the_matching_seal() -> None:
     seal = next(e["seal"] for e in D.EDGES if {e["a"], e["b"]} == {"fuzhou", "pagan"})
     for seals, ok in (({}, False), ({seal: "basic"}, True)):
-        state = caravan_state(caravan={"route": "route-0", "at": "fuzhou", "goods": ["silk"]}, seals=seals)
+        state = caravan_state(
+            caravan={"route": "route-0", "at": "fuzhou", "goods": ["silk"], "met": False}, seals=seals
+        )
         state = place(state, 0, "book1", 3)
         state = play(state, 0, {"a": "offer", "i": 0})
         assert ({"a": "haul", "to": "pagan"} in moves(state, 0)) == ok
 
 
 def test_a_caravan_meeting_the_figure_is_delivered_good_by_good_doubled_upgraded_or_sold() -> None:
-    state = caravan_state(caravan={"route": "route-0", "at": "xian", "goods": ["pepper", "silk"]}, figures=["xian"])
+    state = caravan_state(
+        caravan={"route": "route-0", "at": "xian", "goods": ["pepper", "silk"], "met": True}, figures=["xian"]
+    )
     assert {"a": "deliver"} in moves(state, 0)
     before = res(state, 0)
     state = play(state, 0, {"a": "deliver"})
@@ -89,8 +95,39 @@ def test_a_caravan_meeting_the_figure_is_delivered_good_by_good_doubled_upgraded
     assert "caravan" in kinds(state, 0)  # a new one may be claimed at once
 
 
+def test_a_caravan_claimed_where_a_figure_already_stands_is_delivered_only_after_one_of_them_moves() -> None:
+    # Mailin's figures on Karakorum (lion) and Dunhuang (sun): the lion-sun route may start under her second figure
+    state = build(
+        3,
+        characters=["mailin", "dewu", "abha"],
+        options=CARAVANS,
+        players={
+            0: {
+                **ZERO,
+                "gold": 2,
+                "coins": 10,
+                "camels": 5,
+                "figures": ["karakorum", "dunhuang"],
+                "posts": ["dunhuang"],
+            }
+        },
+    )
+    state = play(state, 0, {"a": "caravan", "route": "route-0", "start": "dunhuang"})
+    state = play(state, 0, {"a": "load", "good": "gold"}, {"a": "load", "good": "gold"})
+    assert state["players"][0]["caravan"]["at"] == "dunhuang"
+    assert "deliver" not in kinds(state, 0)  # no 4 gold or 12 VP at once
+    state = place(state, 0, "travel1", 3)
+    state = play(state, 0, {"a": "step", "fig": 1, "to": "o_mongol"})
+    assert "deliver" not in kinds(state, 0)
+    state["turn_info"]["main"] = False  # a second movement (as from a contract's move) brings a figure back
+    state = place(state, 0, "travel3", 3, 3)
+    state = play(state, 0, {"a": "step", "fig": 1, "to": "dunhuang"}, STOP)
+    assert state["players"][0]["caravan"]["met"] is True
+    assert "deliver" in kinds(state, 0)
+
+
 def test_a_delivered_good_doubles_or_sells_for_2_4_or_6_vp_and_gold_cannot_be_upgraded() -> None:
-    state = caravan_state(caravan={"route": "route-0", "at": "karakorum", "goods": ["gold"]})
+    state = caravan_state(caravan={"route": "route-0", "at": "karakorum", "goods": ["gold"], "met": True})
     state = play(state, 0, {"a": "deliver"})
     assert moves(state, 0) == [{"a": "cargo", "how": "double"}, {"a": "cargo", "how": "vp"}]
     gold = state["players"][0]["gold"]
@@ -99,15 +136,15 @@ def test_a_delivered_good_doubles_or_sells_for_2_4_or_6_vp_and_gold_cannot_be_up
 
 
 def test_goods_still_on_a_caravan_at_the_end_score_half_1_2_or_3_vp() -> None:
-    state = caravan_state(caravan={"route": "route-0", "at": "turfan", "goods": ["gold", "pepper"]})
+    state = caravan_state(caravan={"route": "route-0", "at": "turfan", "goods": ["gold", "pepper"], "met": False})
     state = finish(state)
     assert state["result"]["breakdown"][0]["caravan"] == 3 + 1
 
 
 def test_caravans_are_public_on_the_board() -> None:
-    state = caravan_state(caravan={"route": "route-0", "at": "turfan", "goods": ["gold"]})
+    state = caravan_state(caravan={"route": "route-0", "at": "turfan", "goods": ["gold"], "met": False})
     view = GAME.view(state, 1)["public"]
-    assert view["players"][0]["caravan"] == {"route": "route-0", "at": "turfan", "goods": ["gold"]}
+    assert view["players"][0]["caravan"] == {"route": "route-0", "at": "turfan", "goods": ["gold"], "met": False}
     assert [r["id"] for r in view["caravan_routes"]] == state["caravan_routes"]
     assert "route-0" not in state["caravan_routes"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.games.khan import data as D
-from server.games.khan.engine import GAME
+from server.games.khan.engine import GAME, ISABELLA_PAIR, ISABELLA_ROLL
 
 from .helpers import END, STOP, ZERO, build, delta, kinds, moves, next_round, own, place, play, res, spaces, step
 
@@ -110,7 +110,7 @@ def test_mailin_may_split_a_movement_between_her_two_figures_and_each_posts_wher
     assert state["players"][0]["posts"] == ["karakorum"]
 
 
-def test_mailin_places_only_one_post_when_a_card_or_reward_moves_her_figures() -> None:
+def test_mailin_places_only_one_post_when_a_card_or_reward_moves_her_figures_and_chooses_its_city() -> None:
     state = build(
         3,
         characters=["mailin", "dewu", "abha"],
@@ -122,7 +122,11 @@ def test_mailin_places_only_one_post_when_a_card_or_reward_moves_her_figures() -
     state = place(state, 0, "slot-6", 6)
     state = play(state, 0, step("karakorum", 1), step("o_gobi", 0), step("xian", 0))
     assert state["players"][0]["figures"] == ["xian", "karakorum"]
-    assert state["players"][0]["posts"] == ["xian"]
+    assert moves(state, 0) == [{"a": "post", "city": "xian"}, {"a": "post", "city": "karakorum"}]
+    assert GAME.prompt(state, 0)["text"].startswith("This move places one trading post")
+    chosen = play(state, 0, {"a": "post", "city": "karakorum"})
+    assert chosen["players"][0]["posts"] == ["karakorum"]  # the second figure's city, not the first's
+    assert play(state, 0, {"a": "post", "city": "xian"})["players"][0]["posts"] == ["xian"]
 
 
 def test_mailin_chooses_one_round_bonus_to_receive_twice() -> None:
@@ -173,6 +177,21 @@ def test_without_filippo_a_taken_outpost_tile_leaves_the_game() -> None:
 
 
 # ---- Isabella Donati -----------------------------------------------------------------------------------
+
+
+def test_isabellas_ability_text_in_every_view_says_what_the_engine_pays_for_each_die() -> None:
+    def words(reward: dict[str, int]) -> str:
+        ((k, n),) = reward.items()
+        unit = {"coins": "coin", "camels": "camel", "vp": "VP"}.get(k, k)
+        return f"{n} {unit if n == 1 or k == 'vp' else unit + 's'}"
+
+    state = build(3, characters=["isabella", "dewu", "abha"])
+    for viewer in (None, 0, 1, 2):
+        text = GAME.view(state, viewer)["public"]["board"]["characters"]["isabella"]["ability"]
+        for a, b in ((1, 6), (2, 5), (3, 4)):
+            assert ISABELLA_ROLL[a] == ISABELLA_ROLL[b] and ISABELLA_PAIR[a] == ISABELLA_PAIR[b]
+            assert f"{a} or {b} = {words(ISABELLA_ROLL[a])}" in text
+            assert f"{words(ISABELLA_PAIR[a])} ({a}s, {b}s)" in text
 
 
 def _rolled(state: dict[str, Any]) -> list[int]:

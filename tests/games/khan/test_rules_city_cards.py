@@ -136,7 +136,7 @@ def test_a_city_card_is_used_once_a_round_by_one_player_only() -> None:
     state = place(state, 0, AREA, 3)
     assert state["slots_used"][6] == {"seat": 0, "dice": own(3)}
     state["turn"] = 1
-    state["turn_info"] = {"main": False, "black": False, "fresh": []}
+    state["turn_info"] = {"main": False, "black": False, "fresh": [], "posts": []}
     assert AREA not in spaces(state, 1)
 
 

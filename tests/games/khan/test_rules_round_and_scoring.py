@@ -184,3 +184,39 @@ def test_a_contract_discarded_under_the_pile_is_no_longer_hidden() -> None:
     assert cid in GAME.hidden_tokens(state)
     state["seen"].append(cid)
     assert cid not in GAME.hidden_tokens(state)
+
+
+def test_a_later_round_opens_with_the_new_first_player_and_turns_go_clockwise_from_there() -> None:
+    state = build(3, next_first=2)
+    state = through_start(next_round(state))
+    assert state["round"] == 2 and state["first"] == 2
+    assert GAME.active_seats(state) == [2]
+    assert GAME.view(state, None)["public"]["first"] == 2
+    state["players"][2]["dice"] = own(3)
+    state = GAME.apply(state, 2, {"a": "bag", "kind": "own", "value": 3, "take": "coins"})
+    if GAME.active_seats(state) == [2]:  # it may still buy a black die: it ends its turn itself
+        state = GAME.apply(state, 2, {"a": "end"})
+    assert GAME.active_seats(state) == [0]  # clockwise after seat 2
+
+
+def test_the_round_start_returns_dice_lays_new_offers_and_cards_pays_bonuses_then_rolls_in_turn_order() -> None:
+    state = build(
+        3,
+        characters=["mailin", "dewu", "abha"],
+        next_first=1,
+        players={0: {**ZERO, "posts": ["kashgar"]}},
+    )
+    offers = [p[0] for p in state["offer_piles"]]
+    area = state["deck"][:2]
+    state = next_round(state)
+    assert state["phase"] == "start" and state["round"] == 2
+    assert state["offers"] == offers and state["area"] == area  # (2) new offer tiles, (4) new action-area cards
+    assert len(state["black_pool"]) == 5  # (1) black dice back on the board
+    events = [e["ev"] for e in state["log"]]
+    rolls = [e["seat"] for e in state["log"] if e["ev"] == "roll"]
+    assert events.index("round") < events.index("roll") and rolls == [1, 2, 0]  # (5) rolls from the first player
+    mine = [it["kind"] for it in state["pending"] if it["seat"] == 0]
+    assert mine[0] == "mailin"  # (3) the bonuses (here Kashgar's, which Mailin may double) come before the roll
+    assert all(k in ("mailin", "comp", "marker") for k in mine)
+    p = state["players"][0]
+    assert len(p["dice"]) == 5

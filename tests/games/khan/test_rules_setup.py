@@ -76,8 +76,14 @@ def test_the_board_holds_six_black_dice_five_with_3_players_and_four_with_2(seat
     assert len(state["black_pool"]) == black
 
 
-def test_the_draft_reveals_one_character_more_than_players_and_the_last_seat_picks_first() -> None:
-    state = GAME.setup(3, None, 4)
+def test_the_first_player_is_drawn_from_the_seed_so_no_seat_number_always_starts() -> None:
+    firsts = [GAME.setup(4, None, seed)["first"] for seed in range(40)]
+    assert set(firsts) == {0, 1, 2, 3}
+    assert firsts == [GAME.setup(4, None, seed)["first"] for seed in range(40)]  # same seed, same first player
+
+
+def test_the_draft_reveals_one_character_more_than_players_and_the_first_players_right_picks_first() -> None:
+    state = next(s for s in (GAME.setup(3, None, seed) for seed in range(20)) if s["first"] == 1)
     assert state["phase"] == "draft"
     offer = state["draft"]["offer"]
     assert len(offer) == 4 and all(c in D.CHARACTERS for c in offer)
@@ -88,7 +94,7 @@ def test_the_draft_reveals_one_character_more_than_players_and_the_last_seat_pic
         opts = moves(state, seat)
         assert opts == [{"a": "character", "character": c} for c in state["draft"]["offer"]]
         state = play(state, seat, opts[0])
-    assert order == [2, 1, 0]
+    assert order == [0, 2, 1]  # counter-clockwise from the first player's right; the first player picks last
     chosen = [p["character"] for p in state["players"]]
     assert len(set(chosen)) == 3 and set(chosen) <= set(offer)
 
@@ -143,14 +149,16 @@ def test_everyone_rolls_five_dice_and_a_total_below_15_is_made_up_in_coins_and_c
     assert seen_comp
 
 
-def test_round_one_starts_with_the_first_seat_and_the_start_phase_answers_all_at_once() -> None:
-    state = GAME.setup(3, {"characters": ["dewu", "abha", "filippo"]}, 4)
+def test_round_one_starts_with_the_drawn_first_player_and_the_start_phase_answers_all_at_once() -> None:
+    opts = {"characters": ["dewu", "abha", "filippo"]}
+    state = next(s for s in (GAME.setup(3, opts, seed) for seed in range(20)) if s["first"] == 2)
     for s in range(3):
         state = play(state, s, moves(state, s)[0])
     while state["phase"] == "start":
         seat = GAME.active_seats(state)[0]
         state = play(state, seat, moves(state, seat)[0])
-    assert state["phase"] == "play" and state["turn"] == 0 and state["round"] == 1
+    assert state["phase"] == "play" and state["turn"] == 2 and state["round"] == 1
+    assert GAME.view(state, None)["public"]["first"] == 2
 
 
 def test_the_characters_option_must_name_one_known_character_per_seat_once() -> None:

@@ -23,6 +23,7 @@ from .helpers import (
     place,
     play,
     res,
+    spaces,
     step,
     through_start,
 )
@@ -58,7 +59,7 @@ def test_the_lower_travel_space_takes_1_die_moves_1_location_and_costs_2_coins_m
     state = traveller(dice=own(1))
     before = res(state, 0)
     state = place(state, 0, "travel1", 1)
-    assert sorted(m["to"] for m in moves(state, 0)) == ["karakorum", "o_gobi"]
+    assert sorted(m["to"] for m in moves(state, 0) if "jade" not in m) == ["karakorum", "o_gobi"]
     state = play(state, 0, step("karakorum"))
     assert state["players"][0]["figures"] == ["karakorum"]
     gained = D.OUTPOSTS[state["outposts"]["karakorum"]]["reward"] if state["outposts"].get("karakorum") else {}
@@ -164,7 +165,7 @@ def test_the_middle_travel_space_places_no_extra_post() -> None:
 def again(state: dict[str, Any]) -> dict[str, Any]:
     """Seat 0 to move again with one black 1 (its colour may have used the space already), no main action yet."""
     state["turn"] = 0
-    state["turn_info"] = {"main": False, "black": False, "fresh": []}
+    state["turn_info"] = {"main": False, "black": False, "fresh": [], "posts": []}
     state["players"][0]["dice"] = [["black", 1]]
     return state
 
@@ -296,7 +297,7 @@ def test_a_post_in_a_special_city_pays_its_bonus_now_and_every_round_and_opens_i
     assert all(p[k] >= v * 2 for k, v in bonus.items() if k != "coins")
     state = through_start(state)
     state["turn"] = 0
-    state["turn_info"] = {"main": False, "black": False, "fresh": []}
+    state["turn_info"] = {"main": False, "black": False, "fresh": [], "posts": []}
     state["players"][0]["dice"] = own(2)
     assert {"a": "space", "space": "hormuz"} in moves(state, 0)
 
@@ -340,3 +341,49 @@ def test_the_travel_spaces_are_blue_and_an_occupied_one_costs_the_lowest_die() -
     state = place(state, 0, "travel3", 5, 3)
     assert state["players"][0]["coins"] == coins - 3
     assert GAME.legal_moves(state, 0)
+
+
+def test_a_post_placed_by_a_bonus_move_before_the_main_action_opens_its_special_city_only_from_the_next_turn() -> None:
+    # contract-9: 1 pepper + 1 silk + 1 camel -> 2 VP + move 2; from the Dasht oasis into Hormuz
+    state = build(3, players={0: {"contracts": ["contract-9"], "figures": ["o_dasht"], "pepper": 1, "silk": 1}})
+    state = play(state, 0, {"a": "fulfil", "contract": "contract-9"}, step("hormuz"), STOP)
+    assert "hormuz" in state["players"][0]["posts"]
+    assert "hormuz" not in spaces(state, 0)
+    state = place(state, 0, "khan", 3)
+    state["players"][1]["dice"] = state["players"][2]["dice"] = []  # the others have passed
+    state = play(state, 0, END)
+    assert GAME.active_seats(state) == [0] and not state["turn_info"]["main"]  # seat 0's next turn
+    assert "hormuz" in spaces(state, 0)
+
+
+def test_a_post_placed_by_a_bonus_move_before_the_main_action_opens_its_city_card_only_from_the_next_turn() -> None:
+    state = build(3, players={0: {"contracts": ["contract-9"], "figures": ["o_gobi"], "pepper": 1, "silk": 1}})
+    i = D.CARD_SLOT_CITIES.index("xian")
+    slot = f"slot-{i}"
+    state["city_cards"][i] = "city-card-0"  # always usable with a post in the city
+    state = play(state, 0, {"a": "fulfil", "contract": "contract-9"}, step("xian"), STOP)
+    assert "xian" in state["players"][0]["posts"]
+    assert slot not in spaces(state, 0)
+    state = place(state, 0, "khan", 3)
+    state["players"][1]["dice"] = state["players"][2]["dice"] = []
+    state = play(state, 0, END)
+    assert GAME.active_seats(state) == [0] and slot in spaces(state, 0)
+
+
+def test_one_player_may_use_each_of_the_three_travel_spaces_in_one_round() -> None:
+    state = build(3, characters=TRAVELLERS, players={0: {**RICH, "dice": own(3, 3, 3, 3, 3, 3)}, 1: {"dice": []}})
+    state["players"][2]["dice"] = []
+    state["outposts"] = {c: None for c in state["outposts"]}
+    state["contract_spaces"] = {c: [None, None] for c in D.CONTRACT_CITIES}
+    for space, dice in (("travel1", 1), ("travel3", 2), ("travel6", 3)):
+        assert space in spaces(state, 0)
+        state = place(state, 0, space, *[3] * dice)
+        state = play(state, 0, step("karakorum" if state["players"][0]["figures"] == ["beijing"] else "beijing"))
+        while state["pending"]:
+            opts = moves(state, 0)
+            state = play(state, 0, STOP if STOP in opts else SKIP if SKIP in opts else opts[-1])
+        assert [pl["seat"] for pl in state["spaces"][space]] == [0]
+        if space != "travel6":
+            state = play(state, 0, END)
+            assert GAME.active_seats(state) == [0]  # the others have passed: seat 0 again
+    assert state["next_first"] == 0 and state["travel_top"] == 2

@@ -1,7 +1,7 @@
 """Hand-made states for the Voyages rule tests.
 
-`build` takes a real set-up, puts it in the middle of a round (phase "play", seat 0 to move, no pending
-choice) and overwrites exactly what a test names; play then goes only through `GAME.apply`,
+`build` takes a real set-up, puts it in the middle of a round (phase "play", seat 0 the start player and to
+move, no pending choice) and overwrites exactly what a test names; play then goes only through `GAME.apply`,
 `GAME.legal_moves`, `GAME.view` and `GAME.result`.
 """
 
@@ -53,7 +53,8 @@ def build(
     state["pending"] = []
     state["turn"] = 0
     state["round"] = 1
-    state["turn_info"] = {"main": False, "black": False}
+    state["start_player"] = 0
+    state["turn_info"] = {"main": False, "black": False, "posts": []}
     for p in state["players"]:
         p["dice"] = own(3, 3, 3, 3, 3) if p["character"] != "raschid" else own(0, 0, 0, 0, 0)
         p["contracts"] = []
@@ -118,12 +119,10 @@ def finish(state: State) -> State:
     state["round"] = 5
     state["phase"] = "play"
     state["turn"] = 0
-    state["turn_info"] = {"main": True, "black": False}
+    state["turn_info"] = {"main": True, "black": False, "posts": []}
     state["pending"] = []
     for p in state["players"]:
         p["dice"] = []
     state = play(state, 0, END)
     assert GAME.result(state) is not None
     return state
-
-

@@ -110,7 +110,7 @@ def test_each_player_colour_uses_a_space_once_per_round_but_black_dice_may_repea
     state = place(state, 0, "camels", 2)
     state = play(state, 0, {"a": "column", "n": 2}, END)
     state["turn"] = 0
-    state["turn_info"] = {"main": False, "black": False}
+    state["turn_info"] = {"main": False, "black": False, "posts": []}
     state = play(state, 0, {"a": "space", "space": "camels"})
     assert moves(state, 0) == [die(4, "black"), {"a": "cancel"}]
     state = play(state, 0, die(4, "black"))
@@ -259,3 +259,22 @@ def test_with_three_players_the_khan_favor_has_three_free_slots() -> None:
             state = play(state, seat, END)
     assert len(state["khan"]) == 4
     assert {"a": "space", "space": "khan"} not in moves(state, 0)
+
+
+def test_own_dice_and_a_black_die_may_fill_a_two_dice_space_together_and_the_lowest_sets_the_yield() -> None:
+    state = build(3, players={0: {"dice": [*own(5, 6), ["black", 2]]}})
+    state = play(state, 0, {"a": "space", "space": "silk"})
+    assert die(2, "black") in moves(state, 0) and die(5) in moves(state, 0)
+    state = play(state, 0, die(5), die(2, "black"))
+    assert state["spaces"]["silk"] == [{"seat": 0, "dice": [["own", 5], ["black", 2]]}]
+    assert moves(state, 0) == [{"a": "column", "n": 1}, {"a": "column", "n": 2}]  # the black 2 is the lowest
+    assert state["players"][0]["dice"] == own(6)
+
+
+def test_a_contract_display_holding_a_single_contract_gives_that_one_and_ends_the_action() -> None:
+    state = build(3, display=["contract-7"], players={0: {"dice": own(6, 1)}})
+    state = place(state, 0, "contracts", 6)
+    assert moves(state, 0) == [{"a": "take", "contract": "contract-7"}]
+    state = play(state, 0, {"a": "take", "contract": "contract-7"})
+    assert state["pending"] == [] and state["display"] == []
+    assert state["players"][0]["contracts"] == ["contract-7"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from server.games.voyages import data as D
 from server.games.voyages.engine import GAME
 
 from .helpers import CITY, END, build, kinds, moves, own, place, play, res
@@ -187,3 +188,45 @@ def test_the_game_ends_after_round_5() -> None:
     state = place(state, 0, "coins", 1)
     assert GAME.result(state) is not None and GAME.active_seats(state) == []
     assert state["round"] == 5 and state["phase"] == "over"
+
+
+def test_a_city_entered_by_a_bonus_move_before_the_main_action_opens_its_city_card_only_from_the_next_turn() -> None:
+    # starting contract-42: 1 camel + 3 pepper -> 1 free move + 1 VP; Venezia -> Alexandria (a city-card city)
+    alexandria = CITY["Alexandria"]
+    state = build(3, players={0: {"contracts": ["contract-42"], "camels": 3, "pepper": 3}})
+    slot = 4  # Alexandria's city card
+    state["city_cards"][slot] = "city-card-2"  # a count card: always usable with a post
+    state = play(state, 0, {"a": "fulfil", "contract": "contract-42"}, {"a": "step", "fig": 0, "to": alexandria})
+    assert alexandria in state["players"][0]["posts"]
+    assert {"a": "space", "space": f"card-{slot}"} not in moves(state, 0)
+    state = place(state, 0, "coins", 3)
+    state["players"][1]["dice"] = state["players"][2]["dice"] = []  # the others have passed
+    state = play(state, 0, END)
+    assert GAME.active_seats(state) == [0] and not state["turn_info"]["main"]  # seat 0's next turn
+    assert {"a": "space", "space": f"card-{slot}"} in moves(state, 0)
+
+
+def test_the_last_traveller_becomes_start_player_when_the_start_player_did_not_travel() -> None:
+    state = build(3, players={0: {"dice": own(3)}, 1: {"dice": own(2, 2), "coins": 20}, 2: {"dice": []}})
+    state = place(state, 0, "coins", 3)  # seat 0, the start player, is out of dice: its turn ends by itself
+    state = place(state, 1, "travel", 2, 2)
+    state = play(state, 1, {"a": "step", "fig": 0, "to": 1}, {"a": "stop"})  # the round ends: nobody has a die
+    assert state["round"] == 2 and state["start_player"] == 1
+    while state["phase"] == "start":
+        seat = GAME.active_seats(state)[0]
+        state = play(state, seat, moves(state, seat)[0])
+    assert GAME.active_seats(state) == [1]
+
+
+def test_xians_marker_takes_the_bonus_of_another_city_bonus_marker_of_choice() -> None:
+    xian = CITY["Xian"]
+    state = build(3, players={0: {"figures": [8], "dice": own(2, 2), "coins": 20}})
+    assert D.MARKERS[state["city_bonus"][str(xian)]]["reward"] == {"other_city_bonus": 1}  # the beginner layout
+    state = place(state, 0, "travel", 2, 2)
+    state = play(state, 0, {"a": "step", "fig": 0, "to": xian}, {"a": "stop"})
+    assert xian in state["players"][0]["posts"]
+    options = moves(state, 0)
+    assert options == [{"a": "bonus", "marker": m} for m in (0, 1, 2, 4, 5)]  # every marker but its own
+    before = res(state, 0)
+    state = play(state, 0, {"a": "bonus", "marker": 0})  # Anxi's 5 coins
+    assert res(state, 0)["coins"] == before["coins"] + 5

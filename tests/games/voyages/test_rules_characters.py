@@ -14,7 +14,7 @@ from .helpers import CITY, END, build, die, finish, moves, own, place, play, res
 def next_round(state: State) -> State:
     """End the current round now (seat 0 has done its main action; nobody has a die left)."""
     state["turn"] = 0
-    state["turn_info"] = {"main": True, "black": False}
+    state["turn_info"] = {"main": True, "black": False, "posts": []}
     state["pending"] = []
     for p in state["players"]:
         p["dice"] = []

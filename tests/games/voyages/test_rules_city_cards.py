@@ -288,3 +288,25 @@ def test_sumatra_holds_three_city_cards_on_three_spaces() -> None:
     offered = [m["space"] for m in moves(state, 0) if m["a"] == "space" and m["space"].startswith("card")]
     assert offered == ["card-6", "card-7", "card-8"]
     assert GAME.view(state, None)["public"]["city_cards"][-1]["city"] == CITY["Sumatra"]
+
+
+def test_the_move_card_paid_with_two_goods_needs_two_different_goods() -> None:
+    space = "card-0"
+    for goods, offered in (({"pepper": 4, "silk": 0, "gold": 0}, False), ({"pepper": 2, "silk": 1, "gold": 0}, True)):
+        state = build(3, players={0: {**START, **goods, "posts": [MOSCOW], "figures": [MOSCOW], "dice": own(2)}})
+        space = card_space(state, "city-card-30")
+        assert ({"a": "space", "space": space} in moves(state, 0)) == offered
+    state = place(state, 0, space, 2)
+    assert {tuple(m["goods"]) for m in moves(state, 0) if m["a"] == "step"} == {("pepper", "silk")}
+
+
+def test_a_city_card_move_of_several_steps_places_one_post_where_it_ends() -> None:
+    karakorum = CITY["Karakorum"]
+    state = build(3, players={0: {**START, "posts": [MOSCOW], "figures": [MOSCOW], "dice": own(3)}})
+    state = place(state, 0, card_space(state, "city-card-13"), 3)
+    state = play(state, 0, {"a": "step", "fig": 0, "to": ANXI}, {"a": "step", "fig": 0, "to": karakorum})
+    state = play(state, 0, {"a": "stop"}) if state["pending"] else state
+    p = state["players"][0]
+    assert p["figures"] == [karakorum]
+    assert p["posts"] == [MOSCOW, karakorum]  # none in Anxi, passed on the way
+    assert p["camels"] == START["camels"] - (3 + 2) - (2 + 2)  # 2 camels a step plus each route's camels

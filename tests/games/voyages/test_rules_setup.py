@@ -11,11 +11,31 @@ from server.games.voyages.engine import GAME
 from .helpers import CITY, moves, play
 
 
-def test_each_player_starts_with_2_camels_and_7_8_9_10_coins_in_seat_order() -> None:
-    state = GAME.setup(4, None, 3)
-    assert [p["coins"] for p in state["players"]] == [7, 8, 9, 10]
-    assert all(p["camels"] == 2 and p["vp"] == 0 for p in state["players"])
-    assert all(p["pepper"] == p["silk"] == p["gold"] == 0 for p in state["players"])
+def test_the_start_player_is_drawn_from_the_seed_so_no_seat_number_always_starts() -> None:
+    starts = [GAME.setup(4, None, seed)["start_player"] for seed in range(40)]
+    assert set(starts) == {0, 1, 2, 3}
+    assert starts == [GAME.setup(4, None, seed)["start_player"] for seed in range(40)]  # same seed, same start
+
+
+def test_each_player_starts_with_2_camels_and_7_8_9_10_coins_clockwise_from_the_start_player() -> None:
+    starts = set()
+    for seed in range(12):
+        state = GAME.setup(4, None, seed)
+        start = state["start_player"]
+        starts.add(start)
+        assert [state["players"][(start + i) % 4]["coins"] for i in range(4)] == [7, 8, 9, 10]
+        assert all(p["camels"] == 2 and p["vp"] == 0 for p in state["players"])
+        assert all(p["pepper"] == p["silk"] == p["gold"] == 0 for p in state["players"])
+    assert len(starts) > 1
+
+
+def test_round_one_opens_with_the_drawn_start_player_to_move() -> None:
+    state = next(s for s in (GAME.setup(3, None, seed) for seed in range(20)) if s["start_player"] == 2)
+    while state["phase"] == "start":
+        seat = GAME.active_seats(state)[0]
+        state = play(state, seat, moves(state, seat)[0])
+    assert state["phase"] == "play" and GAME.active_seats(state) == [2]
+    assert GAME.view(state, None)["public"]["start_player"] == 2
 
 
 def test_each_player_gets_one_starting_contract_and_two_goal_cards() -> None:
@@ -49,9 +69,15 @@ def test_every_figure_starts_in_venezia() -> None:
     assert all(p["figures"] == [D.VENEZIA] and p["posts"] == [] for p in state["players"])
 
 
-def test_the_beginner_game_gives_raschid_matteo_berke_and_mercator_by_seat() -> None:
-    state = GAME.setup(4, None, 1)
-    assert [p["character"] for p in state["players"]] == ["raschid", "matteo", "berke", "mercator"]
+def test_the_beginner_game_gives_raschid_matteo_berke_and_mercator_clockwise_from_the_start_player() -> None:
+    raschid_seats = set()
+    for seed in range(12):
+        state = GAME.setup(4, None, seed)
+        start = state["start_player"]
+        chars = [state["players"][(start + i) % 4]["character"] for i in range(4)]
+        assert chars == ["raschid", "matteo", "berke", "mercator"]
+        raschid_seats.add(start)
+    assert len(raschid_seats) > 1  # Raschid goes with the start, not with the first seat to join
 
 
 def test_the_beginner_game_puts_each_city_bonus_on_its_lettered_city() -> None:
@@ -86,18 +112,20 @@ def test_with_two_players_two_neutral_dice_hold_two_khan_slots_and_one_takes_5_c
     assert state["spaces"]["coins"] == [{"seat": None, "dice": [["neutral", 1]]}]
 
 
-def test_the_expert_draft_reveals_players_plus_one_characters_and_the_last_seat_picks_first() -> None:
-    state = GAME.setup(3, {"character_draft": True}, 4)
+def test_the_expert_draft_reveals_players_plus_one_characters_and_the_start_players_right_picks_first() -> None:
+    state = next(
+        s for s in (GAME.setup(3, {"character_draft": True}, seed) for seed in range(20)) if s["start_player"] == 1
+    )
     assert state["phase"] == "draft"
     assert len(state["draft"]["offer"]) == 4
-    assert GAME.active_seats(state) == [2]
-    first = moves(state, 2)[0]
-    state = play(state, 2, first)
-    assert state["players"][2]["character"] == first["character"]
-    assert GAME.active_seats(state) == [1] and len(moves(state, 1)) == 3
+    assert GAME.active_seats(state) == [0]  # seat 0 sits to the right of seat 1, the start player
+    first = moves(state, 0)[0]
+    state = play(state, 0, first)
+    assert state["players"][0]["character"] == first["character"]
+    assert GAME.active_seats(state) == [2] and len(moves(state, 2)) == 3
+    state = play(state, 2, moves(state, 2)[0])
+    assert GAME.active_seats(state) == [1] and len(moves(state, 1)) == 2  # the start player picks last
     state = play(state, 1, moves(state, 1)[0])
-    assert GAME.active_seats(state) == [0] and len(moves(state, 0)) == 2
-    state = play(state, 0, moves(state, 0)[0])
     assert state["phase"] != "draft" and all(p["character"] for p in state["players"])
 
 
