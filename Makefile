@@ -8,7 +8,7 @@ WEB := clients/web
 WEB_DEPS := $(WEB)/node_modules/.package-lock.json
 WEB_SRC := $(WEB)/build.mjs $(shell find $(WEB)/src -type f 2>/dev/null)
 
-.PHONY: venv web test lint types golden serve bench loadtest simulate faults chaos fuzz
+.PHONY: venv web webcheck test lint types golden serve bench loadtest simulate faults chaos fuzz
 
 venv: $(STAMP)
 
@@ -29,7 +29,11 @@ $(WEB_DEPS): $(WEB)/package.json $(wildcard $(WEB)/package-lock.json)
 $(WEB)/dist/index.html: $(WEB_DEPS) $(WEB_SRC)
 	cd $(WEB) && npm run --silent build
 
-test: $(STAMP) web
+# the browser code: type-checked (tsc --checkJs), linted (Biome), its renderers unit-tested (node --test)
+webcheck: $(WEB_DEPS)
+	cd $(WEB) && npm run --silent check
+
+test: $(STAMP) web webcheck
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)

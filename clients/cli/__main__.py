@@ -25,6 +25,7 @@ from rich.console import Console
 from rich.text import Text
 
 from clients.cli.bot import BotGaveUp, RandomBot
+from clients.cli.i18n import LANGUAGES, error_sentence, language_from_env, set_language
 from clients.cli.interactive import Interactive, stdin_lines
 from clients.cli.render import renderer_for, result_lines
 from clients.cli.session import Session, SessionLost, default_token_file
@@ -36,6 +37,12 @@ DEFAULT_URL = "ws://127.0.0.1:8765/ws"
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line (see `--help`)."""
     ap = argparse.ArgumentParser(prog="marcopolo-cli", description="Terminal client for the Marco Polo game server")
+    ap.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=language_from_env(),
+        help="language of menus and notices (default from LANG)",
+    )
     ap.add_argument("--url", default=DEFAULT_URL, help=f"server WebSocket URL (default {DEFAULT_URL})")
     ap.add_argument("--name", default=os.environ.get("USER") or "player", help="your player name")
     ap.add_argument("--token-file", help="where the player token is kept (default ~/.marcopolo/token-NAME)")
@@ -43,6 +50,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--game", default="expedition", help="game of a created room (default expedition)")
     ap.add_argument("--seats", type=int, default=3, help="seats of a created room (default 3)")
     ap.add_argument("--create", action="store_true", help="create a room of --game with --seats and join it")
+    ap.add_argument(
+        "--bots", type=int, default=0, metavar="N", help="server bots in the last N seats of a created room"
+    )
     ap.add_argument("--join", metavar="ROOM", help="join this room")
     ap.add_argument("--spectate", metavar="ROOM", help="watch this room")
     ap.add_argument("--seed", type=int, help="seed of the bot's random choices")
@@ -62,6 +72,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = ap.parse_args(argv)
     if sum(bool(x) for x in (args.create, args.join, args.spectate)) > 1:
         ap.error("use at most one of --create, --join and --spectate")
+    if args.bots < 0 or (args.bots and args.bots >= args.seats):
+        ap.error("--bots N wants 0 <= N < --seats (you take a seat too)")
     return args
 
 
@@ -89,6 +101,7 @@ async def run(
 ) -> int:
     """The whole client: parse `argv`, open the session, run the chosen mode; returns the exit status."""
     args = parse_args(argv)
+    set_language(args.lang)
     out = console or Console()
     try:
         options = room_options(args)
@@ -108,14 +121,20 @@ async def run(
         out.print(Text(f"welcome {args.name}: player {welcome['player']} (token in {token_file})", style="dim"))
         if args.bot:
             return await run_bot(session, args, options, out)
-        create = (args.game, args.seats, options) if args.create else None
-        ui = Interactive(session, out, lines if lines is not None else stdin_lines())
+        create = (args.game, args.seats, options, args.bots) if args.create else None
+        prompt = None
+        if lines is None and sys.stdin.isatty() and out.is_terminal:
+            from clients.cli.prompt import PromptLines  # prompt_toolkit: history and completion on a terminal
+
+            prompt = PromptLines()
+            lines = prompt.start()
+        ui = Interactive(session, out, lines if lines is not None else stdin_lines(), prompt=prompt)
         return await ui.run(create=create, join=args.join, spectate=args.spectate)
     except SessionLost as err:
         out.print(Text(str(err), style="red"))
         return 1
     except ServerError as err:
-        out.print(Text(f"server error: {err.code}: {err.message}", style="red"))
+        out.print(Text(error_sentence(err.code, err.message), style="red"))
         return 1
     except BotGaveUp as err:
         out.print(Text(f"bot gave up: {err}", style="red"))
@@ -127,8 +146,9 @@ async def run(
 async def run_bot(session: Session, args: argparse.Namespace, options: dict[str, Any], out: Console) -> int:
     """`--bot random`: create or join one room (or take the seat held already), play it, print the result."""
     if args.create:
-        room = await session.create(args.game, args.seats, options)
-        out.print(f"created room {room} ({args.game}, {args.seats} seats)")
+        room = await session.create(args.game, args.seats, options, bots=args.bots)
+        bots = f", {args.bots} server bot{'s' if args.bots != 1 else ''}" if args.bots else ""
+        out.print(f"created room {room} ({args.game}, {args.seats} seats{bots})")
         seat = await session.join(room)
     elif args.join or args.spectate:
         room = args.join or args.spectate
@@ -139,7 +159,7 @@ async def run_bot(session: Session, args: argparse.Namespace, options: dict[str,
     else:
         out.print(Text("nothing to play: use --create, --join ROOM or --spectate ROOM", style="red"))
         return 2
-    out.print(f"{args.name} in room {room} " + ("as a spectator" if seat is None else f"at seat {seat}"))
+    out.print(f"{args.name} in room {room} " + ("as a spectator" if seat is None else f"at seat {seat + 1}"))
 
     def say(label: str) -> None:
         if not args.quiet:

@@ -19,6 +19,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from clients.cli.i18n import N_, _, error_sentence
 from clients.cli.render import (
     known_games,
     option_label,
@@ -29,8 +30,8 @@ from clients.cli.render import (
 from clients.cli.session import CONNECTION_ERRORS, Session, SessionLost
 from clients.client import ServerError
 
-LOBBY_MENU = "1) create a room   2) join a room   3) spectate a room   4) refresh   5) quit"
-ROOM_HELP = "number: make that move   s: sync   l: leave (to the lobby)   q: quit"
+LOBBY_MENU = N_("1) create a room   2) join a room   3) spectate a room   4) refresh   5) quit")
+ROOM_HELP = N_("number: make that move   s: sync   l: leave (to the lobby)   q: quit")
 
 
 def stdin_lines() -> asyncio.Queue[str | None]:
@@ -55,10 +56,16 @@ def stdin_lines() -> asyncio.Queue[str | None]:
 class Interactive:
     """The menu-driven client; `run()` returns the exit status."""
 
-    def __init__(self, session: Session, console: Console, lines: asyncio.Queue[str | None]) -> None:
+    def __init__(
+        self, session: Session, console: Console, lines: asyncio.Queue[str | None], prompt: Any = None
+    ) -> None:
         self.session = session
         self.console = console
         self.lines = lines
+        #: the prompt_toolkit input (clients.cli.prompt.PromptLines) on a real terminal, else None
+        self.prompt = prompt
+        if prompt is not None:
+            prompt.set_choices(self.choice_labels)
         self.room: str | None = None
         #: the lobby as numbered on screen (numbers must not shift under the user's fingers)
         self.listed: list[dict[str, Any]] = []
@@ -71,19 +78,22 @@ class Interactive:
     async def run(
         self,
         *,
-        create: tuple[str, int, dict[str, Any]] | None = None,
+        create: tuple[str, int, dict[str, Any], int] | None = None,
         join: str | None = None,
         spectate: str | None = None,
     ) -> int:
         """Show the lobby (or the room asked for, or a re-joined seat) and follow the user's commands."""
         forward = asyncio.create_task(self._forward_lines())
+        in_place = self.console.is_terminal
+        if in_place:
+            self.console.set_alt_screen(True)  # the screen is redrawn in place, the shell's screen kept
         try:
             await self.session.watch_lobby()
             if self.session.rooms:
                 self.room = next(iter(self.session.rooms))
             if create is not None:
-                game, seats, options = create
-                await self._create_and_join(game, seats, options)
+                game, seats, options, bots = create
+                await self._create_and_join(game, seats, options, bots)
             elif join:
                 await self._enter(join, spectate=False)
             elif spectate:
@@ -107,6 +117,8 @@ class Interactive:
                     self.show()
                     dirty = False
         finally:
+            if in_place:
+                self.console.set_alt_screen(False)
             forward.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await forward
@@ -120,21 +132,49 @@ class Interactive:
 
     # ---- drawing --------------------------------------------------------------------------
 
+    def choice_labels(self) -> list[str]:
+        """The current prompt's options in words, numbered from 1 (for completion)."""
+        view = self.session.view(self.room) if self.room else None
+        options = ((view or {}).get("prompt") or {}).get("options") or []
+        return [option_label(view or {}, o) for o in options]
+
     def show(self) -> None:
-        """Redraw the current screen: the room's view and options, or the lobby and its menu."""
-        self.console.clear()
+        """Redraw the current screen: the room's view and options, or the lobby and its menu.
+
+        On a terminal the screen is drawn in place (cursor home, each line cleared, the rest erased), not
+        printed below the last one; elsewhere (a pipe, a test's console) it is printed.
+        """
+        if not self.console.is_terminal:
+            self.console.clear()
+            self._print_screen()
+            return
+        with self.console.capture() as cap:
+            self._print_screen()
+        screen = cap.get()
+
+        def paint() -> None:
+            out = self.console.file
+            out.write("\x1b[H" + screen.replace("\n", "\x1b[K\n") + "\x1b[J")
+            out.flush()
+
+        if self.prompt is not None:
+            self.prompt.draw(paint)
+        else:
+            paint()
+
+    def _print_screen(self) -> None:
         view = self.session.view(self.room) if self.room else None
         if self.room and view is not None:
             self.console.print(render_view(view))
             self.console.print(render_prompt(view))
-            self.console.print(Text(ROOM_HELP, style="dim"))
+            self.console.print(Text(_(ROOM_HELP), style="dim"))
         else:
             self.room = None
             client = self.session.client
             self.listed = list(client.lobby) if client is not None else []
             held = [r for r, watching in self.session.rooms.items() if not watching]
             self.console.print(render_lobby(self.listed, held))
-            self.console.print(Text(LOBBY_MENU, style="bold"))
+            self.console.print(Text(_(LOBBY_MENU), style="bold"))
         if self.pending is not None:
             self.console.print(Text(self._question(), style="bold yellow"))
         if self.notice:
@@ -146,10 +186,14 @@ class Interactive:
         what, data = self.pending
         if what == "game":
             games = ", ".join(known_games()) or "expedition"
-            return f"Which game? ({games}) [expedition]:"
+            return _("Which game? ({games}) [expedition]:").format(games=games)
         if what == "seats":
-            return f"How many seats for {data}? [3]:"
-        return f"Number of the room to {what} (Enter to cancel):"
+            return _("How many seats for {game}? [3]:").format(game=data)
+        if what == "bots":
+            return _("How many of the {n} seats for server bots? [0]:").format(n=data[1])
+        if what == "spectate":
+            return _("Number of the room to watch (Enter to cancel):")
+        return _("Number of the room to join (Enter to cancel):")
 
     # ---- commands -------------------------------------------------------------------------
 
@@ -163,16 +207,16 @@ class Interactive:
                 return await self._room_command(line)
             return await self._lobby_command(line)
         except ServerError as err:
-            self.notice = f"The server said no: {err.message} ({err.code})"
+            self.notice = error_sentence(err.code, err.message)
         except SessionLost:
             raise
         except CONNECTION_ERRORS:
             await self.session.reconnect()
-            self.notice = "Reconnected; please try again."
+            self.notice = _("Reconnected; please try again.")
         return True
 
     async def _lobby_command(self, line: str) -> bool:
-        word, _, rest = line.partition(" ")
+        word, _sep, rest = line.partition(" ")
         word = word.lower()
         if word in ("1", "c", "create"):
             self.pending = ("game", None)
@@ -189,7 +233,7 @@ class Interactive:
         elif word in ("5", "q", "quit", "exit"):
             return False
         else:
-            self.notice = f"Unknown command {line!r}. {LOBBY_MENU}"
+            self.notice = _("Unknown command {line}.").format(line=repr(line)) + " " + _(LOBBY_MENU)
         return True
 
     async def _answer(self, line: str) -> None:
@@ -203,9 +247,20 @@ class Interactive:
             try:
                 seats = int(line) if line else 3
             except ValueError:
-                self.notice = f"{line!r} is not a number of seats."
+                self.notice = _("{line} is not a number of seats.").format(line=repr(line))
                 return
-            await self._create_and_join(str(data), seats, {})
+            self.pending = ("bots", (str(data), seats))
+            return
+        if what == "bots":
+            game, seats = data
+            try:
+                bots = int(line) if line else 0
+                if not 0 <= bots < seats:
+                    raise ValueError(bots)
+            except ValueError:
+                self.notice = _("{line} is not a number of bots from 0 to {n}.").format(line=repr(line), n=seats - 1)
+                return
+            await self._create_and_join(game, seats, {}, bots)
             return
         if not line:
             return
@@ -215,20 +270,22 @@ class Interactive:
                 raise IndexError(index)
             room = self.listed[index]["room"]
         except (ValueError, IndexError):
-            self.notice = f"There is no room {line!r} in the list."
+            self.notice = _("There is no room {line} in the list.").format(line=repr(line))
             return
         await self._enter(str(room), spectate=what == "spectate")
 
-    async def _create_and_join(self, game: str, seats: int, options: dict[str, Any]) -> None:
-        room = await self.session.create(game, seats, options)
-        self.notice = f"Created room {room}."
+    async def _create_and_join(self, game: str, seats: int, options: dict[str, Any], bots: int = 0) -> None:
+        room = await self.session.create(game, seats, options, bots=bots)
+        self.notice = _("Created room {room}.").format(room=room)
         await self._enter(room, spectate=False)
 
     async def _enter(self, room: str, *, spectate: bool) -> None:
         seat = await self.session.join(room, spectate=spectate)
         self.room = room
         self.notice = (self.notice + " " if self.notice else "") + (
-            f"Watching room {room}." if seat is None else f"Seated at seat {seat} in room {room}."
+            _("Watching room {room}.").format(room=room)
+            if seat is None
+            else _("Seated at seat {n} in room {room}.").format(n=seat + 1, room=room)
         )
 
     async def _room_command(self, line: str) -> bool:
@@ -243,28 +300,30 @@ class Interactive:
             room, self.room = self.room, None
             await self.session.leave(room)
             await self.session.c.request("list_rooms")
-            self.notice = f"Left room {room}."
+            self.notice = _("Left room {room}.").format(room=room)
             return True
         view = self.session.view(self.room) or {}
         options = (view.get("prompt") or {}).get("options") or []
         try:
             n = int(word)
         except ValueError:
-            self.notice = f"Unknown command {line!r}. {ROOM_HELP}"
+            self.notice = _("Unknown command {line}.").format(line=repr(line)) + " " + _(ROOM_HELP)
             return True
         if not options:
-            self.notice = "There is nothing for you to do right now."
+            self.notice = _("There is nothing for you to do right now.")
         elif not 1 <= n <= len(options):
-            self.notice = f"Choose an option from 1 to {len(options)}."
+            self.notice = _("Choose an option from 1 to {n}.").format(n=len(options))
         else:
             move = options[n - 1]
             try:
                 await self.session.c.move(self.room, move)
             except ServerError as err:
                 if err.code in ("not_your_turn", "illegal_move", "stale"):
-                    self.notice = f"That option is out of date ({err.message}); here is the current view."
+                    self.notice = _("That option is out of date ({why}); here is the current view.").format(
+                        why=error_sentence(err.code, err.message)
+                    )
                 else:
                     raise
             else:
-                self.notice = f"You chose: {option_label(view, move)}"
+                self.notice = _("You chose: {label}").format(label=option_label(view, move))
         return True

@@ -43,7 +43,7 @@ def seat_name(view: View, seat: int | None, *, you: bool = True) -> str:
         return "nobody"
     seats = view.get("seats") or []
     name = seats[seat].get("name") if 0 <= seat < len(seats) else None
-    label = name or f"seat {seat}"
+    label = name or f"seat {seat + 1}"
     if you and view.get("you") == seat:
         label += " (you)"
     return label
@@ -69,7 +69,7 @@ class GameRenderer:
     def header(self, view: View) -> RenderableType:
         """One line: game, room, status and who is looking."""
         you = view.get("you")
-        who = "spectator" if you is None else f"seat {you} ({seat_name(view, you, you=False)})"
+        who = "spectator" if you is None else f"seat {you + 1} ({seat_name(view, you, you=False)})"
         line = Text.assemble(
             (str(view.get("game", "?")), "bold"),
             "  room ",
@@ -179,7 +179,7 @@ def seats_table(view: View) -> Table:
         name = s.get("name") or ("—" if not s.get("taken") else "?")
         if view.get("you") == i:
             name += " (you)"
-        table.add_row(str(i), name, "yes" if s.get("connected") else ("no" if s.get("taken") else ""))
+        table.add_row(str(i + 1), name, "yes" if s.get("connected") else ("no" if s.get("taken") else ""))
     return table
 
 

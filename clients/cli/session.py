@@ -172,7 +172,7 @@ class Session:
                 self.rooms.pop(room, None)
                 continue
             self.seats[room] = seat
-            self.say(f"re-joined room {room} " + ("as a spectator" if seat is None else f"at seat {seat}"))
+            self.say(f"re-joined room {room} " + ("as a spectator" if seat is None else f"at seat {seat + 1}"))
         if self.watching_lobby:
             await client.request("watch_lobby")
             self.events.put_nowait(("lobby", None))
@@ -218,9 +218,14 @@ class Session:
         await self.c.request("leave", room=room)
         self.c.views.pop(room, None)
 
-    async def create(self, game: str, seats: int, options: dict[str, Any] | None = None) -> str:
-        """Create a room (the creator still has to join it)."""
-        return await self.c.create(game, seats, options)
+    async def create(self, game: str, seats: int, options: dict[str, Any] | None = None, bots: int = 0) -> str:
+        """Create a room (the creator still has to join it); `bots` server bots take the last seats."""
+        if not bots:
+            return await self.c.create(game, seats, options)
+        fields: dict[str, Any] = {"game": game, "seats": seats, "public": True, "bots": bots}
+        if options:
+            fields["options"] = options
+        return str((await self.c.request("create", **fields))["room"])
 
     async def watch_lobby(self) -> list[dict[str, Any]]:
         """Ask for the room list and live `lobby` pushes (again after every reconnect)."""

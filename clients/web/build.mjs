@@ -44,10 +44,12 @@ await mkdir(dist, { recursive: true });
 if (process.argv.includes("--watch")) {
   const ctx = await esbuild.context(options);
   await ctx.watch();
+  await copyFile(path.join(src, "favicon.svg"), path.join(dist, "favicon.svg"));
   await copyFile(path.join(src, "index.html"), path.join(dist, "index.html"));
   console.log("watching src/ (index.html is copied once)");
 } else {
   await esbuild.build(options);
+  await copyFile(path.join(src, "favicon.svg"), path.join(dist, "favicon.svg"));
   // written last: the Makefile treats dist/index.html as the build's stamp
   await copyFile(path.join(src, "index.html"), path.join(dist, "index.html"));
 }

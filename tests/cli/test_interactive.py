@@ -29,10 +29,10 @@ async def test_a_player_creates_a_room_from_the_menu_and_moves_by_typing_a_numbe
     try:
         async with Client(url) as bob:
             await until(lambda: "1) create a room" in ann_screen.text, what="the lobby menu")
-            for line in ("1", "expedition", "2"):  # create: which game, how many seats
+            for line in ("1", "expedition", "2", ""):  # create: which game, how many seats, no server bot
                 ann_lines.put_nowait(line)
-            await until(lambda: "Seated at seat 0 in room" in ann_screen.text, what="ann's seat")
-            room = found(r"Seated at seat 0 in room (\S+)\.", ann_screen.text)
+            await until(lambda: "Seated at seat 1 in room" in ann_screen.text, what="ann's seat")
+            room = found(r"Seated at seat 1 in room (\S+)\.", ann_screen.text)
             assert "Waiting for the seats to fill" in ann_screen.text
             # cy's lobby updates live and lists the room as number 1
             await until(lambda: room in cy_screen.text, what="the room in cy's lobby")
@@ -73,19 +73,19 @@ async def test_a_restarted_interactive_client_opens_its_seat_again(
 ) -> None:
     first, second = screen(), screen()
     lines: asyncio.Queue[str | None] = asyncio.Queue()
-    for line in ("1", "expedition", "2"):
+    for line in ("1", "expedition", "2", "0"):  # create: game, seats, no server bot
         lines.put_nowait(line)
     ui = asyncio.create_task(run(ui_argv(url, tmp_path, "ann"), console=first.console, lines=lines))
-    await until(lambda: "Seated at seat 0" in first.text, what="ann's seat")
-    room = found(r"Seated at seat 0 in room (\S+)\.", first.text)
+    await until(lambda: "Seated at seat 1" in first.text, what="ann's seat")
+    room = found(r"Seated at seat 1 in room (\S+)\.", first.text)
     lines.put_nowait(None)  # end of input quits
     assert await finish(ui, timeout=5) == [0]
 
     lines = asyncio.Queue()
     ui = asyncio.create_task(run(ui_argv(url, tmp_path, "ann"), console=second.console, lines=lines))
     try:
-        await until(lambda: f"re-joined room {room} at seat 0" in second.text, what="the re-join")
-        await until(lambda: f"room {room}  waiting  you: seat 0 (ann)" in second.text, what="the room screen")
+        await until(lambda: f"re-joined room {room} at seat 1" in second.text, what="the re-join")
+        await until(lambda: f"room {room}  waiting  you: seat 1 (ann)" in second.text, what="the room screen")
         assert found(r"player (p\w+)", second.text) == found(r"player (p\w+)", first.text)
         lines.put_nowait("q")
         assert await finish(ui, timeout=5) == [0]

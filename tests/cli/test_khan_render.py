@@ -134,7 +134,7 @@ def test_placing_dice_and_the_log_read_as_words() -> None:
     view = view_of(state, 0)
     labels = option_labels(view)
     assert labels[-1] == "cancel this action (take the dice back)"
-    assert all(label.startswith("place the own ") and label.endswith(" die on Book I") for label in labels[:-1])
+    assert all(label.startswith("place your ") and label.endswith(" die on Book I") for label in labels[:-1])
     die = view["prompt"]["options"][0]
     state = GAME.apply(state, 0, die)
     labels = option_labels(view_of(state, 0))
@@ -179,9 +179,9 @@ def test_the_other_choices_read_as_words() -> None:
     view = view_of(state, 0)
     words = {
         "buy a black die for 3 camels": {"a": "black"},
-        "turn the own 3 die to 2 for 2 camels": {"a": "adjust", "kind": "own", "value": 3, "by": -1},
+        "turn your 3 die to 2 for 2 camels": {"a": "adjust", "kind": "own", "value": 3, "by": -1},
         "reroll the black 5 die for 1 camel": {"a": "reroll", "kind": "black", "value": 5},
-        "put the own 4 die in the money bag for 1 jade": {"a": "bag", "kind": "own", "value": 4, "take": "jade"},
+        "put your 4 die in the money bag for 1 jade": {"a": "bag", "kind": "own", "value": 4, "take": "jade"},
         "take 1 silk": {"a": "good", "good": "silk"},
         "take the jeweler's guild seal (+3 jade)": {"a": "seal", "seal": "jeweler"},
         "move your trading post from Kashgar": {"a": "relocate", "from": "kashgar"},

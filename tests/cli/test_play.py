@@ -103,8 +103,8 @@ async def test_a_restarted_cli_with_the_same_token_file_is_the_same_player_back_
         await cancel_all(*(t for t in (ann, bob, again) if t is not None))
     assert found(r"player (p\w+)", second.text) == found(r"player (p\w+)", first.text)
     assert (tmp_path / "token-ann").read_text() == token
-    assert f"re-joined room {room} at seat 0" in second.text
-    assert f"ann in room {room} at seat 0" in second.text
+    assert f"re-joined room {room} at seat 1" in second.text
+    assert f"ann in room {room} at seat 1" in second.text
 
 
 async def test_a_bot_whose_connection_drops_reconnects_and_plays_on(
@@ -122,7 +122,7 @@ async def test_a_bot_whose_connection_drops_reconnects_and_plays_on(
         await until(lambda: mine.text.count("\nann: ") >= 3, what="ann's first moves")
         player = found(r"player (p\w+)", mine.text)
         app.hub.players[player].abort(1012, "service restart")  # the server drops ann's socket
-        await until(lambda: f"re-joined room {room} at seat 0" in mine.text, what="the re-join")
+        await until(lambda: f"re-joined room {room} at seat 1" in mine.text, what="the re-join")
         moves = mine.text.count("\nann: ")
         await until(lambda: mine.text.count("\nann: ") > moves or "result: " in mine.text, what="a move after it")
         assert player in app.hub.players  # the new connection is registered for the same player

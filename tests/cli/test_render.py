@@ -94,9 +94,9 @@ def test_the_table_players_turn_and_phase_are_shown() -> None:
     player_rows = [line for line in text.splitlines() if "│" in line and ("ann" in line or "bob" in line)]
     assert len(player_rows) == 2
     ann = player_rows[0].split("│")
-    assert [c.strip() for c in ann[1:6]] == ["0", "ann", "4", "1", "?"]
+    assert [c.strip() for c in ann[1:6]] == ["1", "ann", "4", "1", "?"]  # seats from 1
     bob = player_rows[1].split("│")
-    assert [c.strip() for c in bob[1:6]] == ["1", "bob (you)", "5", "2", "3 (secret)"]
+    assert [c.strip() for c in bob[1:6]] == ["2", "bob (you)", "5", "2", "3 (secret)"]
     assert bob[-1].strip() == "no"  # bob's seat is disconnected
 
 
@@ -105,7 +105,7 @@ def test_public_gold_is_shown_for_everybody() -> None:
     for p, gold in zip(view["public"]["players"], (4, 7, 3), strict=True):
         p["gold"] = gold
     text = view_text(view)
-    rows = [line.split("│") for line in text.splitlines() if "│" in line and line.split("│")[1].strip() in "012"]
+    rows = [line.split("│") for line in text.splitlines() if "│" in line and line.split("│")[1].strip() in "123"]
     assert [r[5].strip() for r in rows] == ["4", "7", "3"]
 
 
@@ -172,7 +172,7 @@ def test_an_unknown_game_uses_the_generic_fallback() -> None:
     }
     assert type(renderer_for("othello")) is GameRenderer
     text = view_text(view)
-    assert "othello  room rX  playing  you: seat 1 (bob)" in text
+    assert "othello  room rX  playing  you: seat 2 (bob)" in text
     assert "board: [[0,1],[1,0]]" in text
     assert "secret: " in text
     assert option_labels(view) == ['{"at":[0,0]}', '{"pass":true}']

@@ -173,7 +173,7 @@ def test_labels_name_the_action_the_dice_and_the_places() -> None:
     labels = option_labels(view)
     assert "choose Bazaar: gold (3 dice)" in labels
     assert "choose Travel (2 dice)" in labels
-    assert "put the own (any value) die in the money bag for 3 coins" in labels
+    assert "put your die (any value) in the money bag for 3 coins" in labels
     state = move(state, {"a": "space", "space": "travel"})
     state = move(state, {"a": "die", "kind": "own", "value": 2})
     state = move(state, {"a": "die", "kind": "own", "value": 2})
@@ -193,7 +193,7 @@ def test_the_other_pending_choices_read_as_words() -> None:
         "take column 3 of the silk bazaar: 2 silk + 1 camel": {"a": "column", "n": 3},
         "take 1 pepper and 1 gold": {"a": "goods", "goods": ["pepper", "gold"]},
         "buy a black die for 3 camels": {"a": "black"},
-        "turn the own 3 die to 2 for 2 camels": {"a": "adjust", "kind": "own", "value": 3, "by": -1},
+        "turn your 3 die to 2 for 2 camels": {"a": "adjust", "kind": "own", "value": 3, "by": -1},
         "reroll the black 5 die for 1 camel": {"a": "reroll", "kind": "black", "value": 5},
         "end your turn": {"a": "end"},
         "take the bonus 3 camels": {"a": "bonus", "marker": 1},

@@ -114,9 +114,10 @@ def _needs_attention(view: dict[str, Any]) -> bool:
 
 
 class Bot:
-    """A random-move player over the Python client, in its own thread and event loop."""
+    """A random-move player over the Python client, in its own thread and event loop (a person's name: the
+    server keeps names with the word "bot" for its own bots)."""
 
-    def __init__(self, url: str, room: str, name: str = "Bot", seed: int = 0) -> None:
+    def __init__(self, url: str, room: str, name: str = "Otto", seed: int = 0) -> None:
         self.url, self.room, self.name = url, room, name
         self.rng = random.Random(seed)
         self.result: dict[str, Any] | None = None

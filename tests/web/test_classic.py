@@ -151,6 +151,7 @@ def keyboard_turn(p: Player) -> None:
         p.wait_version_above(v)
 
 
+@pytest.mark.timeout(600)  # a whole game in two pages; slow on a loaded machine
 def test_two_pages_play_a_whole_classic_game_with_the_mouse(browser: Any, server: str, artifacts: Any) -> None:
     started = time.monotonic()
     ann, bob = Player(browser, server, "Ann"), Player(browser, server, "Bob")

@@ -94,6 +94,7 @@ def join(p: Seat, room: str) -> None:
     p.room_id = room
 
 
+@pytest.mark.timeout(600)  # a whole game in two pages; slow on a loaded machine
 def test_two_pages_play_a_whole_khan_game_with_the_mouse(browser: Any, server: str, artifacts: Any) -> None:
     ann, bob = Seat(browser, server, "Ann"), Seat(browser, server, "Bob")
     try:
@@ -113,7 +114,7 @@ def test_two_pages_play_a_whole_khan_game_with_the_mouse(browser: Any, server: s
         shot = False
         start = time.monotonic()
         while True:
-            assert time.monotonic() - start < 150, "the game did not finish in time"
+            assert time.monotonic() - start < 450, "the game did not finish in time"  # a guard against a stuck game
             rooms = [(p, p.room()) for p in (ann, bob)]
             if all(r["status"] == "finished" for _, r in rooms):
                 break

@@ -372,7 +372,7 @@ class ClassicRenderer(GameRenderer):
                 mission += f"; misses {p['skip']} turn" + ("s" if p["skip"] > 1 else "")
             t.add_row(
                 "▶" if s == public.get("turn") and not view.get("result") else "",
-                str(s),
+                str(s + 1),
                 seat_name(view, s),
                 node_name(public, p.get("pawn")),
                 str(p.get("route") or "-"),

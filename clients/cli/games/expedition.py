@@ -273,7 +273,7 @@ class ExpeditionRenderer(GameRenderer):
             connected = seats[s].get("connected") if s < len(seats) else None
             t.add_row(
                 "▶" if s == public.get("turn") and not view.get("result") else "",
-                str(s),
+                str(s + 1),
                 seat_name(view, s),
                 str(p.get("hand", "?")),
                 str(p.get("chests", "?")),

@@ -19,9 +19,11 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from clients.cli.games.board import Words, dice_text, placement_text, the_die
+from clients.cli.games.board import join_texts as _join
+from clients.cli.games.board import seat_style as _style
 from clients.cli.render import GameRenderer, Move, View, compact, register, result_table, seat_name
 
-SEAT_STYLES: tuple[str, ...] = ("bold red", "bold blue", "bold green", "bold yellow")
 GOODS: tuple[str, ...] = ("pepper", "silk", "gold")
 SPACE_NAMES: dict[str, str] = {
     "book1": "Book I",
@@ -60,44 +62,17 @@ LOG_SHOWN = 10
 
 # ---- words for the pieces ----------------------------------------------------------------------
 
-
-def amount_words(key: str, n: int) -> str:
-    """One amount in words: `3 coins`, `1 camel`, `2 VP`, `1 good of your choice`..."""
-    if key == "coins":
-        return f"{n} coin" if n == 1 else f"{n} coins"
-    if key == "camels":
-        return f"{n} camel" if n == 1 else f"{n} camels"
-    if key in GOODS or key == "jade":
-        return f"{n} {key}"
-    if key == "vp":
-        return f"{n} VP"
-    if key == "good":
-        return "1 good of your choice" if n == 1 else f"{n} goods of your choice"
-    if key == "move":
-        return "1 free move" if n == 1 else f"{n} free moves"
-    if key == "contract":
-        return "a contract from a city with your post"
-    if key == "draw_contract":
-        return "the top contract of the pile" if n == 1 else f"{n} contracts from the pile"
-    if key == "black_die":
-        return "1 black die" if n == 1 else f"{n} black dice"
-    if key == "other_marker":
-        return "another city's bonus marker"
-    return f"{n} {key}"
-
-
-def bundle_words(items: dict[str, Any] | None) -> str:
-    """A cost or reward map in words: `2 camels + 1 silk + 2 gold`."""
-    if not items:
-        return "nothing"
-    return " + ".join(amount_words(k, int(n)) for k, n in items.items())
-
-
-def contract_words(c: dict[str, Any] | None) -> str:
-    """A contract as `pay COST → REWARD`."""
-    if not c:
-        return "—"
-    return f"pay {bundle_words(c.get('cost'))} → {bundle_words(c.get('reward'))}"
+WORDS = Words(
+    own={
+        "good": lambda n: "1 good of your choice" if n == 1 else f"{n} goods of your choice",
+        "contract": lambda n: "a contract from a city with your post",
+        "draw_contract": lambda n: "the top contract of the pile" if n == 1 else f"{n} contracts from the pile",
+        "other_marker": lambda n: "another city's bonus marker",
+    }
+)
+amount_words = WORDS.amount
+bundle_words = WORDS.bundle
+contract_words = WORDS.contract
 
 
 def card_words(card: dict[str, Any] | None) -> str:
@@ -213,48 +188,6 @@ def route_cost(e: dict[str, Any] | None) -> str:
     return words
 
 
-def dice_text(dice: list[list[Any]] | None, seat: int | None) -> Text:
-    """Dice as `[4][4][6]`, own dice in the seat's colour, black reversed, neutral dim."""
-    text = Text()
-    for kind, value in dice or []:
-        face = "?" if int(value) == 0 else str(value)
-        if kind == "own" and seat is not None:
-            style = SEAT_STYLES[seat % len(SEAT_STYLES)]
-        elif kind == "black":
-            style = "reverse"
-        else:
-            style = "dim"
-        text.append(f"[{face}]", style=style)
-        if kind == "black":
-            text.append("b", style="dim")
-    return text
-
-
-def placement_text(view: View, pl: dict[str, Any]) -> Text:
-    seat = pl.get("seat")
-    text = Text()
-    if seat is None:
-        text.append("neutral ", style="dim")
-    else:
-        text.append(seat_name(view, seat, you=False), style=_style(seat))
-        text.append(" ")
-    text.append_text(dice_text(pl.get("dice"), seat))
-    return text
-
-
-def _join(parts: list[Text], sep: str = ", ") -> Text:
-    out = Text()
-    for i, p in enumerate(parts):
-        if i:
-            out.append(sep)
-        out.append_text(p)
-    return out
-
-
-def _style(seat: int | None) -> str:
-    return SEAT_STYLES[seat % len(SEAT_STYLES)] if isinstance(seat, int) else ""
-
-
 def _me(view: View) -> dict[str, Any] | None:
     you = view.get("you")
     players = (view.get("public") or {}).get("players") or []
@@ -342,7 +275,7 @@ class KhanRenderer(GameRenderer):
                 return words
             if a == "die":
                 where = board.space(str(pending.get("space"))) if pending.get("kind") == "dice" else None
-                return f"place the {option['kind']} {option['value']} die" + (f" on {where}" if where else "")
+                return f"place {the_die(option['kind'], option['value'])}" + (f" on {where}" if where else "")
             if a == "cancel":
                 return "cancel this action (take the dice back)"
             if a == "fulfil":
@@ -353,12 +286,12 @@ class KhanRenderer(GameRenderer):
                 return f"improve your {option['seal']}'s seal for {bundle_words(seal.get('improve'))}"
             if a == "bag":
                 take = BAG_TAKE.get(str(option["take"]), str(option["take"]))
-                return f"put the {option['kind']} {option['value']} die in the money bag for {take}"
+                return f"put {the_die(option['kind'], option['value'])} in the money bag for {take}"
             if a == "reroll":
-                return f"reroll the {option['kind']} {option['value']} die for 1 camel"
+                return f"reroll {the_die(option['kind'], option['value'])} for 1 camel"
             if a == "adjust":
                 new = int(option["value"]) + int(option["by"])
-                return f"turn the {option['kind']} {option['value']} die to {new} for 2 camels"
+                return f"turn {the_die(option['kind'], option['value'])} to {new} for 2 camels"
             if a == "black":
                 if pending.get("kind") == "black_pick":
                     return f"take the black die showing {option['value']}"

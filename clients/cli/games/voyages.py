@@ -17,10 +17,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from clients.cli.games.board import Words, a_die, dice_text, placement_text, the_die
+from clients.cli.games.board import join_texts as _join
+from clients.cli.games.board import seat_style as _style
 from clients.cli.render import GameRenderer, Move, View, compact, register, result_table, seat_name
 
 #: player colours by seat, as rich styles
-SEAT_STYLES: tuple[str, ...] = ("bold red", "bold blue", "bold green", "bold yellow")
 SEAT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow")
 GOODS: tuple[str, ...] = ("pepper", "silk", "gold")
 SPACE_NAMES: dict[str, str] = {
@@ -46,44 +48,17 @@ LOG_SHOWN = 10
 
 # ---- words for the pieces ----------------------------------------------------------------------
 
-
-def amount_words(key: str, n: int) -> str:
-    """One resource amount in words: `3 coins`, `1 camel`, `2 VP`, `1 good of your choice`..."""
-    if key == "coins":
-        return f"{n} coin" if n == 1 else f"{n} coins"
-    if key == "camels":
-        return f"{n} camel" if n == 1 else f"{n} camels"
-    if key in GOODS:
-        return f"{n} {key}"
-    if key == "vp":
-        return f"{n} VP"
-    if key == "any_good":
-        return "1 good of your choice" if n == 1 else f"{n} goods of your choice"
-    if key == "two_goods":
-        return "2 different goods" if n == 1 else f"{n}× 2 different goods"
-    if key == "move":
-        return "1 free move" if n == 1 else f"{n} free moves"
-    if key == "contract":
-        return "the top special contract" if n == 1 else f"{n} special contracts"
-    if key == "black_die":
-        return "1 black die" if n == 1 else f"{n} black dice"
-    if key == "other_city_bonus":
-        return "another city's bonus"
-    return f"{n} {key}"
-
-
-def bundle_words(items: dict[str, Any] | None) -> str:
-    """A cost or reward map in words, in the card's order: `2 camels + 1 silk + 2 gold`."""
-    if not items:
-        return "nothing"
-    return " + ".join(amount_words(k, int(n)) for k, n in items.items())
-
-
-def contract_words(c: dict[str, Any] | None) -> str:
-    """A contract as `pay COST, get REWARD`."""
-    if not c:
-        return "—"
-    return f"pay {bundle_words(c.get('cost'))} → {bundle_words(c.get('reward'))}"
+WORDS = Words(
+    own={
+        "any_good": lambda n: "1 good of your choice" if n == 1 else f"{n} goods of your choice",
+        "two_goods": lambda n: "2 different goods" if n == 1 else f"{n}× 2 different goods",
+        "contract": lambda n: "the top special contract" if n == 1 else f"{n} special contracts",
+        "other_city_bonus": lambda n: "another city's bonus",
+    }
+)
+amount_words = WORDS.amount
+bundle_words = WORDS.bundle
+contract_words = WORDS.contract
 
 
 def card_words(card: dict[str, Any] | None) -> str:
@@ -169,47 +144,6 @@ def die_words(kind: str, value: int) -> str:
     return f"{kind} {value}"
 
 
-def dice_text(dice: list[list[Any]] | None, seat: int | None) -> Text:
-    """Dice as `[4][4][6]`, own dice in the seat's colour, black reversed, white and neutral plain."""
-    text = Text()
-    for kind, value in dice or []:
-        face = "?" if int(value) == 0 else str(value)
-        if kind == "own" and seat is not None:
-            style = SEAT_STYLES[seat % len(SEAT_STYLES)]
-        elif kind == "black":
-            style = "reverse"
-        elif kind == "neutral":
-            style = "dim"
-        else:
-            style = "bold"
-        text.append(f"[{face}]", style=style)
-        if kind not in ("own", "neutral"):
-            text.append(kind[0], style="dim")
-    return text
-
-
-def placement_text(view: View, pl: dict[str, Any]) -> Text:
-    """One placement on a space: whose dice (`neutral` for the board's own)."""
-    seat = pl.get("seat")
-    text = Text()
-    if seat is None:
-        text.append("neutral ", style="dim")
-    else:
-        text.append(seat_name(view, seat, you=False), style=SEAT_STYLES[seat % len(SEAT_STYLES)])
-        text.append(" ")
-    text.append_text(dice_text(pl.get("dice"), seat))
-    return text
-
-
-def _join(parts: list[Text], sep: str = ", ") -> Text:
-    out = Text()
-    for i, p in enumerate(parts):
-        if i:
-            out.append(sep)
-        out.append_text(p)
-    return out
-
-
 class VoyagesRenderer(GameRenderer):
     """The Voyages of Marco Polo: map, action spaces, contracts, city cards, players, your goals, log."""
 
@@ -248,13 +182,13 @@ class VoyagesRenderer(GameRenderer):
             c = _contract(public, me, option["contract"])
             return f"fulfil {option['contract']} ({contract_words(c)})"
         if a == "bag":
-            return f"put the {die_words(option['kind'], option['value'])} die in the money bag for 3 coins"
+            return f"put {the_die(option['kind'], option['value'])} in the money bag for 3 coins"
         if a == "reroll":
-            return f"reroll the {option['kind']} {option['value']} die for 1 camel"
+            return f"reroll {the_die(option['kind'], option['value'])} for 1 camel"
         if a == "adjust":
             by = int(option["by"])
             new = int(option["value"]) + by
-            return f"turn the {option['kind']} {option['value']} die to {new} for 2 camels"
+            return f"turn {the_die(option['kind'], option['value'])} to {new} for 2 camels"
         if a == "black":
             return "buy a black die for 3 camels"
         if a == "end":
@@ -672,10 +606,6 @@ def _an(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
 
 
-def _style(seat: int | None) -> str:
-    return SEAT_STYLES[seat % len(SEAT_STYLES)] if isinstance(seat, int) else ""
-
-
 def _me(view: View) -> dict[str, Any] | None:
     you = view.get("you")
     players = (view.get("public") or {}).get("players") or []
@@ -786,7 +716,7 @@ def event_words(view: View, ev: dict[str, Any]) -> str:
             return f"{who} moved a trading post from {board.name(ev['from'])} to {board.name(ev['to'])}"
         if kind == "bag":
             k, v = ev["die"]
-            return f"{who} put the {die_words(k, v)} die in the money bag for 3 coins"
+            return f"{who} put {a_die(k, v)} in the money bag for 3 coins"
         if kind == "reroll":
             return f"{who} rerolled {_an(ev['kind'])} {ev['kind']} {ev['from']} die: {ev['to']}"
         if kind == "adjust":

@@ -45,6 +45,7 @@ export class Connection {
     };
     ws.onmessage = (ev) => {
       if (typeof ev.data === "string") return; // the server only sends binary frames
+      /** @type {any} */
       let msg;
       try {
         msg = unpack(ev.data);

@@ -16,7 +16,7 @@ function apply(el, props) {
 }
 
 function append(el, children) {
-  for (const c of children.flat(Infinity)) {
+  for (const c of children.flat(Number.POSITIVE_INFINITY)) {
     if (c === null || c === undefined || c === false) continue;
     el.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }

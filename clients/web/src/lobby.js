@@ -1,6 +1,7 @@
 // The lobby: choose a name, see the public rooms (live, from `watch_lobby`), create, join or watch.
 // Owns: lobby markup and the create form. Must not: keep state beyond what the app holds.
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { creatableGames, gameTitle } from "./registry.js";
 
 const form = { game: null, seats: null, bots: 0, options: {}, isPublic: true, seed: "" }; // kept across renders
@@ -23,15 +24,15 @@ function nameForm(app) {
   return h(
     "form",
     { class: "card-panel name-form", onSubmit: submit },
-    h("h2", null, "Welcome"),
-    h("label", { for: "name" }, "Your name"),
-    h("div", { class: "row" }, input, h("button", { type: "submit", "data-key": "enter" }, "Enter")),
-    h("p", { class: "hint" }, "Your name and seat are kept in this browser, so a reload puts you back in your games."),
+    h("h2", null, t("lobby.welcome")),
+    h("label", { for: "name" }, t("lobby.yourName")),
+    h("div", { class: "row" }, input, h("button", { type: "submit", "data-key": "enter" }, t("lobby.enter"))),
+    h("p", { class: "hint" }, t("lobby.kept")),
   );
 }
 
 function seatsText(info) {
-  return info.players.map((p, i) => p ?? `seat ${i + 1} free`).join(", ");
+  return info.players.map((p, i) => p ?? t("lobby.seatFree", { n: i + 1 })).join(", ");
 }
 
 function roomRow(app, info) {
@@ -39,16 +40,16 @@ function roomRow(app, info) {
   const free = info.players.some((p) => p === null);
   const actions = [];
   if (held) {
-    actions.push(h("button", { type: "button", "data-key": `open-${info.room}`, onClick: () => app.go(info.room) }, "Open"));
+    actions.push(h("button", { type: "button", "data-key": `open-${info.room}`, onClick: () => app.go(info.room) }, t("lobby.open")));
   } else if (info.status === "waiting" && free) {
     const join = async () => {
       if (await app.join(info.room)) app.go(info.room);
     };
-    actions.push(h("button", { type: "button", class: "primary", "data-key": `join-${info.room}`, onClick: join }, "Join"));
+    actions.push(h("button", { type: "button", class: "primary", "data-key": `join-${info.room}`, onClick: join }, t("lobby.join")));
   }
   if (!held) {
     const watch = () => app.go(info.room); // the route joins as a spectator
-    actions.push(h("button", { type: "button", "data-key": `watch-${info.room}`, onClick: watch }, "Watch"));
+    actions.push(h("button", { type: "button", "data-key": `watch-${info.room}`, onClick: watch }, t("lobby.watch")));
   }
   return h(
     "li",
@@ -58,10 +59,10 @@ function roomRow(app, info) {
       { class: "room-info" },
       h("strong", null, gameTitle(info.game)),
       " ",
-      h("span", { class: `badge ${info.status}` }, info.status),
+      h("span", { class: `badge ${info.status}` }, t(`status.${info.status}`)),
       " ",
       h("code", { class: "room-id" }, info.room),
-      h("div", { class: "players" }, `${info.seats} seats: ${seatsText(info)}`),
+      h("div", { class: "players" }, t("lobby.seatsList", { n: info.seats, list: seatsText(info) })),
     ),
     h("div", { class: "actions" }, actions),
   );
@@ -104,11 +105,11 @@ function createForm(app) {
   return h(
     "form",
     { class: "card-panel create", onSubmit: submit, "aria-labelledby": "create-title" },
-    h("h2", { id: "create-title" }, "New room"),
+    h("h2", { id: "create-title" }, t("lobby.newRoom")),
     h(
       "div",
       { class: "grid2" },
-      h("label", { for: "game" }, "Game"),
+      h("label", { for: "game" }, t("lobby.game")),
       h(
         "select",
         {
@@ -121,7 +122,7 @@ function createForm(app) {
         },
         games.map((g) => h("option", { value: g.id, selected: g.id === game.id }, g.title)),
       ),
-      h("label", { for: "seats" }, "Seats"),
+      h("label", { for: "seats" }, t("lobby.seats")),
       h(
         "select",
         {
@@ -134,7 +135,7 @@ function createForm(app) {
         },
         seatOptions,
       ),
-      h("label", { for: "bots" }, "Server bots"),
+      h("label", { for: "bots" }, t("lobby.bots")),
       h(
         "select",
         {
@@ -145,7 +146,7 @@ function createForm(app) {
           },
         },
         Array.from({ length: form.seats }, (_, n) =>
-          h("option", { value: n, selected: n === Math.min(form.bots, form.seats - 1) }, n === 0 ? "none" : String(n)),
+          h("option", { value: n, selected: n === Math.min(form.bots, form.seats - 1) }, n === 0 ? t("lobby.none") : String(n)),
         ),
       ),
     ),
@@ -162,13 +163,13 @@ function createForm(app) {
           form.isPublic = ev.target.checked;
         },
       }),
-      " Listed in the lobby",
+      ` ${t("lobby.public")}`,
     ),
     h(
       "details",
       { class: "advanced" },
-      h("summary", { "data-key": "advanced" }, "Test servers"),
-      h("label", { for: "seed" }, "Seed (honoured only by a server started with --allow-client-seed)"),
+      h("summary", { "data-key": "advanced" }, t("lobby.testServers")),
+      h("label", { for: "seed" }, t("lobby.seed")),
       h("input", {
         id: "seed",
         inputmode: "numeric",
@@ -180,14 +181,14 @@ function createForm(app) {
         },
       }),
     ),
-    h("button", { type: "submit", class: "primary", "data-key": "create" }, "Create and sit down"),
+    h("button", { type: "submit", class: "primary", "data-key": "create" }, t("lobby.create")),
   );
 }
 
 /** The whole lobby page. */
 export function renderLobby(app) {
   if (!app.name) return h("div", { class: "lobby" }, nameForm(app));
-  if (!app.player) return h("div", { class: "lobby" }, h("p", { class: "hint" }, app.net === "open" ? "Signing in…" : "Connecting to the server…"));
+  if (!app.player) return h("div", { class: "lobby" }, h("p", { class: "hint" }, app.net === "open" ? t("lobby.signingIn") : t("lobby.connecting")));
   const mine = [...app.held.entries()];
   const rooms = app.lobby;
   return h(
@@ -196,7 +197,7 @@ export function renderLobby(app) {
     h(
       "section",
       { class: "card-panel", "aria-labelledby": "me-title" },
-      h("h2", { id: "me-title" }, `Hello, ${app.name}`),
+      h("h2", { id: "me-title" }, t("lobby.hello", { name: app.name })),
       mine.length
         ? h(
             "ul",
@@ -211,11 +212,11 @@ export function renderLobby(app) {
                   `${gameTitle(r.game || app.store.get(room)?.view.game || "room")} `,
                   h("code", null, room),
                 ),
-                r.seat !== null && r.seat !== undefined ? ` (seat ${r.seat + 1})` : "",
+                r.seat !== null && r.seat !== undefined ? ` ${t("lobby.seatN", { n: r.seat + 1 })}` : "",
               ),
             ),
           )
-        : h("p", { class: "hint" }, "You have no seat in a game yet: join a room below or create one."),
+        : h("p", { class: "hint" }, t("lobby.noSeat")),
       h(
         "button",
         {
@@ -227,16 +228,16 @@ export function renderLobby(app) {
             app.render();
           },
         },
-        "change name",
+        t("lobby.rename"),
       ),
     ),
     h(
       "section",
       { class: "card-panel", "aria-labelledby": "rooms-title" },
-      h("h2", { id: "rooms-title" }, "Open rooms ", h("span", { class: "count" }, `(${rooms.length})`)),
+      h("h2", { id: "rooms-title" }, t("lobby.openRooms"), " ", h("span", { class: "count" }, `(${rooms.length})`)),
       rooms.length
         ? h("ul", { class: "rooms" }, rooms.map((r) => roomRow(app, r)))
-        : h("p", { class: "hint rooms-empty" }, "No public room is waiting or playing right now."),
+        : h("p", { class: "hint rooms-empty" }, t("lobby.noRooms")),
     ),
     createForm(app),
   );

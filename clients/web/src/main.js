@@ -2,13 +2,20 @@
 // Owns: the hello/welcome sequence, re-joining held rooms, lobby watching, sending requests, notices.
 // Must not: decide any rule. Moves are options of the view's prompt, sent back exactly as listed.
 import { Connection, ServerError } from "./connection.js";
-import { replaceKeepingFocus } from "./dom.js";
+import { h, replaceKeepingFocus } from "./dom.js";
+import { LANGUAGES, has, lang, setLang, t } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
-import { renderRoom } from "./room.js";
+import { forgetLog, renderRoom } from "./room.js";
 import { session } from "./session.js";
 import { Store } from "./store.js";
 
 const MAX_NOTICES = 4;
+
+/** An error code of the server as a sentence for players (docs/protocol.md, "Errors"). */
+export function errorSentence(code, message) {
+  if (has(`error.${code}`)) return t(`error.${code}`);
+  return message ? t("error.other", { message }) : t("error.unknown");
+}
 
 class App {
   constructor() {
@@ -24,6 +31,7 @@ class App {
     this.invites = new Map(); // room -> invite secret of a private room this client created
     this.ui = new Map(); // room -> a renderer's own UI state (selections), kept across renders
     this.notices = [];
+    this.stale = 0; // moves answered `stale` (the room had moved on): shown in tests and the console
     this.noticeId = 0;
     this.dirty = false;
     this.store = new Store({ resync: (room) => this.resync(room), onChange: () => this.render() });
@@ -74,7 +82,7 @@ class App {
       this.player = null;
       this.joined.clear();
     }
-    if (state === "replaced") this.notify("This player was opened in another tab or window.", "error", true);
+    if (state === "replaced") this.notify(t("net.replacedNotice"), "error", true);
     this.render();
   }
 
@@ -88,7 +96,7 @@ class App {
     } catch (err) {
       if (err.code === "bad_message") {
         // the server refused the name (length, characters): ask again
-        this.fail(err, "Choose another name");
+        this.fail(err, t("fail.name"));
         this.name = null;
         session.name = null;
       } else this.fail(err);
@@ -128,7 +136,7 @@ class App {
         this.render();
         break;
       case "error":
-        if (msg.re === undefined || msg.re === null) this.notify(`${msg.code}: ${msg.message}`, "error");
+        if (msg.re === undefined || msg.re === null) this.notify(errorSentence(msg.code, msg.message), "error");
         break;
       default:
         break;
@@ -158,7 +166,7 @@ class App {
       return true;
     } catch (err) {
       this.joined.delete(room);
-      if (!(quiet && err.code === "closed")) this.fail(err, `Could not join ${room}`);
+      if (!(quiet && err.code === "closed")) this.fail(err, t("fail.join", { room }));
       if (this.route === room && !this.store.get(room)) this.go(null);
       return false;
     }
@@ -172,7 +180,7 @@ class App {
       if (created.invite) this.invites.set(created.room, created.invite); // a private room: join needs it
       if (await this.join(created.room, {}, { game })) this.go(created.room);
     } catch (err) {
-      this.fail(err, "Could not create the room");
+      this.fail(err, t("fail.create"));
     }
   }
 
@@ -183,21 +191,34 @@ class App {
       this.joined.delete(room);
       this.store.forget(room);
       this.ui.delete(room);
+      forgetLog(this, room);
       this.go(null);
     } catch (err) {
-      this.fail(err, "Could not leave");
+      this.fail(err, t("fail.leave"));
     }
   }
 
-  /** Send one prompt option as the move; one move per room in flight. */
+  /**
+   * Send one prompt option as the move, with `v`, the room version it was chosen in; one move per room in
+   * flight. A `stale` answer means the room moved on since: ask for a snapshot and show the fresh view.
+   */
   async move(room, move) {
     if (this.pending.has(room)) return;
     this.pending.add(room);
     this.render();
     try {
-      await this.conn.request("move", { room, move });
+      const entry = this.store.get(room);
+      const fields = { room, move };
+      if (entry) fields.v = entry.v;
+      await this.conn.request("move", fields);
     } catch (err) {
-      this.fail(err, "Move refused");
+      if (err.code === "stale") {
+        this.stale += 1;
+        const entry = this.store.get(room);
+        if (entry) entry.syncing = true; // the snapshot replaces the view; patches until then are skipped
+        this.resync(room);
+        this.notify(t("notice.stale"), "info");
+      } else this.fail(err, t("fail.move"));
     } finally {
       this.pending.delete(room);
       this.render();
@@ -212,8 +233,8 @@ class App {
   // ---- notices ------------------------------------------------------------------------------
 
   fail(err, what) {
-    const text = err instanceof ServerError ? `${err.code}: ${err.message.replace(/^[a-z_]+: /, "")}` : String(err);
-    this.notify(what ? `${what}: ${text}` : text, "error");
+    const text = err instanceof ServerError ? errorSentence(err.code, err.message.replace(/^[a-z_]+: /, "")) : String(err);
+    this.notify(what ? `${what} ${text}` : text, "error");
   }
 
   notify(text, kind = "info", sticky = false) {
@@ -242,8 +263,7 @@ class App {
 
   draw() {
     const net = document.getElementById("net");
-    const labels = { connecting: "connecting…", open: "online", closed: "offline, reconnecting…", replaced: "offline" };
-    const label = labels[this.net] || this.net;
+    const label = has(`net.${this.net}`) ? t(`net.${this.net}`) : this.net;
     if (net.textContent !== label) net.textContent = label; // a live region: only real changes are read out
     net.dataset.state = this.net;
     const who = this.player && this.name ? this.name : "";
@@ -257,6 +277,32 @@ class App {
     const announce = document.getElementById("announce");
     if (announce.textContent !== status) announce.textContent = status;
     this.drawNotices();
+    this.drawLanguage();
+  }
+
+  /** The language picker in the header; choosing one re-renders the page in it. */
+  drawLanguage() {
+    const host = document.getElementById("lang");
+    if (!host) return;
+    document.documentElement.lang = lang();
+    const select = host.querySelector("select");
+    if (select && select.value === lang() && select.dataset.built === lang()) return;
+    host.replaceChildren(
+      h("label", { class: "sr", for: "lang-select" }, t("lang.label")),
+      h(
+        "select",
+        {
+          id: "lang-select",
+          "data-built": lang(),
+          "aria-label": t("lang.label"),
+          onChange: (ev) => {
+            setLang(ev.target.value);
+            this.draw();
+          },
+        },
+        LANGUAGES.map((l) => h("option", { value: l.code, selected: l.code === lang(), lang: l.code }, l.name)),
+      ),
+    );
   }
 
   drawNotices() {
@@ -269,13 +315,13 @@ class App {
         const close = document.createElement("button");
         close.type = "button";
         close.className = "link";
-        close.textContent = "dismiss";
+        close.textContent = t("notice.dismiss");
         close.addEventListener("click", () => this.dismiss(n.id));
         if (this.net === "replaced" && n.kind === "error") {
           const here = document.createElement("button");
           here.type = "button";
           here.className = "link";
-          here.textContent = "use this tab";
+          here.textContent = t("notice.useTab");
           here.addEventListener("click", () => {
             this.dismiss(n.id);
             this.conn.connect();
@@ -290,5 +336,5 @@ class App {
 }
 
 const app = new App();
-window.marcopolo = app; // for the console and for tests; nothing reads it back
+/** @type {any} */ (window).marcopolo = app; // for the console and for tests; nothing reads it back
 app.start();

@@ -1,30 +1,41 @@
-// One room: seats and presence, the prompt, the game's renderer, other choices, the result and the log.
+// One room: seats and presence, the prompt bar, the game's renderer, the result, the whole log, the rules.
 // Owns: the parts every game shares. Must not: know a game; the renderer from registry.js draws the board.
+// The prompt bar stays in view: a sticky column beside the board on a wide screen, a bottom sheet on a
+// narrow one. The log is the whole game's: events are gathered from every view (the server's view keeps
+// the last few only) and kept in localStorage per room, so a reload keeps them too.
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { rendererFor } from "./registry.js";
+import { rulesFor } from "./rules.js";
+import { scrubIds } from "./shared/names.js";
+
+/** Below this width the prompt bar is a bottom sheet; from it on, a sticky column beside the board. */
+export const WIDE = 1100;
+const LOG_CAP = 4000;
 
 function seatLabel(view, i) {
-  return view.seats[i]?.name || `Seat ${i + 1}`;
+  return view.seats[i]?.name || t("room.seat", { n: i + 1 });
 }
 
 function seatsList(view) {
   return h(
     "ol",
-    { class: "seats", "aria-label": "Seats" },
+    { class: "seats", "aria-label": t("room.seats") },
     view.seats.map((s, i) =>
       h(
         "li",
         { class: `seat ${s.taken ? "taken" : "free"} ${s.connected ? "online" : "offline"}`, "data-seat": i },
         h("span", { class: "dot", "aria-hidden": "true" }),
-        s.taken ? s.name : "free",
-        i === view.you ? h("span", { class: "you" }, " (you)") : null,
-        h("span", { class: "sr" }, s.taken ? (s.connected ? ", connected" : ", disconnected") : ""),
+        h("span", { class: "seat-n" }, `${i + 1}. `),
+        s.taken ? s.name : t("room.free"),
+        i === view.you ? h("span", { class: "you" }, ` ${t("room.you")}`) : null,
+        h("span", { class: "sr" }, s.taken ? (s.connected ? `, ${t("room.connected")}` : `, ${t("room.disconnected")}`) : ""),
       ),
     ),
   );
 }
 
-/** Buttons for the prompt options the board offers no gesture for, plus the full list as a fallback. */
+/** The options the board offers no gesture for as buttons, and every option in a list. */
 function choices(ctx, renderer) {
   const { view, pending } = ctx;
   const prompt = view.prompt;
@@ -40,12 +51,14 @@ function choices(ctx, renderer) {
         disabled: pending,
         onClick: () => ctx.send(move),
       },
-      renderer.describe(move, view),
+      scrubIds(renderer.describe(move, view)),
     );
   const other = prompt.options.map((m, i) => [m, i]).filter(([m]) => !renderer.hasGesture(m, view));
+  const onBoard = prompt.options.length - other.length;
   const ui = ctx.ui;
   return [
-    other.length ? h("div", { class: "choices", role: "group", "aria-label": "Choices" }, other.map(([m, i]) => button(m, i, "choice"))) : null,
+    other.length ? h("div", { class: "choices", role: "group", "aria-label": t("room.choices") }, other.map(([m, i]) => button(m, i, "choice"))) : null,
+    onBoard ? h("p", { class: "hint on-board" }, t("room.onBoard", { n: onBoard })) : null,
     h(
       "details",
       {
@@ -55,7 +68,7 @@ function choices(ctx, renderer) {
           ui.listOpen = ev.target.open;
         },
       },
-      h("summary", { "data-key": "all-choices" }, `All ${prompt.options.length} choices as a list`),
+      h("summary", { "data-key": "all-choices" }, t("room.allChoices", { n: prompt.options.length })),
       h("ol", null, prompt.options.map((m, i) => h("li", null, button(m, i, "list")))),
     ),
   ];
@@ -72,8 +85,8 @@ function resultPanel(view, renderer) {
   return h(
     "section",
     { class: "result card-panel", "aria-labelledby": "result-title", "data-testid": "result" },
-    h("h2", { id: "result-title" }, "Final scoring"),
-    h("p", { class: "winners" }, winners.length > 1 ? `Shared win: ${winners.join(" and ")}` : `${winners[0]} wins`),
+    h("h2", { id: "result-title" }, t("result.title")),
+    h("p", { class: "winners" }, winners.length > 1 ? t("result.shared", { names: winners.join(" & ") }) : t("result.wins", { name: winners[0] })),
     note ? h("p", { class: "hint tiebreak" }, note) : null,
     h(
       "ol",
@@ -82,7 +95,7 @@ function resultPanel(view, renderer) {
         h(
           "li",
           { "data-seat": s, class: res.winners.includes(s) ? "winner" : "" },
-          `${seatLabel(view, s)}${s === view.you ? " (you)" : ""}: `,
+          `${seatLabel(view, s)}${s === view.you ? ` ${t("room.you")}` : ""}: `,
           h("strong", { class: "score" }, String(res.scores[s])),
           ` ${unit}`,
         ),
@@ -91,52 +104,228 @@ function resultPanel(view, renderer) {
   );
 }
 
-function logPanel(view, renderer) {
-  const lines = renderer.logLines(view);
+// ---- the whole log ---------------------------------------------------------------------------------
+
+function logKey(room) {
+  return `marcopolo.log.${room}`;
+}
+
+/** Every log event seen in this room (by the server's running number `n`), oldest first. */
+export function gatherLog(app, room, view) {
+  if (!app.logs) app.logs = new Map();
+  let known = app.logs.get(room);
+  if (!known) {
+    known = new Map();
+    try {
+      const saved = JSON.parse(localStorage.getItem(logKey(room)) || "null");
+      if (saved && saved.game === view.game) for (const ev of saved.events) known.set(ev.n, ev);
+    } catch {
+      /* no storage, or a broken entry: start from this view */
+    }
+    app.logs.set(room, known);
+  }
+  const events = Array.isArray(view.public?.log) ? view.public.log : [];
+  let added = false;
+  for (const ev of events) {
+    if (ev && typeof ev.n === "number" && !known.has(ev.n)) {
+      known.set(ev.n, ev);
+      added = true;
+    }
+  }
+  const all = [...known.values()].sort((a, b) => a.n - b.n);
+  if (all.length > LOG_CAP) for (const ev of all.splice(0, all.length - LOG_CAP)) known.delete(ev.n);
+  if (added) {
+    try {
+      localStorage.setItem(logKey(room), JSON.stringify({ game: view.game, events: all }));
+    } catch {
+      /* full or private mode: the log lasts as long as the tab */
+    }
+  }
+  // events without a number (a game that does not number them) are shown as the view has them
+  return events.some((ev) => typeof ev?.n !== "number") ? events : all;
+}
+
+/** Forget a room's gathered log (leaving the room). */
+export function forgetLog(app, room) {
+  app.logs?.delete(room);
+  app.logWords?.delete(room);
+  try {
+    localStorage.removeItem(logKey(room));
+  } catch {
+    /* nothing kept */
+  }
+}
+
+/**
+ * The log's lines, each event put in words once (when first seen, with the view of that moment, which still
+ * shows what the event names); a long game does not re-describe hundreds of events on every render.
+ */
+function logText(app, room, view, renderer, events) {
+  if (!app.logWords) app.logWords = new Map();
+  let words = app.logWords.get(room);
+  if (!words || words.game !== view.game) {
+    words = { game: view.game, byN: new Map() };
+    app.logWords.set(room, words);
+  }
+  const fresh = events.filter((ev) => typeof ev?.n !== "number" || !words.byN.has(ev.n));
+  if (fresh.length) {
+    for (const line of renderer.logLines({ ...view, public: { ...view.public, log: fresh } })) {
+      if (typeof line !== "string") words.byN.set(line.n, line.text);
+    }
+  }
+  return events.map((ev) => (typeof ev?.n === "number" ? { n: ev.n, text: words.byN.get(ev.n) ?? "" } : null)).filter((l) => l && l.text);
+}
+
+function logPanel(app, room, view, renderer) {
+  const events = gatherLog(app, room, view);
+  const lines = logText(app, room, view, renderer, events);
   if (!lines.length) return null;
   return h(
     "section",
     { class: "log card-panel", "aria-labelledby": "log-title" },
-    h("h2", { id: "log-title" }, "What happened"),
+    h("h2", { id: "log-title" }, t("log.title"), " ", h("span", { class: "count" }, `(${lines.length})`)),
     h(
       "ol",
-      { class: "events", reversed: true },
-      [...lines].reverse().map((line) => (typeof line === "string" ? h("li", null, line) : h("li", { value: line.n }, line.text))),
+      { class: "events", reversed: true, tabindex: "0", "aria-label": t("log.newest") },
+      [...lines].reverse().map((line) => (typeof line === "string" ? h("li", null, scrubIds(line)) : h("li", { value: line.n }, scrubIds(line.text)))),
     ),
+  );
+}
+
+// ---- rules, house components -----------------------------------------------------------------------
+
+function houseBadge(ctx, renderer) {
+  const note = renderer.house;
+  if (!note) return null;
+  const ui = ctx.ui;
+  return h(
+    "span",
+    { class: "house" },
+    h(
+      "button",
+      {
+        type: "button",
+        class: "badge house-badge",
+        "aria-expanded": ui.houseOpen ? "true" : "false",
+        "data-key": "house",
+        onClick: () => {
+          ui.houseOpen = !ui.houseOpen;
+          ctx.rerender();
+        },
+      },
+      t("house.badge"),
+    ),
+    ui.houseOpen ? h("span", { class: "house-note", role: "note" }, `${t("house.note")} ${note}`) : null,
+  );
+}
+
+function rulesPanel(ctx, renderer) {
+  const sections = rulesFor(ctx.view, renderer);
+  if (!sections.length) return null;
+  const ui = ctx.ui;
+  return h(
+    "details",
+    {
+      class: "rules card-panel",
+      "data-testid": "rules",
+      open: Boolean(ui.rulesOpen),
+      onToggle: (ev) => {
+        ui.rulesOpen = ev.target.open;
+      },
+    },
+    h("summary", { "data-key": "rules" }, t("rules.title")),
+    renderer.house ? h("p", { class: "house-note" }, `${t("house.note")} ${renderer.house}`) : null,
+    sections.map((sec) =>
+      h(
+        "section",
+        { class: "rules-section" },
+        h("h3", null, sec.title),
+        sec.text ? h("p", null, sec.text) : null,
+        sec.items?.length ? h("dl", null, sec.items.map(([term, what]) => [h("dt", null, term), h("dd", null, what)])) : null,
+      ),
+    ),
+  );
+}
+
+// ---- the prompt bar --------------------------------------------------------------------------------
+
+function promptBar(ctx, renderer, status) {
+  const { view } = ctx;
+  const ui = ctx.ui;
+  const sheet = ctx.sheet;
+  const collapsed = sheet && ui.sheetClosed && view.prompt;
+  return h(
+    "aside",
+    {
+      class: `prompt-bar ${sheet ? "sheet" : "side"} ${view.prompt ? "mine" : ""} ${collapsed ? "collapsed" : ""}`,
+      "aria-label": t("room.promptBar"),
+      "data-testid": "prompt-bar",
+    },
+    h(
+      "div",
+      { class: "bar-head" },
+      h("p", { class: `status ${view.prompt ? "mine" : ""}` }, status),
+      sheet && view.prompt
+        ? h(
+            "button",
+            {
+              type: "button",
+              class: "link sheet-toggle",
+              "data-key": "sheet-toggle",
+              "aria-expanded": collapsed ? "false" : "true",
+              onClick: () => {
+                ui.sheetClosed = !ui.sheetClosed;
+                ctx.rerender();
+              },
+            },
+            collapsed ? t("room.showChoices") : t("room.hideChoices"),
+          )
+        : null,
+    ),
+    collapsed ? null : h("div", { class: "bar-body" }, ctx.pending ? h("p", { class: "hint" }, t("room.sending")) : null, choices(ctx, renderer)),
   );
 }
 
 /** The whole room page. */
 export function renderRoom(app, room) {
   const entry = app.store.get(room);
-  const back = h("a", { class: "back", href: "#/", "data-key": "back" }, "Lobby");
-  if (!entry) return h("section", { class: "room loading" }, back, h("p", { class: "hint" }, `Opening room ${room}…`));
+  const back = h("a", { class: "back", href: "#/", "data-key": "back" }, t("room.lobby"));
+  if (!entry) return h("section", { class: "room loading" }, back, h("p", { class: "hint" }, t("room.opening", { room })));
   const view = entry.view;
   const renderer = rendererFor(view.game);
+  const ui = app.uiFor(room);
+  const width = window.innerWidth;
   const ctx = {
     app,
     room,
     view,
     you: view.you,
-    ui: app.uiFor(room),
+    ui,
     pending: app.pending.has(room),
-    narrow: window.innerWidth < 700,
+    narrow: width < 700,
+    sheet: width < WIDE,
     send: (move) => app.move(room, move),
     rerender: () => app.draw(), // at once: a click shows its effect before the next one
     seatName: (i) => seatLabel(view, i),
   };
+  const promptKey = view.prompt ? JSON.stringify(view.prompt.options) : "";
+  if (ui.shellPrompt !== promptKey) {
+    ui.shellPrompt = promptKey;
+    ui.sheetClosed = false; // a new question opens the sheet again
+  }
   const waiting = view.status === "waiting";
   const free = view.seats.filter((s) => !s.taken).length;
   let status;
-  if (waiting) status = `Waiting for ${free} more player${free === 1 ? "" : "s"}. Others join from the lobby.`;
-  else if (view.result) status = "The game is over.";
-  else if (view.prompt) status = `Your move: ${view.prompt.text}`;
-  else status = renderer.status ? renderer.status(view, ctx) : "Waiting for the other players.";
+  if (waiting) status = t("room.waitingFor", { n: free });
+  else if (view.result) status = t("room.over");
+  else if (view.prompt) status = t("room.yourMove", { text: view.prompt.text });
+  else status = renderer.status ? renderer.status(view, ctx) : t("room.waitingOthers");
   const canLeave = waiting && view.you !== null && view.you !== undefined;
+  const board = waiting ? null : renderer.render(ctx);
   return h(
     "section",
     {
-      class: `room game-${view.game}`,
+      class: `room game-${view.game} ${ctx.sheet ? "with-sheet" : "with-side"}`,
       "data-room": room,
       "data-v": entry.v,
       "data-you": view.you ?? "",
@@ -149,13 +338,15 @@ export function renderRoom(app, room) {
       { class: "room-head" },
       back,
       h("h1", null, renderer.title || view.game, " ", h("code", { class: "room-id" }, room)),
-      canLeave ? h("button", { type: "button", class: "link", "data-key": "leave", onClick: () => app.leave(room) }, "leave seat") : null,
+      houseBadge(ctx, renderer),
+      canLeave ? h("button", { type: "button", class: "link", "data-key": "leave", onClick: () => app.leave(room) }, t("room.leave")) : null,
     ),
     seatsList(view),
-    h("p", { class: `status ${view.prompt ? "mine" : ""}` }, status),
-    resultPanel(view, renderer),
-    waiting ? null : renderer.render(ctx),
-    choices(ctx, renderer),
-    logPanel(view, renderer),
+    h(
+      "div",
+      { class: "play-area" },
+      h("div", { class: "board-col" }, resultPanel(view, renderer), board, rulesPanel(ctx, renderer), logPanel(app, room, view, renderer)),
+      promptBar(ctx, renderer, status),
+    ),
   );
 }

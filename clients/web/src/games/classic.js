@@ -415,6 +415,17 @@ function mapSvg(ctx, moves) {
   );
 }
 
+/** Scroll the page so that your pawn shows above the prompt bar's sheet (a phone), when it is hidden. */
+function followPawn(box) {
+  const pawn = box.querySelector(".pawn.me");
+  if (!pawn || !box.isConnected) return;
+  const r = pawn.getBoundingClientRect();
+  const sheet = document.querySelector(".prompt-bar.sheet");
+  const bottom = sheet ? sheet.getBoundingClientRect().top : window.innerHeight;
+  if (r.top >= 0 && r.bottom <= bottom) return;
+  window.scrollBy({ top: r.top + r.height / 2 - bottom / 2, behavior: "instant" });
+}
+
 function mapPanel(ctx, moves, ui) {
   const svg = mapSvg(ctx, moves);
   if (!scrollingMap(ctx)) return h("div", { class: "map panel" }, svg);
@@ -431,22 +442,26 @@ function mapPanel(ctx, moves, ui) {
   box.append(svg);
   const b = board(ctx.view);
   let focusX = null;
-  if (ui.fresh || ui.scroll === undefined) {
+  const me = ctx.view.you !== null && ctx.view.you !== undefined ? ctx.view.public.players[ctx.view.you] : null;
+  // the map follows your pawn: wherever it went (a move, a port, a fight's result), it is scrolled into view
+  const pawnMoved = Boolean(me) && ui.pawnAt !== me.pawn;
+  if (me) ui.pawnAt = me.pawn;
+  if (ui.fresh || ui.scroll === undefined || pawnMoved) {
     const xs = [...moves.moves.keys()].map((id) => nodesOf(ctx.view).get(id)?.x).filter((x) => x !== undefined);
-    const me = ctx.view.you !== null && ctx.view.you !== undefined ? ctx.view.public.players[ctx.view.you] : null;
     if (xs.length) focusX = (Math.min(...xs) + Math.max(...xs)) / 2;
     else if (me) focusX = nodesOf(ctx.view).get(me.pawn)?.x ?? null;
   }
   requestAnimationFrame(() => {
     if (focusX !== null) ui.scroll = Math.max(0, (focusX / b.canvas.width) * NARROW_MAP_WIDTH - box.clientWidth / 2);
     box.scrollLeft = ui.scroll || 0;
+    if (pawnMoved) followPawn(box);
   });
   return box;
 }
 
 // ---- the panels ------------------------------------------------------------------------------------
 
-function cardEl(id, { option, label, key }) {
+function cardEl(id, { option = null, label = "", key = "" } = {}) {
   const { colour, value } = cardParts(id);
   const face = [h("span", { class: "band" }, colour), h("span", { class: "value" }, value), h("span", { class: "unit" }, "bezants")];
   const common = { class: `mp-card g-${colour} ${option ? "usable" : ""}`, "data-card": id, "data-type": cardType(id), style: goodsStyle(colour) };
@@ -702,6 +717,7 @@ function logLine(ev, view, seatName) {
 export default {
   id: "classic",
   title: "Marco Polo (classic)",
+  house: "The board, the compass wheels and the 20 hazard cards are reconstructions (house data), not the printed components.",
   minSeats: 2,
   maxSeats: 4,
   scoreUnit: "bezants in total",

@@ -412,7 +412,7 @@ function cardFace(id) {
   ];
 }
 
-function cardEl(id, { onClick, pressed, usable, dim, key, label, extra = {} }) {
+function cardEl(id, { onClick = null, pressed = false, usable = false, dim = false, key = "", label = "", extra = {} } = {}) {
   const { colour, kind } = cardParts(id);
   const cls = `card c-${colour} k-${kind} ${usable ? "usable" : ""} ${pressed ? "pressed" : ""} ${dim ? "dim" : ""}`;
   const common = { class: cls, "data-card": id, "data-type": cardType(id), ...extra };
@@ -683,6 +683,7 @@ function logLine(ev, pub, seatName) {
 export default {
   id: "expedition",
   title: "Marco Polo Expedition",
+  house: "The track's 30 spaces and their requirements are a reconstruction (house data), not the printed board.",
   minSeats: 2,
   maxSeats: 5,
   scoreUnit: "gold",

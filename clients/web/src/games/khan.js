@@ -7,9 +7,10 @@
 // your contract to fulfil; an offer of a book.
 // Must not: decide a rule. Every move sent is one of `view.prompt.options`, sent exactly as listed; what is
 // highlighted comes from the prompt alone. Options without a gesture are the room's buttons.
-import { clickable, h, s } from "../dom.js";
+import { h, s } from "../dom.js";
+import { SEAT_COLOURS, die, makeWords, placedDice, placementsText, plural, target, text, wrap } from "../shared/board.js";
+import { contractName } from "../shared/names.js";
 
-const SEAT_COLOURS = ["#d23a2e", "#2f6bd8", "#2b9146", "#e0b000"];
 const RESOURCES = ["coins", "camels", "pepper", "silk", "gold", "jade", "vp"];
 const RES_SHORT = { coins: "coins", camels: "camels", pepper: "pepper", silk: "silk", gold: "gold", jade: "jade", vp: "VP" };
 const SPACE_NAMES = {
@@ -49,48 +50,12 @@ const my = (y) => 40 + y * 9.2;
 
 // ---- words -------------------------------------------------------------------------------------
 
-function plural(n, one, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-function amountWords(key, n) {
-  switch (key) {
-    case "coins":
-      return plural(n, "coin");
-    case "camels":
-      return plural(n, "camel");
-    case "pepper":
-    case "silk":
-    case "gold":
-    case "jade":
-      return `${n} ${key}`;
-    case "vp":
-      return `${n} VP`;
-    case "good":
-      return n === 1 ? "1 good of your choice" : `${n} goods of your choice`;
-    case "move":
-      return plural(n, "free move");
-    case "contract":
-      return "a contract from a city with your post";
-    case "draw_contract":
-      return n === 1 ? "the top contract of the pile" : `${n} contracts from the pile`;
-    case "black_die":
-      return n === 1 ? "1 black die" : `${n} black dice`;
-    case "other_marker":
-      return "another city's bonus marker";
-    default:
-      return `${n} ${key}`;
-  }
-}
-
-function bundleWords(items) {
-  const e = Object.entries(items || {});
-  return e.length ? e.map(([k, n]) => amountWords(k, n)).join(" + ") : "nothing";
-}
-
-function contractWords(c) {
-  return c ? `pay ${bundleWords(c.cost)}, get ${bundleWords(c.reward)}` : "—";
-}
+const { amountWords, bundleWords, contractWords } = makeWords({
+  good: (n) => (n === 1 ? "1 good of your choice" : `${n} goods of your choice`),
+  contract: () => "a contract from a city with your post",
+  draw_contract: (n) => (n === 1 ? "the top contract of the pile" : `${n} contracts from the pile`),
+  other_marker: () => "another city's bonus marker",
+});
 
 function cardWords(card) {
   if (!card) return "—";
@@ -175,6 +140,17 @@ function myPending(view) {
   return (view.public.pending || []).find((p) => p.seat === view.you) || null;
 }
 
+/** A contract by what it asks and gives (the data has no names); "a contract" when it is no longer shown. */
+function cname(pub, id) {
+  const c = findContract(pub, id);
+  return contractName(id, c ? contractWords(c) : null);
+}
+
+function caravanShields(pub, id) {
+  const r = (pub.caravan_routes || []).find((x) => x.id === id);
+  return r ? ` ${r.shields.join(" – ")}` : "";
+}
+
 function findContract(pub, id) {
   for (const row of Object.values(pub.contract_spaces || {})) for (const c of row) if (c && c.id === id) return c;
   for (const p of pub.players || []) for (const c of p.contracts || []) if (c.id === id) return c;
@@ -204,7 +180,7 @@ function describe(move, view) {
       return `Play ${B.character(move.character)}`;
     case "goal": {
       const g = (view.private?.goal_offer || []).find((x) => x.id === move.keep);
-      return `Keep the goal card ${move.keep}${g ? `: ${goalWords(g)}` : ""}`;
+      return `Keep the goal card${g ? `: ${goalWords(g)}` : ""}`;
     }
     case "space": {
       const n = move.space === "seals" && mine.character === "dewu" ? 1 : SPACE_DICE[move.space] || 1;
@@ -216,7 +192,7 @@ function describe(move, view) {
     case "cancel":
       return "Cancel this action (take the dice back)";
     case "fulfil":
-      return `Fulfil ${move.contract}: ${contractWords(findContract(pub, move.contract))}`;
+      return `Fulfil ${cname(pub, move.contract)}`;
     case "improve":
       return `Improve your ${move.seal}'s seal for ${bundleWords(B.seals[move.seal]?.improve)}`;
     case "bag":
@@ -230,11 +206,11 @@ function describe(move, view) {
       return `Buy a black die${move.value ? ` showing ${move.value}` : ""} for 3 camels`;
     case "tile": {
       const t = (mine.tiles || []).find((x) => x.id === move.tile);
-      return `Use the outpost tile ${move.tile} (${bundleWords(t?.reward)})`;
+      return `Use the outpost tile ${t ? `of ${bundleWords(t.reward)}` : ""}`.trim();
     }
     case "caravan": {
       const r = (pub.caravan_routes || []).find((x) => x.id === move.route);
-      return `Claim caravan route ${move.route}${r ? ` (${r.shields.join(" – ")})` : ""}, starting in ${B.name(move.start)}`;
+      return `Claim the caravan route${r ? ` ${r.shields.join(" – ")}` : ""}, starting in ${B.name(move.start)}`;
     }
     case "deliver":
       return "Deliver your caravan's goods";
@@ -283,14 +259,14 @@ function describe(move, view) {
     case "relocate":
       return `Move your trading post from ${B.name(move.from)}`;
     case "take":
-      return `Take ${move.contract}: ${contractWords(findContract(pub, move.contract))}${move.discard ? `, discarding ${move.discard}` : ""}`;
+      return `Take ${cname(pub, move.contract)}${move.discard ? `, discarding ${cname(pub, move.discard)}` : ""}`;
     case "done":
       return "Take no more contracts";
     case "decline":
       return "Decline the contract";
     case "discard": {
       const isNew = pend.contract?.id === move.contract;
-      return `Discard ${isNew ? "the new contract" : "your contract"} ${move.contract}: ${contractWords(findContract(pub, move.contract))}`;
+      return `Discard ${isNew ? "the new contract" : "your contract"}: ${contractWords(findContract(pub, move.contract))}`;
     }
     case "times": {
       let t = `Use the city card ${plural(move.n, "time")}`;
@@ -385,71 +361,38 @@ function pick(ctx, ui, options, title) {
   if (options.length === 1) return ctx.send(options[0]);
   ui.choose = { title, options };
   ctx.rerender();
-  document.querySelector(".kh-chooser button")?.focus();
+  /** @type {HTMLElement | null} */ (document.querySelector(".kh-chooser button"))?.focus();
 }
 
 // ---- SVG pieces --------------------------------------------------------------------------------
 
-function text(x, y, str, cls = "", size = 13, extra = {}) {
-  return s("text", { x, y, class: cls, "font-size": size, ...extra }, str);
+/** One resource as a chip with its count: coins round, camels square, goods coloured, jade a diamond, VP a star. */
+function chip(kind, n, cx, cy, r = 8) {
+  const label = n === undefined || n === null ? "" : String(n);
+  let shape;
+  if (kind === "camels") shape = s("rect", { class: "chip c-camels", x: cx - r, y: cy - r, width: 2 * r, height: 2 * r, rx: r * 0.35 });
+  else if (kind === "jade") shape = s("path", { class: "chip c-jade", d: `M${cx} ${cy - r - 1}L${cx + r + 1} ${cy}L${cx} ${cy + r + 1}L${cx - r - 1} ${cy}Z` });
+  else if (kind === "vp") shape = s("path", { class: "chip c-vp", d: `M${cx} ${cy - r}L${cx + r * 0.95} ${cy - r * 0.3}L${cx + r * 0.6} ${cy + r * 0.85}L${cx - r * 0.6} ${cy + r * 0.85}L${cx - r * 0.95} ${cy - r * 0.3}Z` });
+  else shape = s("circle", { class: `chip c-${kind}`, cx, cy, r });
+  const light = ["pepper", "silk", "vp", "seal"].includes(kind);
+  return s("g", { class: "res-chip" }, shape, label ? text(cx, cy + r * 0.45, label, `chip-n${light ? " light" : ""}`, r * 1.25) : null);
 }
 
-function target(el, on, label, key, onActivate) {
-  if (!on) return el;
-  el.classList.add("target");
-  el.setAttribute("data-key", key);
-  clickable(el, label, onActivate);
-  return el;
-}
+const CHIP_KINDS = ["coins", "camels", "pepper", "silk", "gold", "jade", "vp"];
 
-function die(x, y, size, kind, value, seat) {
-  const fill = kind === "own" && seat !== null && seat !== undefined ? SEAT_COLOURS[seat % 4] : null;
-  return s(
-    "g",
-    { class: `die d-${kind}`, transform: `translate(${x} ${y})` },
-    s("rect", { width: size, height: size, rx: size * 0.2, fill }),
-    s("text", { x: size / 2, y: size * 0.74, "font-size": size * 0.7, class: seat === 3 && kind === "own" ? "dark" : "" }, value ? String(value) : "?"),
-  );
-}
-
-function placedDice(placements, x, y, size, maxW) {
+/**
+ * A bundle of resources as a row of chips from (x, y), the row's centre line; returns [elements, width].
+ * @returns {[Element[], number]}
+ */
+function chipRow(bundle, x, y, r = 8) {
   const parts = [];
-  let cx = x;
-  let cy = y;
-  for (const pl of placements) {
-    const w = pl.dice.length * (size + 2);
-    if (cx + w > x + maxW && cx > x) {
-      cx = x;
-      cy += size + 3;
-    }
-    pl.dice.forEach(([k, v], i) => parts.push(die(cx + i * (size + 2), cy, size, k, v, pl.seat)));
-    cx += w + size * 0.4;
+  let cx = x + r;
+  for (const [k, n] of Object.entries(bundle || {})) {
+    if (CHIP_KINDS.includes(k)) parts.push(chip(k, n, cx, y, r));
+    else parts.push(text(cx - r, y + r * 0.45, `+${k === "good" ? `${n} good` : k === "move" ? `${n}→` : k.replace("_", " ")}`, "small", r * 1.3));
+    cx += CHIP_KINDS.includes(k) ? 2 * r + 4 : r * 5;
   }
-  return s("g", { class: "placed" }, parts);
-}
-
-function placementsText(view, placements) {
-  return placements
-    .map((pl) => `${pl.seat === null || pl.seat === undefined ? "neutral" : view.seats[pl.seat]?.name || `seat ${pl.seat + 1}`} ${pl.dice.map(([k, v]) => (k === "own" ? v : `${k} ${v}`)).join(", ")}`)
-    .join("; ");
-}
-
-/** Cut `str` into at most `lines` lines of about `width` characters (the full text is in the title). */
-function wrap(str, width, lines) {
-  const out = [];
-  let cur = "";
-  for (const w of str.split(" ")) {
-    if ((cur + " " + w).trim().length > width && cur) {
-      out.push(cur);
-      cur = w;
-    } else cur = (cur + " " + w).trim();
-  }
-  if (cur) out.push(cur);
-  if (out.length > lines) {
-    out.length = lines;
-    out[lines - 1] = `${out[lines - 1].slice(0, width - 1)}…`;
-  }
-  return out;
+  return [parts, cx - x];
 }
 
 function costChips(e, x, y) {
@@ -540,7 +483,7 @@ function mapSvg(ctx, A, ui) {
       s("title", null, label),
       options.length ? s("circle", { class: "ring", cx: x, cy: y, r: r + 8 }) : null,
       shape,
-      n.type === "city" ? text(x, y + 4, n.shield ? n.shield.slice(0, 2) : "", "shield", 11) : null,
+      n.type === "city" ? text(x, y + 4, SHIELD_LETTERS(n.shield), "shield", 11) : null,
       text(x, y + r + 14, n.name.replace(" oasis", ""), n.type === "oasis" ? "oasis-name" : "city-name", n.type === "oasis" ? 11 : 13),
       postSeats.map((seat, i) => s("rect", { class: "post", x: x - r - 2 + i * 10, y: y - r - 12, width: 9, height: 9, fill: SEAT_COLOURS[seat % 4] })),
       figs.map(([seat], i) =>
@@ -570,6 +513,51 @@ function mapSvg(ctx, A, ui) {
   );
 }
 
+const SHIELD_LETTERS = (shield) => (shield ? shield.slice(0, 2) : "");
+
+/** The map in its panel: a legend of its signs, and on a phone a zoom that pans inside the panel. */
+function mapPanel(ctx, A, ui) {
+  const B = new Board(ctx.view.public);
+  const zoomed = ctx.narrow && ui.mapZoom;
+  const legend = h(
+    "p",
+    { class: "kh-legend" },
+    h("span", null, h("span", { class: "lg lg-start" }), "Beijing (start)"),
+    h("span", null, h("span", { class: "lg lg-city" }), "city (its shield's first letters)"),
+    h("span", null, h("span", { class: "lg lg-special" }), "special city"),
+    h("span", null, h("span", { class: "lg lg-oasis" }), "oasis"),
+    h("span", null, h("span", { class: "lg lg-sea" }), "sea route (seal needed)"),
+    h("span", null, "route costs: ", h("span", { class: "lg lg-coin" }), "coins ", h("span", { class: "lg lg-camel" }), "camels ", h("span", { class: "lg lg-jade" }), "jade"),
+    h("span", { class: "shields" }, `shields: ${(B.pub.board?.shields || []).map((sh) => `${SHIELD_LETTERS(sh)} ${sh}`).join(", ")}`),
+  );
+  return h(
+    "section",
+    { class: `kh-mapbox panel${zoomed ? " zoomed" : ""}`, "aria-label": "Map" },
+    ctx.narrow
+      ? h(
+          "div",
+          { class: "kh-zoombar" },
+          h(
+            "button",
+            {
+              type: "button",
+              class: "link",
+              "data-key": "map-zoom",
+              "aria-pressed": zoomed ? "true" : "false",
+              onClick: () => {
+                ui.mapZoom = !ui.mapZoom;
+                ctx.rerender();
+              },
+            },
+            zoomed ? "Zoom out (whole map)" : "Zoom in (drag to pan)",
+          ),
+        )
+      : null,
+    h("div", { class: "kh-mapscroll", tabindex: zoomed ? "0" : null, "aria-label": zoomed ? "Map, zoomed: scroll to pan" : null }, mapSvg(ctx, A, ui)),
+    legend,
+  );
+}
+
 // ---- the action board --------------------------------------------------------------------------
 
 const CELL_W = 150;
@@ -582,7 +570,7 @@ function actionSvg(ctx, A, ui) {
   const pend = myPending(view);
   const COLS = ctx.narrow ? 2 : 4; // two columns on a phone: the cards' text stays readable
   const cells = [];
-  const spaceBox = (space, title, lines, placements, i, { need, extra = null } = {}) => {
+  const spaceBox = (space, title, lines, placements, i, { need = 0, extra = null, icons = null } = {}) => {
     const col = i % COLS;
     const row = Math.floor(i / COLS);
     const x = col * CELL_W + 2;
@@ -597,7 +585,7 @@ function actionSvg(ctx, A, ui) {
       s("rect", { class: "box", x, y, width: CELL_W - 4, height: CELL_H - 4, rx: 6 }),
       text(x + 6, y + 16, title, "box-title", 13),
       need ? text(x + CELL_W - 10, y + CELL_H - 10, plural(need, "die", "dice"), "need", 10.5) : null,
-      wrap(lines.join(" "), 25, 2).map((ln, k) => text(x + 6, y + 31 + k * 12, ln, "small", 10.5)),
+      icons ? s("g", { class: "icons", transform: `translate(${x + 6} ${y + 22})`, "aria-hidden": "true" }, icons) : wrap(lines.join(" "), 27, 3).map((ln, k) => text(x + 6, y + 30 + k * 11, ln, "small", 9.8)),
       extra,
       placedDice(placements, x + 6, y + 58, 20, CELL_W - 16),
     );
@@ -611,19 +599,43 @@ function actionSvg(ctx, A, ui) {
   for (const sp of ["book1", "book2", "book3a", "book3b"]) {
     const tile = (pub.offers || [])[BOOK_PILE[sp]];
     const offers = (tile?.offers || []).map((o, k) => `${k + 1}) ${bundleWords(o.gain)}${o.jade ? ` (${o.jade} jade)` : ""}`);
-    spaceBox(sp, SPACE_NAMES[sp], [SPACE_GIVES[sp], tile ? `· ${tile.id}` : ""], pub.spaces?.[sp] || [], i++, { need: 1 });
+    const offerIcons = (tile?.offers || []).map((o, k) => {
+      const [row] = chipRow(o.gain, (k % 2) * 70, 8 + Math.floor(k / 2) * 16, 6);
+      return s("g", null, row, o.jade ? chip("jade", `-${o.jade}`, (k % 2) * 70 + 58, 8 + Math.floor(k / 2) * 16, 5) : null);
+    });
+    spaceBox(sp, SPACE_NAMES[sp], [SPACE_GIVES[sp]], pub.spaces?.[sp] || [], i++, { need: 1, icons: offerIcons });
     cells[cells.length - 1].querySelector("title").textContent += `; offers: ${offers.join("; ")}`;
   }
   const dewu = me(view)?.character === "dewu";
+  const steps = (n, more = "") => [chip("move", "", 8, 10, 8), text(20, 14, `${n}${more}`, "icon-text", 11)];
+  const SPACE_ICONS = {
+    seals: [chip("seal", "", 8, 10, 8), text(20, 14, "a guild seal", "icon-text", 11)],
+    travel1: [...steps("1 step"), chip("coins", 2, 80, 10, 8)],
+    travel3: steps("up to 3 steps"),
+    travel6: steps("up to 6 + 1 post"),
+    contracts: [chip("coins", 3, 8, 10, 8), text(20, 14, "+ 2 contracts", "icon-text", 11)],
+  };
   for (const sp of ["seals", "travel1", "travel3", "travel6", "contracts"]) {
-    spaceBox(sp, SPACE_NAMES[sp], [SPACE_GIVES[sp]], pub.spaces?.[sp] || [], i++, { need: sp === "seals" && dewu ? 1 : SPACE_DICE[sp] || 1 });
+    spaceBox(sp, SPACE_NAMES[sp], [SPACE_GIVES[sp]], pub.spaces?.[sp] || [], i++, { need: sp === "seals" && dewu ? 1 : SPACE_DICE[sp] || 1, icons: SPACE_ICONS[sp] });
   }
-  spaceBox("khan", SPACE_NAMES.khan, [SPACE_GIVES.khan, `(${(pub.khan || []).length} of 4 taken)`], pub.khan || [], i++, { need: 1 });
-  spaceBox("bag", "Money bag", ["bonus: a die for 3 coins, 2 camels or 1 jade"], pub.bag || [], i++);
+  const khanTaken = (pub.khan || []).length;
+  spaceBox("khan", SPACE_NAMES.khan, [SPACE_GIVES.khan, `(${khanTaken} of 4 taken)`], pub.khan || [], i++, {
+    need: 1,
+    icons: [chipRow({ coins: 4, camels: 2 }, 0, 10)[0], text(56, 14, `${khanTaken}/4 taken`, "icon-text", 11)],
+  });
+  spaceBox("bag", "Money bag", ["bonus: a die for 3 coins, 2 camels or 1 jade"], pub.bag || [], i++, {
+    icons: [chip("coins", 3, 8, 10, 8), text(20, 14, "or", "icon-text", 10), chip("camels", 2, 42, 10, 8), text(54, 14, "or", "icon-text", 10), chip("jade", 1, 76, 10, 8)],
+  });
   const blacks = pub.black_dice || [];
-  spaceBox("black", "Black dice", [`${blacks.length} left; buy one for 3 camels`], blacks.length ? [{ seat: null, dice: blacks.map((v) => ["black", v || 0]) }] : [], i++);
+  spaceBox("black", "Black dice", [`${blacks.length} left; buy one for 3 camels`], blacks.length ? [{ seat: null, dice: blacks.map((v) => ["black", v || 0]) }] : [], i++, {
+    icons: [text(0, 14, `${blacks.length} left · buy:`, "icon-text", 11), chip("camels", 3, 96, 10, 8)],
+  });
   for (const [city, sp] of Object.entries(B.special)) {
-    spaceBox(city, B.name(city), [`${bundleWords(sp.reward)} + ${sp.seal}'s bonus if improved; post needed`], pub.special?.[city] || [], i++, { need: 1 });
+    const [row, w] = chipRow(sp.reward, 0, 10, 7);
+    spaceBox(city, B.name(city), [`${bundleWords(sp.reward)} + ${sp.seal}'s bonus if improved; post needed`], pub.special?.[city] || [], i++, {
+      need: 1,
+      icons: [row, text(w + 2, 14, `+ ${sp.seal}'s seal`, "icon-text", 10)],
+    });
   }
   i++;
   for (const cc of pub.city_cards || []) {
@@ -642,13 +654,13 @@ function actionSvg(ctx, A, ui) {
 // ---- HTML panels -------------------------------------------------------------------------------
 
 function contractButton(ctx, ui, c, options, { fulfil = null, where = "" } = {}) {
-  const label = `${c.id}: ${contractWords(c)}`;
-  const body = [h("span", { class: "cid" }, c.id), h("span", { class: "pay" }, `pay ${bundleWords(c.cost)}`), h("span", { class: "get" }, `get ${bundleWords(c.reward)}`)];
+  const label = `${contractName(c.id, contractWords(c))}`;
+  const body = [h("span", { class: "pay" }, `pay ${bundleWords(c.cost)}`), h("span", { class: "get" }, `get ${bundleWords(c.reward)}`)];
   if (fulfil) {
     return h("button", { type: "button", class: "kh-contract target", "data-contract": c.id, "data-key": `fulfil-${c.id}`, "aria-label": `Fulfil ${label}`, onClick: () => send(ctx, fulfil) }, body, h("span", { class: "tag" }, "fulfil"));
   }
   if (options?.length) {
-    return h("button", { type: "button", class: "kh-contract target", "data-contract": c.id, "data-key": `take-${c.id}`, "aria-label": `Take ${label}${where}`, onClick: () => pick(ctx, ui, options, `Take ${c.id}`) }, body, h("span", { class: "tag" }, "take"));
+    return h("button", { type: "button", class: "kh-contract target", "data-contract": c.id, "data-key": `take-${c.id}`, "aria-label": `Take ${label}${where}`, onClick: () => pick(ctx, ui, options, "Take this contract") }, body, h("span", { class: "tag" }, "take"));
   }
   return h("div", { class: "kh-contract", "data-contract": c.id, role: "img", "aria-label": label }, body);
 }
@@ -683,7 +695,7 @@ function offerPanel(ctx, A) {
   return h(
     "section",
     { class: "panel kh-offers", "aria-label": "Choose an offer" },
-    h("h3", null, `Offers of ${SPACE_NAMES[pend.space]} (${tile?.id || ""})`),
+    h("h3", null, `Offers of ${SPACE_NAMES[pend.space]}`),
     h(
       "div",
       { class: "kh-offer-row" },
@@ -749,8 +761,8 @@ function playerBoard(ctx, A, p) {
     ? h(
         "ul",
         { class: "kh-goals", "aria-label": mine ? "Your goal cards (secret)" : "Goal cards" },
-        goals.map((g) => h("li", { "data-goal": g.id }, `${g.id}: ${goalWords(g)}`)),
-        offer.map((g) => h("li", { "data-goal": g.id, class: "offered" }, `offered ${g.id}: ${goalWords(g)}`)),
+        goals.map((g) => h("li", { "data-goal": g.id }, goalWords(g))),
+        offer.map((g) => h("li", { "data-goal": g.id, class: "offered" }, `offered: ${goalWords(g)}`)),
       )
     : null;
   return h(
@@ -770,7 +782,7 @@ function playerBoard(ctx, A, p) {
     h("div", { class: "kh-line" }, h("span", { class: "k" }, "Dice: "), dice),
     h("p", { class: "kh-line" }, `Posts: ${p.posts.length} placed, ${p.posts_left} left · contracts done: ${p.completed} · seals: ${seals.map(([k, v]) => `${k}${v === "improved" ? " ★" : ""}`).join(", ") || "none"}`),
     p.tiles?.length ? h("p", { class: "kh-line" }, `Outpost tiles: ${p.tiles.map((t) => bundleWords(t.reward)).join("; ")}`) : null,
-    p.caravan ? h("p", { class: "kh-line" }, `Caravan ${p.caravan.route} at ${B.name(p.caravan.at)}: ${p.caravan.goods.join(", ") || "empty"}`) : null,
+    p.caravan ? h("p", { class: "kh-line" }, `Caravan${caravanShields(pub, p.caravan.route)} at ${B.name(p.caravan.at)}: ${p.caravan.goods.join(", ") || "empty"}`) : null,
     h("div", { class: "kh-contracts" }, contracts.length ? contracts : h("span", { class: "hint" }, "no active contract")),
     goalList ? h("h4", null, mine && !view.result ? "Your goal cards (secret)" : "Goal cards") : null,
     goalList,
@@ -824,13 +836,13 @@ function logLine(ev, view) {
     case "relocate":
       return `${who} moved a trading post from ${B.name(ev.from)} to ${B.name(ev.to)}.`;
     case "take_contract":
-      return `${who} took ${ev.contract}.`;
+      return `${who} took ${cname(pub, ev.contract)}.`;
     case "draw_contract":
-      return `${who} drew ${ev.contract} from the pile.`;
+      return `${who} drew a contract from the pile.`;
     case "discard":
-      return `${who} discarded ${ev.contract}.`;
+      return `${who} discarded ${cname(pub, ev.contract)}.`;
     case "fulfil":
-      return `${who} fulfilled ${ev.contract}.`;
+      return `${who} fulfilled ${cname(pub, ev.contract)}.`;
     case "bag":
       return `${who} put a die in the money bag for ${BAG_TAKE[ev.take] || ev.take}.`;
     case "reroll":
@@ -840,9 +852,9 @@ function logLine(ev, view) {
     case "black_die":
       return `${who} took a black die: ${ev.value}.`;
     case "tile":
-      return `${who} used the outpost tile ${ev.tile}.`;
+      return `${who} used an outpost tile.`;
     case "caravan":
-      return `${who} claimed caravan route ${ev.route} at ${B.name(ev.at)}.`;
+      return `${who} claimed the caravan route${caravanShields(pub, ev.route)} at ${B.name(ev.at)}.`;
     case "deliver":
       return `${who} delivered the caravan (${(ev.goods || []).join(", ") || "empty"}).`;
     case "card_times":
@@ -896,6 +908,7 @@ function breakdownPanel(view) {
 export default {
   id: "khan",
   title: "Marco Polo II: In the Service of the Khan",
+  house: "The map, the cards, the contracts and the tiles are all reconstructions (house data): scores are not comparable with the printed game.",
   minSeats: 2,
   maxSeats: 4,
   scoreUnit: "VP",
@@ -909,13 +922,14 @@ export default {
     const ui = uiState(ctx);
     const pub = ctx.view.public;
     if (!pub.board || !pub.players) return h("p", { class: "hint" }, "Setting up…");
-    const map = h("section", { class: "kh-mapbox panel", "aria-label": "Map" }, mapSvg(ctx, A, ui));
+    const map = mapPanel(ctx, A, ui);
     const actions = h("section", { class: "kh-actionbox panel", "aria-label": "Action spaces" }, actionSvg(ctx, A, ui));
     const players = h("div", { class: "kh-players" }, pub.players.map((p) => playerBoard(ctx, A, p)));
     const side = [trayPanel(ctx, A, ui), offerPanel(ctx, A), contractsPanel(ctx, A, ui)];
     const boards = A.nodes.size ? [map, actions] : [actions, map];
     if (ctx.narrow) return h("div", { class: "khan narrow" }, cityCardsNote(ctx), side, boards, breakdownPanel(ctx.view), players);
-    return h("div", { class: "khan" }, cityCardsNote(ctx), h("div", { class: "kh-grid" }, h("div", { class: "kh-main" }, boards), h("div", { class: "kh-side" }, side)), breakdownPanel(ctx.view), players);
+    // the map across the whole board column (its names readable), then the action board beside the contracts
+    return h("div", { class: "khan" }, cityCardsNote(ctx), map, h("div", { class: "kh-grid" }, h("div", { class: "kh-main" }, actions), h("div", { class: "kh-side" }, side)), breakdownPanel(ctx.view), players);
   },
 
   describe,

@@ -4,9 +4,10 @@
 // then the die, then the resource choice; a route's end on the map; a contract; a bazaar column.
 // Must not: decide a rule. Every move sent is one of `view.prompt.options`, sent exactly as listed; what is
 // highlighted comes from the prompt alone. Options without a gesture are the room's buttons.
-import { clickable, h, s } from "../dom.js";
+import { h, s } from "../dom.js";
+import { SEAT_COLOURS, die, makeWords, placedDice, placementsText, plural, target, text } from "../shared/board.js";
+import { contractName } from "../shared/names.js";
 
-const SEAT_COLOURS = ["#d23a2e", "#2f6bd8", "#2b9146", "#e0b000"];
 const SEAT_COLOUR_NAMES = ["red", "blue", "green", "yellow"];
 const GOODS = ["pepper", "silk", "gold"];
 const RESOURCES = ["coins", "camels", "pepper", "silk", "gold", "vp"];
@@ -56,47 +57,12 @@ const BEIJING_SLOTS_AT = { land: [42, -28], port: [-26, 46] };
 
 // ---- words -------------------------------------------------------------------------------------
 
-function plural(n, one, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-function amountWords(key, n) {
-  switch (key) {
-    case "coins":
-      return plural(n, "coin");
-    case "camels":
-      return plural(n, "camel");
-    case "pepper":
-    case "silk":
-    case "gold":
-      return `${n} ${key}`;
-    case "vp":
-      return `${n} VP`;
-    case "any_good":
-      return n === 1 ? "1 good of your choice" : `${n} goods of your choice`;
-    case "two_goods":
-      return n === 1 ? "2 different goods" : `${n}× 2 different goods`;
-    case "move":
-      return plural(n, "free move");
-    case "contract":
-      return n === 1 ? "the top special contract" : `${n} special contracts`;
-    case "black_die":
-      return n === 1 ? "1 black die" : `${n} black dice`;
-    case "other_city_bonus":
-      return "another city's bonus";
-    default:
-      return `${n} ${key}`;
-  }
-}
-
-function bundleWords(items) {
-  const e = Object.entries(items || {});
-  return e.length ? e.map(([k, n]) => amountWords(k, n)).join(" + ") : "nothing";
-}
-
-function contractWords(c) {
-  return c ? `pay ${bundleWords(c.cost)}, get ${bundleWords(c.reward)}` : "—";
-}
+const { amountWords, bundleWords, contractWords } = makeWords({
+  any_good: (n) => (n === 1 ? "1 good of your choice" : `${n} goods of your choice`),
+  two_goods: (n) => (n === 1 ? "2 different goods" : `${n}× 2 different goods`),
+  contract: (n) => (n === 1 ? "the top special contract" : `${n} special contracts`),
+  other_city_bonus: () => "another city's bonus",
+});
 
 function cardWords(card) {
   if (!card) return "—";
@@ -180,12 +146,29 @@ function dieWords(kind, value) {
   return value === 0 ? `${kind} die (any value)` : `${kind} ${value}`;
 }
 
+/** A die of yours as the object of a sentence: "your 4 die", "the black 3 die", "your die (any value)". */
+function theDie(kind, value) {
+  const whose = kind === "own" ? "your" : `the ${kind}`;
+  return value ? `${whose} ${value} die` : `${whose} die (any value)`;
+}
+
+/** Someone's die in the log: "a 4", "a black 3". */
+function aDie(kind, value) {
+  return value ? `a ${kind === "own" ? "" : `${kind} `}${value}` : "a die";
+}
+
 function myPending(view) {
   return (view.public.pending || []).find((p) => p.seat === view.you) || null;
 }
 
 function me(view) {
   return view.you === null || view.you === undefined ? null : view.public.players[view.you];
+}
+
+/** A contract by what it asks and gives (the data has no names); "a contract" when it is not in view. */
+function cname(view, id) {
+  const c = findContract(view, id);
+  return contractName(id, c ? contractWords(c) : null);
 }
 
 function findContract(view, id) {
@@ -220,9 +203,9 @@ function describe(move, view) {
     case "cancel":
       return "Cancel this action (take the dice back)";
     case "fulfil":
-      return `Fulfil ${move.contract}: ${contractWords(findContract(view, move.contract))}`;
+      return `Fulfil ${cname(view, move.contract)}`;
     case "bag":
-      return `Money bag: put the ${dieWords(move.kind, move.value)} die in it for 3 coins`;
+      return `Money bag: put ${theDie(move.kind, move.value)} in it for 3 coins`;
     case "reroll":
       return `Reroll the ${move.kind} ${move.value} die for 1 camel`;
     case "adjust":
@@ -240,12 +223,12 @@ function describe(move, view) {
     case "goods":
       return `Take 1 ${move.goods[0]} and 1 ${move.goods[1]}`;
     case "take": {
-      let t = `Take ${move.contract}: ${contractWords(findContract(view, move.contract))}`;
+      let t = `Take ${cname(view, move.contract)}`;
       if (move.bonus) {
         const slot = (pend?.eligible || []).find(([, c]) => c === move.contract)?.[0];
         t += `, with ${amountWords(move.bonus, slot === 4 ? 1 : 2)}`;
       }
-      if (move.discard) t += `, discarding ${move.discard}`;
+      if (move.discard) t += `, discarding ${cname(view, move.discard)}`;
       return t;
     }
     case "done":
@@ -284,7 +267,7 @@ function describe(move, view) {
     case "bonus":
       return `Take the bonus ${B.marker(move.marker)}`;
     case "keep":
-      return `Keep the new contract, discarding ${move.discard}`;
+      return `Keep the new contract, discarding ${cname(view, move.discard)}`;
     case "decline":
       return "Decline the new contract";
     case "relocate":
@@ -453,53 +436,6 @@ function bundle(items, x, y, size, { showOne = false } = {}) {
     cx += size * 1.25;
   }
   return { node: s("g", { class: "bundle" }, parts), width: Math.max(0, cx - x - size * 0.25) };
-}
-
-/** A die: own dice in the seat's colour, black, white (Matteo) and grey neutral ones; 0 shows "?". */
-function die(x, y, size, kind, value, seat, extra = {}) {
-  const cls = kind === "own" ? "own" : kind;
-  const fill = kind === "own" && seat !== null && seat !== undefined ? SEAT_COLOURS[seat % 4] : null;
-  return s(
-    "g",
-    { class: `die d-${cls}`, transform: `translate(${x} ${y})`, ...extra },
-    s("rect", { width: size, height: size, rx: size * 0.2, fill }),
-    value === null ? null : s("text", { x: size / 2, y: size * 0.74, "font-size": size * 0.7, class: seat === 3 && kind === "own" ? "dark" : "" }, value ? String(value) : "?"),
-  );
-}
-
-function placementsText(view, placements) {
-  return placements
-    .map((pl) => `${pl.seat === null || pl.seat === undefined ? "neutral" : view.seats[pl.seat]?.name || `seat ${pl.seat + 1}`} ${pl.dice.map(([k, v]) => (k === "own" ? v : `${k} ${v}`)).join(", ")}`)
-    .join("; ");
-}
-
-/** The placed dice of one space from (x, y): each placement as a run of dice, runs a gap apart. */
-function placedDice(placements, x, y, size, maxW) {
-  const parts = [];
-  let cx = x;
-  let cy = y;
-  for (const pl of placements) {
-    const w = pl.dice.length * (size + 2);
-    if (cx + w > x + maxW && cx > x) {
-      cx = x;
-      cy += size + 3;
-    }
-    pl.dice.forEach(([k, v], i) => parts.push(die(cx + i * (size + 2), cy, size, k, v, pl.seat)));
-    cx += w + size * 0.45;
-  }
-  return s("g", { class: "placed" }, parts);
-}
-
-function text(x, y, str, cls = "", size = 13, extra = {}) {
-  return s("text", { x, y, class: cls, "font-size": size, ...extra }, str);
-}
-
-function target(el, on, label, key, onActivate) {
-  if (!on) return el;
-  el.classList.add("target");
-  el.setAttribute("data-key", key);
-  clickable(el, label, onActivate);
-  return el;
 }
 
 // ---- the map -----------------------------------------------------------------------------------
@@ -927,8 +863,8 @@ function actionSvg(ctx, A, ui) {
     const g = contractCard(c, cx, cy, cw, chH, `slot ${i + 1}`, extra);
     g.setAttribute("data-contract", c.id);
     if (eligible.has(c.id) && !options.length) g.classList.add("dim");
-    const label = `Contract ${c.id} in slot ${i + 1}: ${contractWords(c)}${extra ? ` (${extra})` : ""}`;
-    target(g, options.length > 0, `Take ${label}`, `take-${c.id}`, () => pick(ctx, ui, options, `Take ${c.id}:`));
+    const label = `the contract in slot ${i + 1}: ${contractWords(c)}${extra ? ` (${extra})` : ""}`;
+    target(g, options.length > 0, `Take ${label}`, `take-${c.id}`, () => pick(ctx, ui, options, `Take the contract in slot ${i + 1}:`));
     if (!options.length) {
       g.setAttribute("role", "img");
       g.setAttribute("aria-label", label);
@@ -980,7 +916,7 @@ function contractCard(c, x, y, w, hgt, head, extra) {
   return s(
     "g",
     { class: "contract", transform: `translate(${x} ${y})` },
-    s("title", null, `${c.id}: ${contractWords(c)}${extra ? ` (${extra})` : ""}`),
+    s("title", null, `${contractWords(c)}${extra ? ` (${extra})` : ""}`),
     s("rect", { class: "frame", width: w, height: hgt, rx: 6 }),
     head ? text(6, 13, head, "small", 11) : null,
     extra ? text(w - 5, 13, extra.startsWith("+1") ? "+1 coin/camel" : "+2 coins/camels", "small bonus-tag end", 10) : null,
@@ -1004,12 +940,12 @@ function pick(ctx, ui, options, title) {
   if (options.length === 1) return ctx.send(options[0]);
   ui.choose = { title, options };
   ctx.rerender();
-  document.querySelector(".vy-chooser button")?.focus(); // brings the short list into view (a phone)
+  /** @type {HTMLElement | null} */ (document.querySelector(".vy-chooser button"))?.focus(); // brings the short list into view (a phone)
 }
 
 // ---- the dice tray and the chooser -------------------------------------------------------------
 
-function dieButton(kind, value, seat, { on, pressed, label, key, onClick, extra = {} }) {
+function dieButton(kind, value, seat, { on = false, pressed = false, label = "", key = "", onClick = null, extra = {} } = {}) {
   const face = s("svg", { viewBox: "0 0 30 30", "aria-hidden": "true" }, die(2, 2, 26, kind, value, seat));
   if (!on) return h("span", { class: "vy-die", "data-kind": kind, "data-value": value, role: "img", "aria-label": label, ...extra }, face);
   return h(
@@ -1085,6 +1021,9 @@ function trayPanel(ctx, A, ui) {
   });
 
   const extra = [];
+  if (raschid && mine.dice.some(([k, v]) => k === "own" && !v)) {
+    extra.push(h("p", { class: "hint vy-raschid" }, "Raschid ad-Din Sinan rolls no dice: each “?” die takes the value you name when you place it."));
+  }
   if (choosing && pend.picked.length) {
     extra.push(h("p", { class: "hint" }, "Chosen so far: ", pend.picked.map(([k, v]) => dieWords(k, v)).join(", ")));
   }
@@ -1103,7 +1042,7 @@ function trayPanel(ctx, A, ui) {
     extra.push(
       h(
         "div",
-        { class: "vy-menu", role: "group", "aria-label": `Bonus actions with the ${dieWords(k, v)} die` },
+        { class: "vy-menu", role: "group", "aria-label": `Bonus actions with ${theDie(k, v)}` },
         actsOf(k, v).map((o) => choiceButton(ctx, o, describe(o, view))),
       ),
     );
@@ -1170,7 +1109,7 @@ function choiceButton(ctx, option, label) {
 
 // ---- player boards -----------------------------------------------------------------------------
 
-function resIcon(key, n, { on = false, label, onClick, pressed = false, extra = {} } = {}) {
+function resIcon(key, n, { on = false, label = "", onClick = null, pressed = false, extra = {} } = {}) {
   // a resource with its amount; a button when it is a choice (the goods in the tray)
   const svg = s("svg", { viewBox: "0 0 24 24", class: "ricon", "aria-hidden": "true" }, key === "vp" ? s("path", { class: "ic ic-vp", d: PATHS.vp }) : icon(key, 0, 0, 24));
   const body = [svg, h("span", { class: "rn" }, String(n))];
@@ -1192,11 +1131,11 @@ function playerBoard(ctx, A, p) {
   const resources = RESOURCES.map((r) => resIcon(r, p[r], { extra: { "data-res": r } }));
   const dice = p.dice.length ? miniSvg(p.dice.length * 22, 22, p.dice.map(([k, v], i) => die(i * 22 + 1, 1, 20, k, v, p.seat))) : h("span", null, "none left");
   const contracts = p.contracts.map((c) => {
-    const svg = s("svg", { viewBox: "0 0 150 64", class: "contract-svg", "aria-hidden": "true" }, contractCard(c, 1, 1, 148, 62, c.id, null));
+    const svg = s("svg", { viewBox: "0 0 150 64", class: "contract-svg", "aria-hidden": "true" }, contractCard(c, 1, 1, 148, 62, "contract", null));
     const fulfil = mine ? A.fulfil.get(c.id) : null;
     const keep = mine ? A.keep.get(c.id) : null;
     const option = fulfil || keep;
-    const label = `${c.id}: ${contractWords(c)}`;
+    const label = contractName(c.id, contractWords(c));
     if (!option) return h("div", { class: "vy-contract", "data-contract": c.id, role: "img", "aria-label": label }, svg);
     return h(
       "button",
@@ -1252,9 +1191,9 @@ function logLine(ev, view) {
     case "bazaar":
       return `${who} took ${bundleWords((B.bazaar[ev.res]?.by_die || [])[ev.column - 1])} at the bazaar.`;
     case "take_contract":
-      return `${who} took ${ev.contract}${ev.discard ? `, discarding ${ev.discard}` : ""}.`;
+      return `${who} took ${cname(view, ev.contract)}${ev.discard ? `, discarding ${cname(view, ev.discard)}` : ""}.`;
     case "fulfil":
-      return `${who} fulfilled ${ev.contract}.`;
+      return `${who} fulfilled ${cname(view, ev.contract)}.`;
     case "step":
       return `${who} moved from ${B.name(ev.from)} to ${B.name(ev.to)}${ev.coins || ev.camels ? ` for ${[ev.coins ? plural(ev.coins, "coin") : "", ev.camels ? plural(ev.camels, "camel") : ""].filter(Boolean).join(" + ")}` : ""}.`;
     case "post":
@@ -1264,7 +1203,7 @@ function logLine(ev, view) {
     case "relocate":
       return `${who} moved a trading post from ${B.name(ev.from)} to ${B.name(ev.to)}.`;
     case "bag":
-      return `${who} put the ${dieWords(ev.die[0], ev.die[1])} die in the money bag.`;
+      return `${who} put ${aDie(ev.die[0], ev.die[1])} in the money bag.`;
     case "reroll":
       return `${who} rerolled a ${ev.kind} ${ev.from}: ${ev.to}.`;
     case "adjust":
@@ -1274,7 +1213,7 @@ function logLine(ev, view) {
     case "compensation":
       return `${who} took ${plural(ev.coins, "coin")} and ${plural(ev.camels, "camel")} as compensation.`;
     case "special_contract":
-      return ev.contract ? `${who} took ${ev.contract} from the special pile.` : `${who} ${ev.kept ? "kept" : "declined"} a special contract.`;
+      return ev.contract ? `${who} took ${cname(view, ev.contract)} from the special pile.` : `${who} ${ev.kept ? "kept" : "declined"} a special contract.`;
     case "mercator":
       return `${who} (Mercator) received ${ev.res}.`;
     case "card_times":

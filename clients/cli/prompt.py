@@ -1,0 +1,97 @@
+"""Typed input for the interactive terminal client: prompt_toolkit with history and completion.
+
+Owns: reading lines on a real terminal (history kept in ~/.marcopolo/history, completion of the commands and
+of the current prompt's option numbers, each shown with its words), and drawing a screen while the input
+line is shown (the screen is drawn above it; the line is kept). Must not: act on a line; the lines go to the
+same queue as `stdin_lines` fills.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.application import run_in_terminal
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+
+#: the words of the lobby and room commands, offered by completion
+COMMANDS = ("create", "join", "spectate", "refresh", "quit", "sync", "leave")
+
+
+class ChoiceCompleter(Completer):
+    """Completes command words and, in a room, the prompt's option numbers with their words as meta."""
+
+    def __init__(self, choices: Callable[[], list[str]]) -> None:
+        self.choices = choices
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
+        word = document.text_before_cursor.strip().lower()
+        for i, label in enumerate(self.choices(), 1):
+            if str(i).startswith(word):
+                yield Completion(str(i), start_position=-len(word), display_meta=label)
+        if word and not word.isdigit():
+            for cmd in COMMANDS:
+                if cmd.startswith(word):
+                    yield Completion(cmd, start_position=-len(word))
+
+
+def default_history() -> History:
+    """The input history file (in memory when the folder cannot be made)."""
+    folder = Path.home() / ".marcopolo"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        return FileHistory(str(folder / "history"))
+    except OSError:
+        return InMemoryHistory()
+
+
+class PromptLines:
+    """Lines typed at a prompt_toolkit prompt, put in `queue`; None at end of input (Ctrl-D or Ctrl-C)."""
+
+    def __init__(self, choices: Callable[[], list[str]] | None = None, history: History | None = None) -> None:
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._choices: Callable[[], list[str]] = choices or (lambda: [])
+        self.session: PromptSession[str] = PromptSession(
+            history=history or default_history(),
+            completer=ChoiceCompleter(lambda: self._choices()),
+            complete_while_typing=False,
+        )
+        self.task: asyncio.Task[None] | None = None
+
+    def set_choices(self, choices: Callable[[], list[str]]) -> None:
+        self._choices = choices
+
+    def start(self) -> asyncio.Queue[str | None]:
+        self.task = asyncio.get_running_loop().create_task(self._read())
+        return self.queue
+
+    async def _read(self) -> None:
+        while True:
+            try:
+                line = await self.session.prompt_async("> ")
+            except (EOFError, KeyboardInterrupt):
+                self.queue.put_nowait(None)
+                return
+            self.queue.put_nowait(line)
+
+    @property
+    def active(self) -> bool:
+        return self.task is not None and not self.task.done() and self.session.app.is_running
+
+    def draw(self, paint: Callable[[], None]) -> None:
+        """Run `paint` with the input line hidden, then show the line again below what was drawn."""
+        if not self.active:
+            paint()
+            return
+        with contextlib.suppress(RuntimeError):
+            run_in_terminal(paint)  # scheduled on the running application; the line is drawn again after
+
+
+def labels(items: Iterable[str]) -> list[str]:
+    """Completion meta texts, cut to one short line each."""
+    return [s if len(s) <= 60 else s[:59] + "…" for s in items]

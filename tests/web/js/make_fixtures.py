@@ -1,0 +1,71 @@
+"""Write the views the JS renderer tests read (tests/web/js/fixtures/<game>.json): views of greedy-bot games,
+sampled with their prompts, as a seated player sees them. Run `python -m tests.web.js.make_fixtures` after a
+change of a view's shape; the files are committed so that `node --test` needs no Python."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from server.games import get_game
+from server.games.classic.bots import GreedyBot as ClassicBot
+from server.games.expedition.bots import GreedyBot as ExpeditionBot
+from server.games.khan.bots import GreedyBot as KhanBot
+from server.games.voyages.bots import GreedyBot as VoyagesBot
+
+OUT = Path(__file__).resolve().parent / "fixtures"
+BOTS: dict[str, Any] = {"expedition": ExpeditionBot, "classic": ClassicBot, "voyages": VoyagesBot, "khan": KhanBot}
+OPTIONS: dict[str, dict[str, Any]] = {"classic": {"max_rounds": 12}}
+SAMPLES = 10
+
+
+def wire(g: Any, state: Any, seat: int, game: str) -> dict[str, Any]:
+    """The view as the browser holds it: the engine's view with the room fields the server adds."""
+    seats = [{"name": n, "taken": True, "connected": True} for n in ("Ann", "Bob")]
+    result = g.result(state)
+    return {
+        "game": game,
+        "room": "r1",
+        "status": "finished" if result is not None else "playing",
+        "seats": seats,
+        "you": seat,
+        "prompt": g.prompt(state, seat),
+        "result": result,
+        **g.view(state, seat),
+    }
+
+
+def sample(game: str, seed: int = 5) -> list[dict[str, Any]]:
+    g = get_game(game)
+    state = g.setup(2, OPTIONS.get(game, {}), seed)
+    bots = {0: BOTS[game](1), 1: BOTS[game](2)}
+    views: list[dict[str, Any]] = []
+    kinds: set[str] = set()
+    moves = 0
+    while g.active_seats(state) and moves < 3000:
+        seat = g.active_seats(state)[0]
+        view = wire(g, state, seat, game)
+        prompt = view["prompt"]
+        new = {o.get("a") for o in prompt["options"]} - kinds
+        if new or moves % 97 == 0:
+            kinds |= new
+            views.append(view)
+        state = g.apply(state, seat, bots[seat].choose(prompt, view))
+        moves += 1
+    views.append(wire(g, state, 0, game))
+    step = max(1, len(views) // 40)
+    return views[::step] if len(views) > 40 else views
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    for game in BOTS:
+        views = sample(game)
+        text = json.dumps(views, separators=(",", ":"), ensure_ascii=False)
+        (OUT / f"{game}.json").write_text(text, encoding="utf-8")
+        print(game, len(views), "views")
+
+
+if __name__ == "__main__":
+    main()
