@@ -65,7 +65,8 @@ def test_a_search_bot_takes_the_only_option_without_thinking() -> None:
     state["phase"] = "draw"
     state["display"] = [None] * 5
     state["deck"] = state["deck"][:1]
-    assert len(game.legal_moves(state, 0)) == 1
+    seat = game.active_seats(state)[0]  # the start player is drawn from the seed
+    assert len(game.legal_moves(state, seat)) == 1
     bot = SearchBot("expedition", 1, BUDGET)
-    assert bot.choose_state(state, 0) == {"a": "draw", "from": "deck"}
+    assert bot.choose_state(state, seat) == {"a": "draw", "from": "deck"}
     assert bot.last_playouts == 0

@@ -46,7 +46,7 @@ async def test_other_rooms_keep_moving_while_a_search_bot_thinks(slow_search: No
         ):
             for c, name in ((ann, "ann"), (bob, "bob"), (cid, "cid")):
                 await c.hello(name)
-            bot_room = (await ann.request("create", game="expedition", seats=2, options={"seed": 5}, bots=["hard"]))[
+            bot_room = (await ann.request("create", game="expedition", seats=2, options={"seed": 3}, bots=["hard"]))[
                 "room"
             ]
             await ann.join(bot_room)
@@ -56,7 +56,7 @@ async def test_other_rooms_keep_moving_while_a_search_bot_thinks(slow_search: No
             await bob.join(busy)
             await cid.join(busy)
             await bob.wait_for(busy, lambda s: s["status"] == "playing")
-            # ann ends her turn: the search bot now thinks for THINK seconds
+            # seed 3: ann (seat 0) starts; she ends her turn and the search bot thinks for THINK seconds
             await ann.move(bot_room, {"a": "pass"})
             await ann.move(bot_room, {"a": "draw", "from": "deck"})
             thinking_since = time.monotonic()
