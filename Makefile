@@ -64,7 +64,7 @@ loadtest: $(STAMP)
 FAULT_RUNS ?= 20
 faults: $(STAMP)
 	for i in $$(seq 1 $(FAULT_RUNS)); do echo "fault run $$i of $(FAULT_RUNS)"; \
-	  $(BIN)/python -m pytest -q -p no:cacheprovider tests/faults || exit 1; done
+	  $(BIN)/python -m pytest -q -p no:cacheprovider -m faults tests/faults || exit 1; done
 
 # seeded fault schedules against three nodes and a Redis of their own (CHAOS_SCHEDULES, default 100)
 CHAOS_SCHEDULES ?= 100

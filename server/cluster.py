@@ -205,6 +205,7 @@ class RedisCluster:
             log.warning("cluster: subscribing again failed: %s", err)
             return
         self._pubsub = pubsub
+        self._heard = asyncio.get_running_loop().time()  # the heartbeat clock starts again with the subscription
         log.info("cluster: subscribed again")
 
     async def _renew(self) -> None:

@@ -22,7 +22,9 @@ import pytest
 
 from .procs import REDIS_SERVER, NodeProc, Player, RedisProc, audit
 
-pytestmark = pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not installed")
+# `faults`: outside the default run (`make test`), run by `make faults` many times in a row; see
+# docs/benchmarks.md for the open finding (a rare stall after a Redis restart with two nodes)
+pytestmark = [pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not installed"), pytest.mark.faults]
 
 
 @pytest.fixture
@@ -108,6 +110,13 @@ async def play_through(
         outcome = await fault()
         target = oks() + after
         await until(target, 60)
+        if not (oks() >= target or all(t.done() for t in tasks)):
+            for p in players:
+                c = p.client
+                rv = c.views.get(room) if c is not None else None
+                print(f"{p.name}: node {p.node % 3} v {rv.v if rv else None} prompt "
+                      f"{bool(rv and rv.state.get('prompt'))} closed {c.closed.is_set() if c else None} "
+                      f"errors {p.errors} reconnects {p.reconnects}")  # fmt: skip
         assert oks() >= target or all(t.done() for t in tasks), f"play stalled after the fault at {oks()} oks"
     finally:
         done.set()
