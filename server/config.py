@@ -129,6 +129,8 @@ class Settings(BaseSettings):
     quick_fill_bots_after: int = Field(
         60, ge=0, description="seconds after which a room opened by quick_match fills with bots (0: never)"
     )
+    chat_lines: int = Field(5, ge=0, description="chat lines one connection may send per chat-window (0: any)")
+    chat_window: float = Field(10.0, gt=0, description="seconds of the chat rate limit's window")
     close_waiting_after: int = Field(3600, ge=0, description="seconds after which a waiting room closes (0: never)")
     close_away_after: int = Field(
         24 * 3600, ge=0, description="seconds all players of a game may be away before it closes (0: never)"

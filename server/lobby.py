@@ -132,14 +132,16 @@ def _games() -> set[str]:
 _buckets: dict[str, list[float]] = {}
 
 
-def _check_chat(conn: Any, text: str) -> str:
+def _check_chat(hub: Any, conn: Any, text: str) -> str:
     if not text.strip() or any(ch in _CTRL for ch in text):
         raise _err("bad_message", "chat text is 1..500 characters of plain text (no control characters)")
+    lines = int(_setting(hub, "chat_lines", CHAT_RATE[0]))
+    window = float(_setting(hub, "chat_window", CHAT_RATE[1]))
     now = time.monotonic()
-    recent = [t for t in _buckets.get(conn.id, []) if now - t < CHAT_RATE[1]]
-    if len(recent) >= CHAT_RATE[0]:
+    recent = [t for t in _buckets.get(conn.id, []) if now - t < window]
+    if lines and len(recent) >= lines:
         _buckets[conn.id] = recent
-        raise _err("rate_limited", f"at most {CHAT_RATE[0]} chat lines per {CHAT_RATE[1]:.0f} s")
+        raise _err("rate_limited", f"at most {lines} chat lines per {window:.0f} s")
     recent.append(now)
     _buckets[conn.id] = recent
     if len(_buckets) > 10000:
@@ -156,7 +158,7 @@ async def room_chat(room: Room, cmd: Command) -> None:
     conn = cmd.conn
     if conn is None or conn.id not in room.viewers:
         raise _err("forbidden", "join the room (or watch it) first")
-    line = _line(room.id, conn, _check_chat(conn, cmd.args["text"]))
+    line = _line(room.id, conn, _check_chat(room.hub, conn, cmd.args["text"]))
     await records_for(room.hub.store).add_chat(room.id, line, room.finished_ttl)
     conn.push({"t": "ok", "re": cmd.re})
     for viewer in list(room.viewers.values()):
@@ -164,7 +166,7 @@ async def room_chat(room: Room, cmd: Command) -> None:
 
 
 async def lobby_chat(hub: Hub, conn: Any, msg: m.ChatSend) -> None:
-    line = _line(None, conn, _check_chat(conn, msg.text))
+    line = _line(None, conn, _check_chat(hub, conn, msg.text))
     await records_for(hub.store).add_chat(None, line, hub.settings.finished_ttl)
     conn.push({"t": "ok", "re": msg.id})
     if hub.cluster.clustered:

@@ -278,6 +278,16 @@ async def test_a_chat_line_reaches_every_viewer_of_the_room_and_never_another_ro
     assert [x["text"] for x in kept] == ["<script>alert(1)</script> hello"]
 
 
+async def test_the_chat_rate_limit_is_a_setting(make_server: Any) -> None:
+    srv = await make_server(chat_lines=2, chat_window=60.0)
+    a = await srv.client("ann")
+    await a.chat("one")
+    await a.chat("two")
+    with pytest.raises(ServerError) as err:
+        await a.chat("three")
+    assert err.value.code == "rate_limited" and "2 chat lines per 60 s" in err.value.message
+
+
 async def test_lobby_chat_reaches_lobby_watchers_and_bad_lines_are_refused(make_server: Any) -> None:
     srv = await make_server()
     a, w = await srv.client("ann"), await srv.client("watcher")
