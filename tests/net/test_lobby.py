@@ -482,15 +482,20 @@ async def test_server_bots_are_rated_too(make_server: Any) -> None:
 
 async def test_a_rematch_opens_one_new_room_with_the_same_game_and_seats(make_server: Any) -> None:
     srv = await make_server()
-    room, (a, b), _spectator, _ = await _finished_game(srv)
+    room, (a, b), spectator, _ = await _finished_game(srv)
     new = await a.rematch(room)
-    push = None
+    push = seen = None
     for _ in range(100):
         push = next((x for x in b.pushes if x.get("t") == "rematch"), None)
-        if push:
+        seen = next((x for x in spectator.pushes if x.get("t") == "rematch"), None)
+        if push and seen:
             break
         await asyncio.sleep(0.02)
-    assert push is not None and push["new"] == new
+    assert push is not None and push["new"] == new and push["invite"]  # the players get the unlisted room's invite
+    assert seen is not None and seen["new"] == new and seen["invite"] is None  # a spectator does not
+    with pytest.raises(ServerError) as err:
+        await spectator.join(new, spectate=True)
+    assert err.value.code == "forbidden"
     assert await b.rematch(room) == new  # the second asks for the same room
     await a.join(new)
     await b.join(new)
