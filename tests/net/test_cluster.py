@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 import pytest
 import redis.asyncio as aredis
 
-from clients.client import Client
+from clients.client import Client, ServerError
 from server.app import App
 from server.config import Settings
 from server.games import get_game
@@ -139,3 +139,60 @@ async def test_a_dead_nodes_room_moves_to_another_node_with_no_acknowledged_move
         with contextlib.suppress(Exception):
             await a.hub.close()
             await a.store.close()
+
+
+async def test_a_re_join_that_pub_sub_dropped_is_sent_again_so_the_viewer_keeps_getting_patches(prefix: str) -> None:
+    # Pub/sub drops what a node publishes while the receiving node is re-subscribing (after a Redis
+    # restart). A viewer whose room moved to another node is re-joined there by its own node with no
+    # request of its own; if that one message is lost, the viewer must not be left without patches.
+    a, b = await _node(prefix, "node-a"), await _node(prefix, "node-b")
+    clients: list[Client] = []
+    try:
+        ann, bob = await _client(a, "ann"), await _client(b, "bob")
+        clients = [ann, bob]
+        room = await ann.create("expedition", 2, {"seed": 31})
+        await ann.join(room)
+        await bob.join(room)
+        await ann.wait_for(room, lambda s: s["status"] == "playing")
+        assert room in a.hub.rooms
+        dropped: list[dict] = []
+        send = a.hub.cluster.send
+
+        def lossy(node: str, payload: dict) -> None:
+            if payload.get("op") == "req" and payload.get("kind") == "join" and not dropped:
+                dropped.append(payload)  # lost on the way, as pub/sub loses it
+                return
+            send(node, payload)
+
+        a.hub.cluster.send = lossy  # type: ignore[method-assign]
+        # the room moves to node b: a's lease is handed back, b takes the room, a notices
+        await a.store.release_lease(room, a.hub.rooms[room].fence)
+        await b.hub._room(room)
+        assert room in b.hub.rooms
+        await a.hub.lease_lost(room)
+        await a.hub.check_remote_rooms()
+        assert dropped, "node a re-joined ann through node b"
+        # bob moves on node b; ann, on node a, must see it
+        moved = b.hub.rooms[room]
+        v = None
+        for _ in range(800):  # the seat to move, once its view is current (presence may still change it)
+            mover = next((p for p in (ann, bob) if p.view(room)["prompt"] and p.views[room].v == moved.v), None)
+            if mover is not None:
+                try:
+                    v = await mover.move(room, mover.view(room)["prompt"]["options"][0])
+                    break
+                except ServerError as err:
+                    assert err.code == "stale", err
+            await asyncio.sleep(0.01)
+        assert v is not None and mover is not None, f"no current view with a prompt at v={moved.v}"
+        other = ann if mover is bob else bob
+        for _ in range(800):  # 8 s: a lost re-join is sent again within 1.5 s + one check
+            if other.views[room].v >= v:
+                break
+            await asyncio.sleep(0.01)
+        assert other.views[room].v >= v, f"{'ann' if other is ann else 'bob'} never saw v={v}"
+    finally:
+        for c in clients:
+            await c.close()
+        await b.stop()
+        await a.stop()
