@@ -19,7 +19,7 @@ from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
-from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
@@ -33,6 +33,8 @@ from server.store import RedisStore, Store, StoreUnavailable, open_store
 
 log = logging.getLogger("marcopolo.app")
 
+#: a frame is written at once (not queued for the writer task) while the socket buffers at most this much
+WRITE_NOW_BYTES = 64 * 1024
 DEFAULT_WEB_ROOT = Path(__file__).resolve().parent.parent / "clients" / "web" / "dist"
 
 
@@ -255,6 +257,19 @@ class App:
         def kill() -> None:
             ws.transport.abort()
 
+        def write_now(data: bytes) -> bool:
+            transport = ws.transport
+            if (
+                ws.protocol.state is not State.OPEN
+                or transport is None
+                or transport.is_closing()
+                or transport.get_write_buffer_size() > WRITE_NOW_BYTES
+                or getattr(ws, "send_in_progress", None) is not None
+            ):
+                return False  # the writer task sends it, waiting for the socket to drain
+            broadcast([ws], data)  # frames and writes it now, without waiting for the drain
+            return True
+
         conn = Conn(
             ws.send,
             close,
@@ -267,6 +282,7 @@ class App:
             kill=kill,
             close_timeout=s.close_timeout,
             addr=self.addr_of.get(ws, ""),
+            write_now=write_now,
         )
         conn.start()
         self.hub.connected(conn)

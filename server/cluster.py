@@ -262,5 +262,9 @@ class RemoteConn:
     def push(self, msg: dict[str, Any]) -> None:
         self.cluster.send(self.node, {"op": "push", "conn": self.id, "msg": msg})
 
+    def push_bytes(self, data: bytes, t: str = "?") -> None:
+        """An encoded frame, relayed as it is (the node holding the socket sends these very bytes)."""
+        self.cluster.send(self.node, {"op": "frame", "conn": self.id, "data": data, "t": t})
+
     def close(self, code: int, reason: str) -> None:
         self.cluster.send(self.node, {"op": "close", "conn": self.id, "code": code, "reason": reason})

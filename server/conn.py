@@ -61,6 +61,7 @@ class Conn:
         kill: Callable[[], Any] | None = None,
         close_timeout: float = 5.0,
         addr: str = "",
+        write_now: Callable[[bytes], bool] | None = None,
     ) -> None:
         #: unique across nodes when `prefix` is the node id (rooms on other nodes key viewers by it)
         self.id = f"{prefix}:{next(_ids)}"
@@ -71,6 +72,8 @@ class Conn:
         self.closed = False
         self.close_code: int | None = None
         self._send = send
+        #: writes a frame at once, without a task switch, when the socket takes it (False: queue it)
+        self._write_now = write_now
         self._close = close
         self._kill = kill
         self._close_timeout = close_timeout
@@ -114,6 +117,11 @@ class Conn:
         """Queue one encoded frame (the same bytes may be shared by many connections)."""
         if self.closed:
             return
+        if self._write_now is not None and self._idle.is_set() and self._write_now(data):
+            # nothing queued or being sent: the frame goes straight to the socket, in order
+            self._metrics.out(t).inc()
+            self._metrics.bytes_out.inc(len(data))
+            return
         if len(self._queue) >= self._queue_size or self._queued_bytes + len(data) > self._queue_bytes:
             self._overflow()
             return
@@ -143,7 +151,7 @@ class Conn:
     def _count(self, t: str, data: bytes) -> None:
         self._idle.clear()
         self._wake.set()
-        self._metrics.messages_out.labels(t).inc()
+        self._metrics.out(t).inc()
         self._metrics.bytes_out.inc(len(data))
 
     def _overflow(self) -> None:

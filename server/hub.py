@@ -126,6 +126,8 @@ class Hub:
         #: Pub/sub drops what a node publishes while the other one is (re-)subscribing, so an unanswered
         #: re-join is sent again (a join of a seat already held only re-attaches it).
         self.join_pending: dict[tuple[str, str], float] = {}
+        self._rooms_dirty = False
+        self.metrics.before_render.append(self._render_rooms)
         #: connections of other nodes that watch rooms of this node
         self.remote_conns: dict[str, RemoteConn] = {}
         self._lobby_task: asyncio.Task[None] | None = None
@@ -436,6 +438,10 @@ class Hub:
                 self.join_pending.pop((str(msg.get("room")), payload["conn"]), None)
             if target is not None:
                 target.push(msg)
+        elif op == "frame":
+            target = self.local_conns.get(payload["conn"])
+            if target is not None:
+                target.push_bytes(payload["data"], str(payload.get("t", "?")))
         elif op == "req":
             room_id = payload["room"]
             room = self.rooms.get(room_id)
@@ -765,6 +771,13 @@ class Hub:
             conn.push_latest("lobby", data, "lobby")
 
     def _count_rooms(self) -> None:
+        """The rooms gauge is counted when /metrics is read, not on every change of a room."""
+        self._rooms_dirty = True
+
+    def _render_rooms(self) -> None:
+        if not self._rooms_dirty:
+            return
+        self._rooms_dirty = False
         self.metrics.rooms.clear()
         counts: dict[tuple[str, str], int] = {}
         for r in self.rooms.values():
