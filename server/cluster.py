@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any, Protocol
 
 import msgpack
@@ -77,6 +78,10 @@ class LocalCluster:
         pass
 
 
+#: how long a message to another node waits for Redis before it is dropped
+PUBLISH_PATIENCE = 5.0
+
+
 class RedisCluster:
     """Leases and pub/sub on the room store's Redis."""
 
@@ -88,7 +93,7 @@ class RedisCluster:
         self.lease_ms = lease_ms
         self.check_every = check_every
         self._hub: ClusterHub | None = None
-        self._out: asyncio.Queue[tuple[str, bytes] | None] = asyncio.Queue()
+        self._out: asyncio.Queue[tuple[str, bytes, float] | None] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
         self._heard = 0.0
@@ -139,24 +144,33 @@ class RedisCluster:
 
     def send(self, node: str, payload: dict[str, Any]) -> None:
         """Queue a message for one node (sent in order by one publisher task)."""
-        self._out.put_nowait((self.channel(node), msgpack.packb(payload, use_bin_type=True)))
+        self._out.put_nowait((self.channel(node), msgpack.packb(payload, use_bin_type=True), time.monotonic()))
 
     def broadcast(self, payload: dict[str, Any]) -> None:
-        self._out.put_nowait((self.channel(None), msgpack.packb(payload, use_bin_type=True)))
+        self._out.put_nowait((self.channel(None), msgpack.packb(payload, use_bin_type=True), time.monotonic()))
 
     async def _publish(self) -> None:
         while True:
             item = await self._out.get()
             if item is None:
                 return
-            channel, data = item
-            for attempt in (1, 2):  # a connection Redis closed is replaced once; then the message is dropped
+            channel, data, queued = item
+            # While Redis is away a message waits (in order, with everything behind it) until
+            # PUBLISH_PATIENCE seconds after it was queued, then it is dropped: what is lost then is made
+            # good when the receiving node subscribes again (it re-joins every room it relays) or by the
+            # clients' retries. Past its deadline a message gets one try, so a long outage drains the queue.
+            deadline = queued + PUBLISH_PATIENCE
+            delay = 0.05
+            while True:
                 try:
                     await self.store.client.publish(channel, data)
                     break
-                except Exception as err:  # noqa: BLE001 - a lost message is retried by clients (timeouts, sync)
-                    if attempt == 2:
+                except Exception as err:  # noqa: BLE001
+                    if time.monotonic() + delay > deadline:
                         log.warning("cluster: publish to %s failed: %s", channel, err)
+                        break
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 0.5)
 
     async def _beat(self) -> None:
         """Send this node a heartbeat every second: the listener knows its subscription is alive."""
@@ -207,6 +221,8 @@ class RedisCluster:
         self._pubsub = pubsub
         self._heard = asyncio.get_running_loop().time()  # the heartbeat clock starts again with the subscription
         log.info("cluster: subscribed again")
+        if self._hub is not None:  # what other nodes sent meanwhile reached nobody: catch up
+            self._hub.resubscribed()
 
     async def _renew(self) -> None:
         """Renew the leases of our rooms, in one round trip, every third of the lease.

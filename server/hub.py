@@ -528,6 +528,14 @@ class Hub:
         self._count_rooms()
         await room.stop()
 
+    def resubscribed(self) -> None:
+        """This node's pub/sub subscription was down and is back: pushes relayed to it meanwhile are lost,
+        so every local viewer of a room on another node is joined there again (a join of a held seat or
+        a spectator's join only re-attaches it, and sends the current view)."""
+        for room_id in self.remote_views:
+            self.remote_owner.pop(room_id, None)
+        asyncio.get_running_loop().create_task(self.check_remote_rooms())
+
     async def check_remote_rooms(self) -> None:
         """Follow rooms whose node changed or died: take them over, or re-join them where they went."""
         async with self._follow_lock:

@@ -196,3 +196,63 @@ async def test_a_re_join_that_pub_sub_dropped_is_sent_again_so_the_viewer_keeps_
             await c.close()
         await b.stop()
         await a.stop()
+
+
+async def test_a_viewer_whose_node_lost_its_subscription_gets_the_current_view_once_it_subscribes_again(
+    prefix: str,
+) -> None:
+    # Patches relayed to a node while its pub/sub subscription is down (Redis restarting) are gone for
+    # good; once the node subscribes again, its viewers of rooms on other nodes must be brought up to date,
+    # or a player whose turn came in a lost patch waits forever.
+    a, b = await _node(prefix, "node-a"), await _node(prefix, "node-b")
+    clients: list[Client] = []
+    try:
+        ann, bob = await _client(a, "ann"), await _client(b, "bob")
+        clients = [ann, bob]
+        room = await ann.create("expedition", 2, {"seed": 33})
+        await ann.join(room)
+        await bob.join(room)
+        await ann.wait_for(room, lambda s: s["status"] == "playing")
+        owner = a.hub.rooms[room]
+        for _ in range(500):  # presence settles: both views current
+            if ann.views[room].v == bob.views[room].v == owner.v:
+                break
+            await asyncio.sleep(0.01)
+        send = a.hub.cluster.send
+        lost: list[dict] = []
+
+        def lossy(node: str, payload: dict) -> None:
+            if node == "node-b" and payload.get("op") in ("frame", "push"):
+                lost.append(payload)  # node b is not subscribed: pub/sub delivers it to nobody
+                return
+            send(node, payload)
+
+        a.hub.cluster.send = lossy  # type: ignore[method-assign]
+        moves = 0
+        rng = random.Random(33)
+        while moves < 3 and owner.state is not None and GAME.result(owner.state) is None:
+            seat = GAME.active_seats(owner.state)[0]
+            if seat == 1:  # bob's turn: played through the room directly, as bob's lost patches hid it
+                prompt = owner.prompt_for(owner.state, 1)
+                assert prompt is not None
+                await owner.submit("bot", None, None, seat=1, v=owner.v, at=owner.v, move=rng.choice(prompt["options"]))
+            else:
+                await ann.move(room, rng.choice(ann.view(room)["prompt"]["options"]))
+            moves += 1
+        assert lost and bob.views[room].v < owner.v
+        a.hub.cluster.send = send  # type: ignore[method-assign]
+        pubsub = b.hub.cluster._pubsub  # type: ignore[union-attr]
+        assert pubsub is not None and pubsub.connection is not None
+        await pubsub.connection.disconnect()  # node b's subscription breaks; it subscribes again by itself
+        for _ in range(800):
+            if bob.views[room].v == owner.v:
+                break
+            await asyncio.sleep(0.01)
+        assert bob.views[room].v == owner.v, f"bob is at v={bob.views[room].v}, the room at v={owner.v}"
+        snap = await bob.sync(room)
+        assert snap["state"] == bob.view(room)
+    finally:
+        for c in clients:
+            await c.close()
+        await b.stop()
+        await a.stop()
