@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import ipaddress
 import json
 import logging
@@ -133,6 +134,7 @@ class App:
             # peer that does not read, so it never times such a peer out
             ping_interval=None,
             close_timeout=self.settings.close_timeout,
+            reuse_port=self.settings.reuse_port or None,
         )
         self._bootstrap = asyncio.get_running_loop().create_task(self._become_ready(), name="bootstrap")
         if wait_ready:
@@ -352,6 +354,9 @@ async def run(settings: Settings) -> None:
     try:
         await app.start(wait_ready=False)
         log.info("listening on ws://%s:%d/ws (node %s)", settings.host, app.port, settings.node_id)
+        # what start-up made (modules, game data, settings) lives as long as the process: keep it out of
+        # the collector's generations, so collections walk only what rooms and connections allocate
+        gc.freeze()
         await stop.wait()
         log.info("stopping")
     finally:
