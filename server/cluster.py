@@ -80,6 +80,8 @@ class LocalCluster:
 
 #: how long a message to another node waits for Redis before it is dropped
 PUBLISH_PATIENCE = 5.0
+#: most messages to other nodes sent in one pipeline
+PUBLISH_BATCH = 500
 
 
 class RedisCluster:
@@ -150,27 +152,41 @@ class RedisCluster:
         self._out.put_nowait((self.channel(None), msgpack.packb(payload, use_bin_type=True), time.monotonic()))
 
     async def _publish(self) -> None:
+        """Publish queued messages in order, everything queued so far in one pipeline (one round trip):
+        under load a message-at-a-time publisher falls behind the loop and heartbeats arrive late."""
         while True:
             item = await self._out.get()
             if item is None:
                 return
-            channel, data, queued = item
-            # While Redis is away a message waits (in order, with everything behind it) until
-            # PUBLISH_PATIENCE seconds after it was queued, then it is dropped: what is lost then is made
-            # good when the receiving node subscribes again (it re-joins every room it relays) or by the
-            # clients' retries. Past its deadline a message gets one try, so a long outage drains the queue.
-            deadline = queued + PUBLISH_PATIENCE
-            delay = 0.05
-            while True:
-                try:
-                    await self.store.client.publish(channel, data)
-                    break
-                except Exception as err:  # noqa: BLE001
-                    if time.monotonic() + delay > deadline:
-                        log.warning("cluster: publish to %s failed: %s", channel, err)
-                        break
-                    await asyncio.sleep(delay)
-                    delay = min(delay * 2, 0.5)
+            batch = [item]
+            while len(batch) < PUBLISH_BATCH and not self._out.empty():
+                nxt = self._out.get_nowait()
+                if nxt is None:
+                    await self._publish_batch(batch)
+                    return
+                batch.append(nxt)
+            await self._publish_batch(batch)
+
+    async def _publish_batch(self, batch: list[tuple[str, bytes, float]]) -> None:
+        # While Redis is away the batch waits (in order, with everything behind it) until PUBLISH_PATIENCE
+        # seconds after its oldest message was queued, then it is dropped: what is lost then is made good
+        # when the receiving node subscribes again (it re-joins every room it relays) or by the clients'
+        # retries. Past its deadline a batch gets one try, so a long outage drains the queue.
+        deadline = batch[0][2] + PUBLISH_PATIENCE
+        delay = 0.05
+        while True:
+            try:
+                async with self.store.client.pipeline(transaction=False) as pipe:
+                    for channel, data, _queued in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
+                return
+            except Exception as err:  # noqa: BLE001
+                if time.monotonic() + delay > deadline:
+                    log.warning("cluster: publishing %d messages failed: %s", len(batch), err)
+                    return
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 0.5)
 
     async def _beat(self) -> None:
         """Send this node a heartbeat every second: the listener knows its subscription is alive."""

@@ -8,6 +8,7 @@ import random
 import secrets
 from collections.abc import AsyncIterator
 
+import msgpack
 import pytest
 import redis.asyncio as aredis
 
@@ -255,4 +256,35 @@ async def test_a_viewer_whose_node_lost_its_subscription_gets_the_current_view_o
         for c in clients:
             await c.close()
         await b.stop()
+        await a.stop()
+
+
+async def test_messages_to_other_nodes_go_out_in_order_many_per_round_trip(prefix: str) -> None:
+    # Under load every await of the event loop is slow: a publisher that sends one message per round trip
+    # falls behind (heartbeats then arrive late and the node re-subscribes again and again).
+    a = await _node(prefix, "node-a")
+    raw = aredis.Redis.from_url(REDIS_URL)
+    sub = raw.pubsub()
+    try:
+        cluster = a.hub.cluster
+        await sub.subscribe(cluster.channel("node-x"))  # type: ignore[union-attr]
+        client = a.store.client  # type: ignore[attr-defined]
+        trips: list[str] = []
+        publish, pipeline = client.publish, client.pipeline
+        client.publish = lambda *args, **kw: (trips.append("publish"), publish(*args, **kw))[1]
+        client.pipeline = lambda *args, **kw: (trips.append("pipeline"), pipeline(*args, **kw))[1]
+        for i in range(300):
+            cluster.send("node-x", {"op": "test", "i": i})  # type: ignore[union-attr]
+        got: list[int] = []
+        for _ in range(500):
+            msg = await sub.get_message(ignore_subscribe_messages=True, timeout=0.05)
+            if msg is not None and msg["type"] == "message":
+                got.append(msgpack.unpackb(msg["data"])["i"])
+            if len(got) == 300:
+                break
+        assert got == list(range(300))
+        assert len(trips) <= 3, f"{len(trips)} round trips for 300 messages"
+    finally:
+        await sub.aclose()
+        await raw.aclose()
         await a.stop()
