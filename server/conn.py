@@ -99,8 +99,14 @@ class Conn:
     # ---- the outbox -------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the writer task (call once, inside the event loop)."""
-        self._writer = asyncio.create_task(self._write_loop(), name=f"conn-{self.id}-writer")
+        """Ready to send (call once, inside the event loop). Without `write_now` the writer task starts
+        now; with it, only once a frame has to wait (an idle connection then costs no task)."""
+        if self._write_now is None:
+            self._start_writer()
+
+    def _start_writer(self) -> None:
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write_loop(), name=f"conn-{self.id}-writer")
 
     @property
     def queued(self) -> tuple[int, int]:
@@ -126,6 +132,7 @@ class Conn:
             self._overflow()
             return
         self._queue.append(data)
+        self._start_writer()
         self._queued_bytes += len(data)
         self._count(t, data)
 
@@ -145,6 +152,7 @@ class Conn:
             return
         slot = self._latest[key] = _Slot(key, data)
         self._queue.append(slot)
+        self._start_writer()
         self._queued_bytes += len(data)
         self._count(t, data)
 
