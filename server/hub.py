@@ -301,7 +301,7 @@ class Hub:
                 raise ProtocolError("too_large", f"frame over {self.settings.max_frame} bytes", peek_id(data))
             msg = decode_client(data, max_size=self.settings.max_frame, max_depth=self.settings.max_depth)
             re = msg.id
-            self.metrics.messages_in.labels(msg.t).inc()
+            self.metrics.into(msg.t).inc()
             await self.dispatch(conn, msg)
         except ProtocolError as err:
             self.error(conn, err.code, err.message, err.re)

@@ -41,15 +41,27 @@ class Metrics:
         )
         self.takeovers = Counter("mp_takeovers", "Rooms this node took over from another node", registry=r)
 
-        self._out: dict[str, Any] = {}
+        self._out: dict[tuple[int, str], Any] = {}
         #: called before every scrape (gauges that are cheaper to count then than on every change)
         self.before_render: list[Callable[[], None]] = []
 
     def out(self, t: str) -> Any:
         """The `messages_out` counter of type `t` (looked up once per type, not per frame)."""
-        child = self._out.get(t)
+        return self._child(self.messages_out, t)
+
+    def into(self, t: str) -> Any:
+        """The `messages_in` counter of type `t`."""
+        return self._child(self.messages_in, t)
+
+    def store_op(self, op: str) -> Any:
+        """The `store_latency` histogram of operation `op`."""
+        return self._child(self.store_latency, op)
+
+    def _child(self, metric: Any, label: str) -> Any:
+        key = (id(metric), label)
+        child = self._out.get(key)
         if child is None:
-            child = self._out[t] = self.messages_out.labels(t)
+            child = self._out[key] = metric.labels(label)
         return child
 
     def render(self) -> bytes:

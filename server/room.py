@@ -348,7 +348,7 @@ class Room:
         try:
             return await coro
         finally:
-            self.hub.metrics.store_latency.labels(op).observe(time.perf_counter() - t0)
+            self.hub.metrics.store_op(op).observe(time.perf_counter() - t0)
 
     async def _commit(self, entry: dict[str, Any] | None, meta: dict[str, Any]) -> None:
         """Store one new version (a log entry + the new meta, or the meta alone) under the room's token.
