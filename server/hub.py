@@ -415,10 +415,12 @@ class Hub:
                 except RoomError:
                     self.remote_views.setdefault(room_id, {})[conn.id] = spectate
                     raise
-        elif self.remote_owner.get(room_id) != room.owner:
+        elif self.remote_owner.get(room_id) != room.owner or (room_id, conn.id) in self.join_pending:
+            # (a re-join not yet answered may have been lost: send it again, ahead of this request)
             args = {"seat": None, "spectate": views[conn.id], "invite": self.invites.get(room_id)}
             self.forward(room.owner, room_id, "join", conn, None, args)
             self.remote_owner[room_id] = room.owner
+            self.join_pending[(room_id, conn.id)] = time.monotonic() + JOIN_CONFIRM_SECONDS
         return room
 
     # ---- the cluster ------------------------------------------------------------------------

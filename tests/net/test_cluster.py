@@ -288,3 +288,39 @@ async def test_messages_to_other_nodes_go_out_in_order_many_per_round_trip(prefi
         await sub.aclose()
         await raw.aclose()
         await a.stop()
+
+
+async def test_a_request_right_after_a_lost_re_join_is_not_answered_forbidden(prefix: str) -> None:
+    # The re-join a node sends by itself after a room moved may be lost; a request of that connection
+    # made before the re-join is sent again must not find the room's new node without it ("join first").
+    a, b = await _node(prefix, "node-a"), await _node(prefix, "node-b")
+    clients: list[Client] = []
+    try:
+        ann, bob = await _client(a, "ann"), await _client(b, "bob")
+        clients = [ann, bob]
+        room = await ann.create("expedition", 2, {"seed": 35})
+        await ann.join(room)
+        await bob.join(room)
+        await ann.wait_for(room, lambda s: s["status"] == "playing")
+        dropped: list[dict] = []
+        send = a.hub.cluster.send
+
+        def lossy(node: str, payload: dict) -> None:
+            if payload.get("op") == "req" and payload.get("kind") == "join" and not dropped:
+                dropped.append(payload)
+                return
+            send(node, payload)
+
+        a.hub.cluster.send = lossy  # type: ignore[method-assign]
+        await a.store.release_lease(room, a.hub.rooms[room].fence)
+        await b.hub._room(room)
+        await a.hub.lease_lost(room)
+        await a.hub.check_remote_rooms()
+        assert dropped
+        snap = await ann.sync(room)  # at once: well inside the 1.5 s before the re-join is sent again
+        assert snap["state"]["you"] == 0
+    finally:
+        for c in clients:
+            await c.close()
+        await b.stop()
+        await a.stop()
