@@ -195,7 +195,9 @@ class Room:
             {"op": "replace", "path": "/private/steps", "value": self.steps[seat]},
             {"op": "replace", "path": "/prompt", "value": None},
         ]
-        next_ops = [*public_ops, {"op": "replace", "path": "/prompt", "value": self.prompt(nxt)}] if nxt is not None else None
+        next_ops = (
+            [*public_ops, {"op": "replace", "path": "/prompt", "value": self.prompt(nxt)}] if nxt is not None else None
+        )
         conns = list(self.conns)
         room_id = self.id
 
@@ -341,7 +343,9 @@ class Baseline:
             if not isinstance(name, str) or not 1 <= len(name) <= 32:
                 raise Refused("bad_message", "name: 1..32 characters")
             conn.player = f"p{next(self._players)}"
-            conn.send(_pack({"t": "welcome", "re": re, "player": conn.player, "token": secrets.token_hex(8), "rooms": []}))
+            conn.send(
+                _pack({"t": "welcome", "re": re, "player": conn.player, "token": secrets.token_hex(8), "rooms": []})
+            )
             return
         if conn.player is None:
             raise Refused("forbidden", "hello first")

@@ -487,7 +487,7 @@ class Table:
             movers = [s for s in self.seats if _options(s.state)]
             if not movers:
                 v = self.seats[0].v
-                if not await self.wait(lambda: self.seats[0].v != v, stop_at):
+                if not await self.wait(lambda v=v: self.seats[0].v != v, stop_at):
                     return False
                 continue
             seat = self.rng.choice(movers)
@@ -503,7 +503,7 @@ class Table:
                     await asyncio.sleep(0.05)
                 else:  # the views are settled, so a refusal is news: wait for the next version
                     v = seat.v
-                    if not await self.wait(lambda: seat.v != v, min(stop_at, time.perf_counter() + 1.0)):
+                    if not await self.wait(lambda s=seat, v=v: s.v != v, min(stop_at, time.perf_counter() + 1.0)):
                         if time.perf_counter() >= stop_at:
                             return False
                 continue
@@ -717,7 +717,9 @@ class Load:
         for k in range(self.clients):
             tables = tuple(range(k, rooms, self.clients)) if spec.mode != "idle" else ()
             conns = spec.connections // self.clients + (k < spec.connections % self.clients)
-            self.specs.append(LoadSpec(**(asdict(spec) | {"tables": tables, "connections": conns, "seed": spec.seed + k})))
+            self.specs.append(
+                LoadSpec(**(asdict(spec) | {"tables": tables, "connections": conns, "seed": spec.seed + k}))
+            )
         self.runner: Runner | None = None
         self.procs: list[Any] = []
         self.pipes: list[Any] = []
@@ -943,7 +945,9 @@ class ServerProcess:
                 if status == 200:
                     return
             if time.monotonic() > deadline:
-                raise RuntimeError(f"the {self.kind} server did not answer /healthz in {timeout} s; see {self.log.name}")
+                raise RuntimeError(
+                    f"the {self.kind} server did not answer /healthz in {timeout} s; see {self.log.name}"
+                )
             await asyncio.sleep(0.1)
 
     async def stop(self) -> None:
@@ -1065,7 +1069,8 @@ class Report:
         if self.mode == "idle":
             lines = [f"== {self.label}: idle, {f['connections']} connections, {self.seconds:.1f} s =="]
         else:
-            lines = [f"== {self.label}: {self.mode}, {self.game}, {self.rooms} rooms x {self.seats} seats, {self.seconds:.1f} s =="]
+            shape = f"{self.rooms} rooms x {self.seats} seats"
+            lines = [f"== {self.label}: {self.mode}, {self.game}, {shape}, {self.seconds:.1f} s =="]
         if self.mode == "idle":
             lines.append(f"connections        {f['connections']} open (each said hello)")
         else:
@@ -1170,7 +1175,13 @@ async def bench_server(kind: str, a: argparse.Namespace) -> Report:
     try:
         await server.start()
         spec = LoadSpec(
-            url=server.url, mode=a.mode, game=a.game, seats=a.seats, think=a.think, connections=a.connections, seed=a.seed
+            url=server.url,
+            mode=a.mode,
+            game=a.game,
+            seats=a.seats,
+            think=a.think,
+            connections=a.connections,
+            seed=a.seed,
         )
         report = await measure(spec, rooms=a.rooms, seconds=a.seconds, clients=a.clients, label=kind, server=server)
     finally:
@@ -1266,7 +1277,9 @@ async def amain(a: argparse.Namespace) -> dict[str, Any]:
     raise_nofile()
     out: dict[str, Any] = {"args": vars(a), "reports": []}
     if a.url:
-        spec = LoadSpec(url=a.url, mode=a.mode, game=a.game, seats=a.seats, think=a.think, connections=a.connections, seed=a.seed)
+        spec = LoadSpec(
+            url=a.url, mode=a.mode, game=a.game, seats=a.seats, think=a.think, connections=a.connections, seed=a.seed
+        )
         report = await measure(spec, rooms=a.rooms, seconds=a.seconds, clients=a.clients, label=f"external {a.url}")
         print(report.summary(), flush=True)
         out["reports"].append(report.figures())
