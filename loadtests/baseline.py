@@ -30,7 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 import msgpack
-from websockets.asyncio.server import ServerConnection, broadcast, serve
+from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
@@ -248,6 +248,8 @@ class RedisWriter:
         self.prefix = prefix
         self.batch: list[tuple[str, bytes, bytes, Callable[[], None]]] = []
         self._task: asyncio.Task[None] | None = None
+        self.writes = 0  # moves written
+        self.flushes = 0  # pipelines sent
 
     def write(self, room: str, entry: bytes, record: bytes, then: Callable[[], None]) -> None:
         self.batch.append((room, entry, record, then))
@@ -264,6 +266,8 @@ class RedisWriter:
                     pipe.xadd(f"{self.prefix}log:{room}", {"m": entry})
                     pipe.set(f"{self.prefix}room:{room}", record)
                 await pipe.execute()
+                self.writes += len(batch)
+                self.flushes += 1
                 for *_, then in batch:
                     then()
         finally:
@@ -285,6 +289,7 @@ class Baseline:
         self._room_ids = itertools.count(1)
         self._players = itertools.count(1)
         self.port = 0
+        self.server: Server | None = None
 
     async def handler(self, ws: ServerConnection) -> None:
         conn = Conn(ws)
@@ -429,12 +434,16 @@ class Baseline:
             return connection.respond(404, "not found\n")
         return None
 
-    async def serve(self, host: str, port: int, stop: asyncio.Future[None]) -> None:
-        async with serve(
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.server = await serve(
             self.handler, host, port, process_request=self._http, compression=None, max_size=4 * MAX_FRAME
-        ) as server:
-            self.port = next(iter(server.sockets)).getsockname()[1]
-            await stop
+        )
+        self.port = next(iter(self.server.sockets)).getsockname()[1]
+
+    async def stop(self) -> None:
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
         if self.writer is not None:
             await self.writer.close()
 
@@ -444,7 +453,12 @@ async def amain(a: argparse.Namespace) -> None:
     stop: asyncio.Future[None] = loop.create_future()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, lambda: stop.done() or stop.set_result(None))
-    await Baseline(a.store, a.prefix).serve(a.host, a.port, stop)
+    baseline = Baseline(a.store, a.prefix)
+    await baseline.start(a.host, a.port)
+    try:
+        await stop
+    finally:
+        await baseline.stop()
 
 
 def main(argv: list[str] | None = None) -> int:
