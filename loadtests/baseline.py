@@ -40,7 +40,12 @@ GOAL = 100
 STEPS = ({"step": 1}, {"step": 2}, {"step": 3})
 MAX_FRAME = 64 * 1024
 
-_pack = msgpack.Packer(use_bin_type=True).pack
+_packer = msgpack.Packer(use_bin_type=True)
+
+
+def _pack(obj: Any) -> bytes:
+    out: bytes = _packer.pack(obj)
+    return out
 
 
 def _error(code: str, message: str, re: Any = None) -> bytes:
@@ -158,7 +163,7 @@ class Room:
         for seat, c in enumerate(self.conns):
             if c is None:
                 continue
-            ops = [
+            ops: list[dict[str, Any]] = [
                 {"op": "replace", "path": "/public/status", "value": "playing"},
                 {"op": "replace", "path": "/public/turn", "value": 0},
                 {"op": "replace", "path": "/private", "value": self.private(seat)},
@@ -388,8 +393,9 @@ class Baseline:
             conn.send(room.snapshot(conn.rooms[room.id], re))
         elif t == "leave":
             room = self._room(msg)
-            seat = conn.rooms.pop(room.id, None)
-            if seat is not None:
+            left = conn.rooms.pop(room.id, -1)
+            if left >= 0:
+                seat = left
                 room.conns[seat] = None
                 if room.status == "waiting":
                     room.names[seat] = None
@@ -451,8 +457,13 @@ class Baseline:
 async def amain(a: argparse.Namespace) -> None:
     loop = asyncio.get_running_loop()
     stop: asyncio.Future[None] = loop.create_future()
+
+    def stopping() -> None:
+        if not stop.done():
+            stop.set_result(None)
+
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, lambda: stop.done() or stop.set_result(None))
+        loop.add_signal_handler(sig, stopping)
     baseline = Baseline(a.store, a.prefix)
     await baseline.start(a.host, a.port)
     try:

@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import itertools
 import json
 import math
@@ -74,7 +75,12 @@ STALL_SECONDS = 15.0
 #: the longest a request may wait for its answer
 REQUEST_TIMEOUT = 30.0
 
-_pack = msgpack.Packer(use_bin_type=True).pack
+_packer = msgpack.Packer(use_bin_type=True)
+
+
+def _pack(obj: Any) -> bytes:
+    out: bytes = _packer.pack(obj)
+    return out
 
 
 def _unpack(frame: bytes) -> Any:
@@ -256,6 +262,8 @@ class Seat:
         try:
             async for frame in self.ws:
                 now = time.perf_counter()
+                if isinstance(frame, str):
+                    continue
                 msg = _unpack(frame)
                 t = msg["t"]
                 if t == "patch":
@@ -311,6 +319,10 @@ class Seat:
         self.event.set()
         if self.table is not None:
             self.table.event.set()
+
+
+def _moved_on(seat: Seat, v: int) -> bool:
+    return seat.v != v
 
 
 class Stalled(Exception):
@@ -487,7 +499,7 @@ class Table:
             movers = [s for s in self.seats if _options(s.state)]
             if not movers:
                 v = self.seats[0].v
-                if not await self.wait(lambda v=v: self.seats[0].v != v, stop_at):
+                if not await self.wait(functools.partial(_moved_on, self.seats[0], v), stop_at):
                     return False
                 continue
             seat = self.rng.choice(movers)
@@ -503,7 +515,9 @@ class Table:
                     await asyncio.sleep(0.05)
                 else:  # the views are settled, so a refusal is news: wait for the next version
                     v = seat.v
-                    if not await self.wait(lambda s=seat, v=v: s.v != v, min(stop_at, time.perf_counter() + 1.0)):
+                    if not await self.wait(
+                        functools.partial(_moved_on, seat, v), min(stop_at, time.perf_counter() + 1.0)
+                    ):
                         if time.perf_counter() >= stop_at:
                             return False
                 continue
