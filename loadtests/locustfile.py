@@ -379,12 +379,12 @@ class Player(User):
             FANOUT.join(room, self.uid)
             try:
                 self._play(room)
-            finally:
+            finally:  # also when locust stops the user: no `leave` then, the socket just closes
                 FANOUT.leave(room, self.uid)
                 self.room = None
-                if self.client is not None and not self.client.closed:
-                    self.client.views.pop(room, None)
-                    self.client.request("leave", room=room)
+            if self.client is not None and not self.client.closed:
+                self.client.views.pop(room, None)
+                self.client.request("leave", room=room)
         except (WsError, TimeoutError, ConnectionError, ConnectionClosed, OSError):
             # reported already (a failed request) or a dropped socket: start over on a new connection
             self.on_stop()

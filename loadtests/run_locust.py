@@ -36,7 +36,7 @@ async def amain(a: argparse.Namespace, extra: list[str]) -> int:
     locust = Path(sys.executable).with_name("locust")
     cmd = [str(locust) if locust.exists() else "locust", "-f", str(ROOT / "loadtests" / "locustfile.py")]
     cmd += ["--headless", "-u", str(a.users), "-r", str(a.rate), "-t", a.time, "--host", host]
-    cmd += ["--csv", str(out / "locust"), "--only-summary", "--stop-timeout", "15"]
+    cmd += ["--csv", str(out / "locust"), "--only-summary"]
     cmd += ["--game", a.game, "--think", str(a.think), "--seats", str(a.seats)]
     cmd += ["--request-timeout", str(a.request_timeout), "--storm-every", str(a.storm_every), *extra]
     print("$ " + " ".join(cmd), flush=True)

@@ -94,7 +94,7 @@ async def test_headless_locust_plays_every_kind_of_user_without_failures(tmp_pat
         locust = str(LOCUST) if LOCUST.exists() else "locust"
         args = ["-f", "loadtests/locustfile.py", "--headless", "-u", "10", "-r", "10", "-t", "8s"]
         args += ["--host", f"ws://127.0.0.1:{app.port}/ws", "--csv", str(tmp_path / "run"), "--only-summary"]
-        args += ["--stop-timeout", "3", "--game", "expedition:1,khan:1", "--seats", "2", "--think", "0.05"]
+        args += ["--game", "expedition:1,khan:1", "--seats", "2", "--think", "0.05"]
         args += ["--storm-every", "2", "--request-timeout", "10"]
         proc = await asyncio.create_subprocess_exec(
             locust, *args, cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
