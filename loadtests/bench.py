@@ -637,6 +637,7 @@ class Runner:
         self.stop_at = math.inf
         self.tables = [Table(self, i) for i in spec.tables]
         self.idle: list[Seat] = []
+        self.setup_stats = Stats()
 
     def in_window(self, at: float) -> bool:
         return self.measuring and at <= self.stop_at
@@ -658,7 +659,7 @@ class Runner:
                         await s.close()
                     else:
                         self.idle.append(s)
-            self.stats.connections = len(self.idle)
+            self._end_setup(len(self.idle))
             return
 
         async def one(t: Table) -> None:
@@ -671,7 +672,12 @@ class Runner:
 
         for i in range(0, len(self.tables), 25):
             await asyncio.gather(*(one(t) for t in self.tables[i : i + 25]))
-        self.stats.connections = sum(len(t.seats) for t in self.tables)
+        self._end_setup(sum(len(t.seats) for t in self.tables))
+
+    def _end_setup(self, connections: int) -> None:
+        """Set-up figures apart (`setup_stats`): the window's figures start from nothing."""
+        self.setup_stats = Stats(errors=Counter(self.stats.errors), connections=connections)
+        self.stats = Stats()
 
     async def play(self, stop_at: float) -> Stats:
         self.stop_at = stop_at
@@ -679,6 +685,9 @@ class Runner:
         cpu0, t0 = time.process_time(), time.perf_counter()
         if self.mode == "idle":
             await asyncio.sleep(max(0.0, stop_at - time.perf_counter()))
+            lost = sum(s.closed for s in self.idle)
+            if lost:
+                self.stats.errors["idle_connection_closed"] += lost
         else:
             await asyncio.gather(*(t.run(stop_at) for t in self.tables))
         self.measuring = False
@@ -711,7 +720,7 @@ async def _child(conn: Any, spec: LoadSpec) -> None:
     runner = Runner(spec)
     try:
         await runner.setup()
-        conn.send(("ready", runner.stats))
+        conn.send(("ready", runner.setup_stats))
         deadline = await loop.run_in_executor(None, conn.recv)  # wall-clock end of the window
         stop_at = time.perf_counter() + (deadline - time.time())
         stats = await runner.play(stop_at)
@@ -742,7 +751,7 @@ class Load:
         if self.clients == 1:
             self.runner = Runner(self.specs[0])
             await self.runner.setup()
-            return self.runner.stats
+            return self.runner.setup_stats
         ctx = multiprocessing.get_context("spawn")
         for spec in self.specs:
             ours, theirs = ctx.Pipe()
@@ -951,13 +960,18 @@ class ServerProcess:
             preexec_fn=_default_sigint,
         )
         deadline = time.monotonic() + timeout
+        healthy = 0  # several answers in a row: with --workers each connection may reach another process
         while True:
             if self.proc.returncode is not None:
                 raise RuntimeError(f"the {self.kind} server exited with {self.proc.returncode}; see {self.log.name}")
+            status = 0
             with contextlib.suppress(OSError, TimeoutError, ValueError, IndexError):
                 status, _ = await http_get("127.0.0.1", self.port, "/healthz", timeout=1.0)
-                if status == 200:
-                    return
+            healthy = healthy + 1 if status == 200 else 0
+            if healthy >= 8:
+                return
+            if healthy:
+                continue
             if time.monotonic() > deadline:
                 raise RuntimeError(
                     f"the {self.kind} server did not answer /healthz in {timeout} s; see {self.log.name}"
@@ -1024,6 +1038,7 @@ class Report:
     server_cpu_s: float | None = None
     server_processes: int = 0
     rss_base_kib: int = 0  # before the load's connections were opened
+    setup_cpu_s: float | None = None  # server CPU while the connections were opened (idle mode: connect + hello)
     rss_start_kib: int = 0
     rss_end_kib: int = 0
     rss_peak_kib: int = 0
@@ -1071,6 +1086,8 @@ class Report:
             out["rss_start_mib"] = round(self.rss_start_kib / 1024, 1)
             out["rss_end_mib"] = round(self.rss_end_kib / 1024, 1)
             out["rss_peak_mib"] = round(self.rss_peak_kib / 1024, 1)
+            if self.mode == "idle" and s.connections and self.setup_cpu_s is not None:
+                out["setup_cpu_us_per_connection"] = round(self.setup_cpu_s * 1e6 / s.connections, 1)
             if self.mode == "idle" and s.connections:
                 out["rss_base_mib"] = round(self.rss_base_kib / 1024, 1)
                 out["rss_per_connection_kib"] = round((self.rss_end_kib - self.rss_base_kib) / s.connections, 2)
@@ -1103,6 +1120,8 @@ class Report:
             line = f"server cpu         {f['server_cpu'] * 100:.0f}% of a core ({f['server_processes']} processes)"
             if self.mode != "idle":
                 line += f", {f['server_cpu_us_per_move']:.0f} us per move"
+            elif "setup_cpu_us_per_connection" in f:
+                line += f" idle; {f['setup_cpu_us_per_connection']:.0f} us per connection opened (connect + hello)"
             lines.append(line)
             line = (
                 f"server rss         {f['rss_start_mib']:.1f} MiB before the window, {f['rss_end_mib']:.1f} at its end,"
@@ -1133,11 +1152,15 @@ async def measure(
     report = Report(label, spec.mode, spec.game if spec.mode != "idle" else "-", rooms, spec.seats, seconds, Stats())
     pid = server.pid if server is not None else None
     try:
+        setup_cpu0 = 0.0
         if pid:
             report.rss_base_kib = tree_rss_kib(pid)
+            setup_cpu0 = tree_cpu_s(pid)
         setup = await load.setup()
         if spec.mode == "idle":
             await asyncio.sleep(1.0)  # let the server settle the last connections
+        if pid:
+            report.setup_cpu_s = tree_cpu_s(pid) - setup_cpu0
         cpu0 = tree_cpu_s(pid) if pid else None
         if pid:
             report.rss_start_kib = report.rss_peak_kib = tree_rss_kib(pid)
@@ -1166,13 +1189,8 @@ async def measure(
         machine1 = _machine_ticks()
         if machine0 and machine1 and machine1[1] > machine0[1]:
             report.machine_cpu = (machine1[0] - machine0[0]) / (machine1[1] - machine0[1]) * (os.cpu_count() or 1)
-        if spec.mode == "idle":
-            stats.connections = setup.connections
-            stats.errors.update(setup.errors)
-        else:
-            stats.connections = setup.connections
-            for code, n in setup.errors.items():
-                stats.errors[code] += n
+        stats.connections = setup.connections
+        stats.errors.update(setup.errors)
         if cpu0 is not None and cpu_end:
             report.server_cpu_s = cpu_end[0] - cpu0
         report.stats = stats
@@ -1224,6 +1242,9 @@ def ratios(real: dict[str, Any], base: dict[str, Any]) -> dict[str, float]:
     out: dict[str, float] = {}
     if real["mode"] == "idle":
         out["rss_per_connection"] = r(real.get("rss_per_connection_kib"), base.get("rss_per_connection_kib"))
+        out["setup_cpu_per_connection"] = r(
+            real.get("setup_cpu_us_per_connection"), base.get("setup_cpu_us_per_connection")
+        )
         return out
     out["cpu_per_move"] = r(real.get("server_cpu_us_per_move"), base.get("server_cpu_us_per_move"))
     out["moves_per_s"] = r(real["moves_per_s"], base["moves_per_s"])
@@ -1246,6 +1267,7 @@ def format_ratios(rat: dict[str, float]) -> str:
         "fanout_p99.9": "move->last patch p99.9",
         "rss_end": "server RSS",
         "rss_per_connection": "RSS per idle connection",
+        "setup_cpu_per_connection": "CPU per connection opened",
     }
     lines = ["== real / baseline =="]
     lines += [f"{names.get(k, k):<26} {v:.2f}x" for k, v in rat.items()]

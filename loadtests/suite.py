@@ -172,18 +172,21 @@ def table(results: list[tuple[str, str, dict[str, Any]]]) -> list[str]:
         out.append("")
     if idle:
         out += [
-            "| run | server | connections | RSS before / with them MiB | KiB per idle connection | errors |",
-            "|---|---|---|---|---|---|",
+            "| run | server | connections | RSS before / with them MiB | KiB per idle connection |"
+            " server CPU µs per connection opened (connect + hello) | errors |",
+            "|---|---|---|---|---|---|---|",
         ]
         for name, _, data in idle:
             for r in data["reports"]:
                 out.append(
                     f"| {name} | {r['label']} | {r['connections']:,} | {_f(r.get('rss_base_mib'))} /"
-                    f" {_f(r.get('rss_end_mib'))} | {_f(r.get('rss_per_connection_kib'))} | {_errors(r['errors'])} |"
+                    f" {_f(r.get('rss_end_mib'))} | {_f(r.get('rss_per_connection_kib'))} |"
+                    f" {_f(r.get('setup_cpu_us_per_connection'), 0)} | {_errors(r['errors'])} |"
                 )
             rat = data.get("ratios")
             if rat:
-                out.append(f"| {name} | **real / baseline** | | | {_f(rat['rss_per_connection'], 2)}x | |")
+                setup = _f(rat.get("setup_cpu_per_connection"), 2)
+                out.append(f"| {name} | **real / baseline** | | | {_f(rat['rss_per_connection'], 2)}x | {setup}x | |")
         out.append("")
     return out
 

@@ -108,7 +108,7 @@ async def test_idle_connections_are_counted() -> None:
     try:
         runner = Runner(LoadSpec(url=url, mode="idle", connections=30))
         await runner.setup()
-        assert runner.stats.connections == 30
+        assert runner.setup_stats.connections == 30 and not runner.setup_stats.errors
         assert len(app.hub.conns) == 30
         await runner.play(time.perf_counter() + 0.2)
         await runner.close()
@@ -165,6 +165,7 @@ def test_command_idle_measures_memory_per_connection() -> None:
     for r in data["reports"]:
         assert r["connections"] == 200
         assert r["rss_per_connection_kib"] > 0
+        assert r["setup_cpu_us_per_connection"] > 0
     assert "KiB per idle connection" in text and "rss_per_connection" in data["ratios"]
 
 
