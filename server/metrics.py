@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 
@@ -38,6 +41,19 @@ class Metrics:
         )
         self.takeovers = Counter("mp_takeovers", "Rooms this node took over from another node", registry=r)
 
+        self._out: dict[str, Any] = {}
+        #: called before every scrape (gauges that are cheaper to count then than on every change)
+        self.before_render: list[Callable[[], None]] = []
+
+    def out(self, t: str) -> Any:
+        """The `messages_out` counter of type `t` (looked up once per type, not per frame)."""
+        child = self._out.get(t)
+        if child is None:
+            child = self._out[t] = self.messages_out.labels(t)
+        return child
+
     def render(self) -> bytes:
         """The text exposition format."""
+        for hook in self.before_render:
+            hook()
         return generate_latest(self.registry)
