@@ -490,7 +490,7 @@ class Table:
         """One move in flight: wait for the whole fan-out of a move before the next. True at the game's end."""
         moves = 0
         while True:
-            if not await self.wait(self._settled, stop_at):
+            if time.perf_counter() >= stop_at or not await self.wait(self._settled, stop_at):
                 return False
             state = self.seats[0].state
             assert state is not None
@@ -1302,6 +1302,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         ap.error("--rooms, --seconds, --clients and --connections must be positive")
     if a.store == "redis":
         a.store = DEFAULT_REDIS
+    if a.workers not in (None, "1") and not a.store.startswith("redis"):
+        ap.error("--workers above 1 needs a redis:// store (the workers share rooms through it)")
     return a
 
 

@@ -10,7 +10,9 @@ same load), its figures kept as JSON in `loadtests/results/bench-<UTC time>/`. T
 3. Open loop: 500 rooms x 4 seats, each seat thinking 1 s after its prompt.
 4. Idle: 10,000 connections (fewer when the open-files limit does not allow it; the soft limit is raised to
    the hard one first).
-5. When `python -m server --help` lists `--workers`: runs 1 and 3 again with `--workers 2`.
+5. When `python -m server --help` lists `--workers` and Redis answers: the closed Redis run and the open run
+   on Redis with `--workers 2` (the workers share rooms through Redis), and the open run on Redis with one
+   process to compare with.
 
 `--quick` shrinks every count and duration (a smoke run); `--no-write` prints the section without writing it.
 """
@@ -70,37 +72,24 @@ def plan(a: argparse.Namespace) -> tuple[list[tuple[str, list[str]]], list[str]]
     runs: list[tuple[str, list[str]]] = []
     base = ["--mode", "closed", "--game", "expedition", "--seats", "4", "--rooms", str(rooms), "--seconds", secs]
     runs.append(("expedition-closed-memory", [*base, "--store", "memory", *clients]))
-    if redis_answers(a.redis):
+    redis = redis_answers(a.redis)
+    if redis:
         runs.append(("expedition-closed-redis", [*base, "--store", a.redis, *clients]))
     else:
-        notes.append(f"no Redis answered at {a.redis}: the Redis run is missing")
+        notes.append(f"no Redis answered at {a.redis}: the Redis runs are missing")
     for game in GAMES:
-        runs.append(
-            (
-                f"{game}-closed-memory-{game_rooms}",
-                [
-                    "--mode",
-                    "closed",
-                    "--game",
-                    game,
-                    "--seats",
-                    "4",
-                    "--rooms",
-                    str(game_rooms),
-                    "--seconds",
-                    secs,
-                    *clients,
-                ],
-            )
-        )
+        game_args = ["--mode", "closed", "--game", game, "--seats", "4", "--rooms", str(game_rooms)]
+        runs.append((f"{game}-closed-memory-{game_rooms}", [*game_args, "--seconds", secs, *clients]))
     open_args = ["--mode", "open", "--think", "1.0", "--game", "expedition", "--seats", "4", "--rooms", str(open_rooms)]
     runs.append(("expedition-open-memory", [*open_args, "--seconds", secs, *clients]))
     runs.append(("idle-memory", ["--mode", "idle", "--connections", str(idle), "--seconds", "5", *clients]))
-    if server_has_workers():
-        runs.append(("expedition-closed-memory-workers2", [*base, "--store", "memory", "--workers", "2", *clients]))
-        runs.append(("expedition-open-memory-workers2", [*open_args, "--seconds", secs, "--workers", "2", *clients]))
-    else:
+    if not server_has_workers():
         notes.append("`python -m server --help` lists no --workers: the --workers 2 runs are missing")
+    elif redis:  # the workers share rooms through Redis: compare with one process on Redis
+        workers = ["--store", a.redis, "--workers", "2", *clients]
+        runs.append(("expedition-closed-redis-workers2", [*base, *workers]))
+        runs.append(("expedition-open-redis", [*open_args, "--seconds", secs, "--store", a.redis, *clients]))
+        runs.append(("expedition-open-redis-workers2", [*open_args, "--seconds", secs, *workers]))
     return runs, notes
 
 
@@ -273,6 +262,16 @@ def main(argv: list[str] | None = None) -> int:
             continue
         results.append((name, cmd, json.loads(path.read_text())))
         print(f"({time.monotonic() - t0:.0f} s)", flush=True)
+    by_name = {name: data for name, _, data in results}
+    one, two = by_name.get("expedition-closed-redis"), by_name.get("expedition-closed-redis-workers2")
+    if one and two:
+        real1 = next(r for r in one["reports"] if r["label"] == "real")
+        real2 = next(r for r in two["reports"] if r["label"] == "real")
+        if real1["moves_per_s"]:
+            notes.append(
+                f"closed loop on Redis, real server: --workers 2 made {real2['moves_per_s']:,.1f} moves/s against"
+                f" {real1['moves_per_s']:,.1f} with one process: {real2['moves_per_s'] / real1['moves_per_s']:.2f}x"
+            )
     text = section(results, notes, started, load)
     print("\n" + text)
     if not a.no_write:

@@ -20,6 +20,7 @@ from loadtests.baseline import Baseline
 from loadtests.bench import (
     LoadSpec,
     Runner,
+    Seat,
     apply_in_place,
     median_of,
     percentile,
@@ -63,13 +64,23 @@ def _check_closed(runner: Runner) -> None:
 
 
 @pytest.mark.parametrize("game", ["expedition", "khan"])
-async def test_closed_loop_against_the_real_server(game: str) -> None:
+async def test_closed_loop_against_the_real_server(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    late: list[float] = []  # moves sent after the window closed
+    request = Seat.request
+
+    async def counting(self: Seat, t: str, timeout: float = 30.0, **fields: Any) -> dict[str, Any]:
+        if t == "move" and time.perf_counter() > self.runner.stop_at:
+            late.append(time.perf_counter())
+        return await request(self, t, timeout, **fields)
+
+    monkeypatch.setattr(Seat, "request", counting)
     app, url = await _real()
     try:
         runner = await _play(url, mode="closed", game=game, seats=3, tables=(0, 1), sync_after=(1, 3))
     finally:
         await app.stop()
     _check_closed(runner)
+    assert late == []  # the load stops with the window, also in the middle of a game
     s = runner.stats
     assert s.snapshot_sizes, "in-game snapshots were sampled"
     assert median_of(s.patch_sizes) < median_of(s.snapshot_sizes)
