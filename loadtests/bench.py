@@ -249,7 +249,8 @@ class Seat:
         self.waiting[rid] = fut
         try:
             await self.ws.send(_pack({"t": t, "id": rid, **fields}))
-            answer = await asyncio.wait_for(fut, timeout)
+            async with asyncio.timeout(timeout):
+                answer = await fut
         finally:
             self.waiting.pop(rid, None)
         if answer["t"] == "error":
@@ -445,7 +446,9 @@ class Table:
                 raise Stalled()
             self.event.clear()
             try:
-                await asyncio.wait_for(self.event.wait(), min(stop_at - now, 1.0))
+                # a closed connection sets the event too, so the wait can be long (and cheap: no task)
+                async with asyncio.timeout(min(stop_at - now, STALL_SECONDS)):
+                    await self.event.wait()
                 last = time.perf_counter()
             except TimeoutError:
                 pass
@@ -585,7 +588,8 @@ class Table:
                 continue
             seat.event.clear()
             try:
-                await asyncio.wait_for(seat.event.wait(), min(stop_at - now, 1.0))
+                async with asyncio.timeout(min(stop_at - now, STALL_SECONDS)):
+                    await seat.event.wait()
                 last_change = time.perf_counter()
             except TimeoutError:
                 if time.perf_counter() - max(last_change, self._latest()) > STALL_SECONDS + think:
