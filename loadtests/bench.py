@@ -62,6 +62,7 @@ from typing import Any
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.frames import Frame, Opcode
 
 GAMES = ("expedition", "classic", "voyages", "khan")
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
@@ -206,6 +207,24 @@ def _options(state: dict[str, Any] | None) -> list[Any] | None:
     return prompt.get("options") if prompt else None
 
 
+class FrameConnection(ClientConnection):
+    """A client connection that hands each complete binary frame to `on_frame` as it is parsed.
+
+    The stock connection queues every frame for `recv()` (an assembler, a future and a task wake-up per
+    message); with thousands of connections in one process that would be most of the load client's cost.
+    Pings, pongs, closes and anything else still go through the stock code.
+    """
+
+    on_frame: Callable[[Any, float], None] | None = None
+
+    def process_event(self, event: Any) -> None:
+        on_frame = self.on_frame
+        if on_frame is not None and type(event) is Frame and event.opcode is Opcode.BINARY and event.fin:
+            on_frame(event.data, time.perf_counter())
+            return
+        super().process_event(event)
+
+
 class Seat:
     """One connection: requests matched by `re`, its view kept current from snapshot + patches in place."""
 
@@ -214,7 +233,7 @@ class Seat:
         self.table = table
         self.url = url
         self.name = name
-        self.ws: ClientConnection | None = None
+        self.ws: FrameConnection | None = None
         self.reader: asyncio.Task[None] | None = None
         self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._ids = itertools.count(1)
@@ -224,12 +243,22 @@ class Seat:
         self.at = 0.0  # arrival of the frame that made the view held
         self.event = asyncio.Event()
         self.closed = False
+        self._sends: set[asyncio.Task[None]] = set()
 
     async def open(self) -> None:
-        self.ws = await connect(
-            self.url, compression=None, max_size=2**24, ping_interval=None, open_timeout=60, close_timeout=2
+        ws = await connect(
+            self.url,
+            compression=None,
+            max_size=2**24,
+            ping_interval=None,
+            open_timeout=60,
+            close_timeout=2,
+            create_connection=FrameConnection,
         )
-        self.reader = asyncio.get_running_loop().create_task(self._read())
+        assert isinstance(ws, FrameConnection)
+        ws.on_frame = self._frame
+        self.ws = ws
+        self.reader = asyncio.get_running_loop().create_task(self._watch())
         await self.request("hello", name=self.name)
 
     async def close(self) -> None:
@@ -257,56 +286,63 @@ class Seat:
             raise ServerError(str(answer.get("code")), str(answer.get("message")))
         return answer
 
-    async def _read(self) -> None:
+    async def _watch(self) -> None:
+        """Wait for the socket to close, then fail what waits on it."""
         assert self.ws is not None
-        runner = self.runner
-        try:
-            async for frame in self.ws:
-                now = time.perf_counter()
-                if isinstance(frame, str):
-                    continue
-                msg = _unpack(frame)
-                t = msg["t"]
-                if t == "patch":
-                    if msg["room"] == self.room:
-                        await self._patch(msg, len(frame), now)
-                elif t == "snapshot":
-                    if msg["room"] == self.room:
-                        self.state, self.v, self.at = msg["state"], msg["v"], now
-                        if msg.get("re") is not None and runner.measuring and self.state.get("result") is None:
-                            runner.stats.snapshot_sizes[len(frame)] += 1
-                        self._changed()
-                rid = msg.get("re")
-                if rid is not None:
-                    fut = self.waiting.get(rid)
-                    if fut is not None and not fut.done():
-                        msg["_at"] = now
-                        fut.set_result(msg)
-        except ConnectionClosed:
-            pass
-        finally:
-            self.closed = True
-            for fut in self.waiting.values():
-                if not fut.done():
-                    fut.set_exception(ConnectionError("connection closed"))
-            self._changed()
+        with contextlib.suppress(Exception):
+            await self.ws.wait_closed()
+        self.closed = True
+        for fut in self.waiting.values():
+            if not fut.done():
+                fut.set_exception(ConnectionError("connection closed"))
+        self._changed()
 
-    async def _patch(self, msg: dict[str, Any], size: int, now: float) -> None:
+    def _frame(self, frame: Any, now: float) -> None:
+        """One frame from the server, as soon as it is parsed."""
+        runner = self.runner
+        msg = _unpack(frame)
+        t = msg["t"]
+        if t == "patch":
+            if msg["room"] == self.room:
+                self._patch(msg, len(frame), now)
+        elif t == "snapshot":
+            if msg["room"] == self.room:
+                self.state, self.v, self.at = msg["state"], msg["v"], now
+                if msg.get("re") is not None and runner.measuring and self.state.get("result") is None:
+                    runner.stats.snapshot_sizes[len(frame)] += 1
+                self._changed()
+        rid = msg.get("re")
+        if rid is not None:
+            fut = self.waiting.get(rid)
+            if fut is not None and not fut.done():
+                msg["_at"] = now
+                fut.set_result(msg)
+
+    def _send_soon(self, msg: dict[str, Any]) -> None:
+        assert self.ws is not None
+        task = asyncio.get_running_loop().create_task(self.ws.send(_pack(msg)))
+        self._sends.add(task)
+        task.add_done_callback(self._sent)
+
+    def _sent(self, task: asyncio.Task[None]) -> None:
+        self._sends.discard(task)
+        if not task.cancelled():
+            task.exception()  # a closed socket: the watcher sees it
+
+    def _patch(self, msg: dict[str, Any], size: int, now: float) -> None:
         runner = self.runner
         if self.state is None or self.v != msg["base"]:
             if self.v != -2:  # a gap: ask once for a snapshot
                 runner.stats.errors["gap"] += runner.measuring
                 self.v = -2
-                assert self.ws is not None
-                await self.ws.send(_pack({"t": "sync", "room": msg["room"]}))
+                self._send_soon({"t": "sync", "room": msg["room"]})
             return
         try:
             self.state = apply_in_place(self.state, msg["ops"])
         except (KeyError, IndexError, ValueError, TypeError):
             runner.stats.errors["patch_did_not_apply"] += 1
             self.v = -2
-            assert self.ws is not None
-            await self.ws.send(_pack({"t": "sync", "room": msg["room"]}))
+            self._send_soon({"t": "sync", "room": msg["room"]})
             return
         self.v = msg["v"]
         self.at = now

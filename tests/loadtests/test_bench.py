@@ -267,3 +267,24 @@ def test_apply_in_place_refuses_a_patch_that_does_not_fit() -> None:
     ):
         with pytest.raises((KeyError, IndexError, ValueError)):
             apply_in_place({"list": [1], "a": 1}, ops)
+
+
+async def test_a_server_that_goes_away_is_noticed_and_counted() -> None:
+    base = Baseline()
+    await base.start()
+    runner = Runner(LoadSpec(url=f"ws://127.0.0.1:{base.port}/ws", mode="idle", connections=5))
+    try:
+        await runner.setup()
+        assert runner.setup_stats.connections == 5
+        await base.stop()  # closes every connection
+        for _ in range(100):
+            if all(s.closed for s in runner.idle):
+                break
+            await asyncio.sleep(0.02)
+        assert all(s.closed for s in runner.idle)
+        with pytest.raises(ConnectionError):
+            await runner.idle[0].request("ping")
+        stats = await runner.play(time.perf_counter() + 0.1)
+        assert stats.errors == {"idle_connection_closed": 5}
+    finally:
+        await runner.close()
