@@ -341,6 +341,7 @@ class Player(User):
         self.timeout = float(option(environment, "request_timeout"))
         self.storm_every = float(option(environment, "storm_every"))
         self.room: str | None = None
+        self.seat: int | None = None
 
     def on_start(self) -> None:
         self._connect()
@@ -376,6 +377,7 @@ class Player(User):
             seats = max(2, min(self.seats, 5 if game == "expedition" else 4))
             answer = self.client.request("quick_match", game=game, seats=seats)
             room = self.room = str(answer["room"])
+            self.seat = answer.get("seat")
             FANOUT.join(room, self.uid)
             try:
                 self._play(room)
@@ -468,8 +470,7 @@ class ReconnectStorm(Player):
     def _reconnect(self, room: str) -> WsClient:
         self.next_storm = self._next_slot()
         assert self.client is not None
-        view = self.client.views.get(room)
-        seat = view["state"].get("you") if view is not None and view["v"] >= 0 else None
+        seat = self.seat  # from quick_match: a seat stays the player's through a disconnection
         self.client.close()
         self.client = None
         start = time.perf_counter()
