@@ -89,6 +89,24 @@ async def test_patched_views_equal_fresh_snapshots(baseline: Baseline) -> None:
         assert result is not None and max(result["scores"]) >= GOAL
         assert all(c.view(room)["result"] == result for c in clients)
         assert all(c.view(room)["prompt"] is None for c in clients)
+        # hidden information: the only `mark` (a seat's secret) a connection ever receives is its own
+        for c in clients:
+            own = c.view(room)["private"]["mark"]
+            marks: list[Any] = []
+
+            def walk(node: Any, marks: list[Any] = marks) -> None:
+                if isinstance(node, dict):
+                    for key, value in node.items():
+                        if key == "mark":
+                            marks.append(value)
+                        walk(value)
+                elif isinstance(node, list):
+                    for item in node:
+                        walk(item)
+
+            for frame in c.frames or []:
+                walk(msgpack.unpackb(frame))
+            assert marks and set(marks) == {own}
         # every patch was one version on from the one before, for every seat
         for c in clients:
             frames = [msgpack.unpackb(f) for f in c.frames or []]
