@@ -22,8 +22,7 @@ import pytest
 
 from .procs import REDIS_SERVER, NodeProc, Player, RedisProc, audit
 
-# `faults`: outside the default run (`make test`), run by `make faults` many times in a row; see
-# docs/benchmarks.md for the open finding (a rare stall after a Redis restart with two nodes)
+# `faults`: part of the default run (`make test`, about 30 s); `make faults` runs them FAULT_RUNS times in a row
 pytestmark = [pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not installed"), pytest.mark.faults]
 
 
