@@ -119,8 +119,9 @@ def test_a_straggler_may_keep_moving_from_kantshou_in_the_same_turn() -> None:
 
 
 def test_a_straggler_before_the_numbered_spaces_moves_normally() -> None:
-    assert TRACK[10].req == {"kind": "leaders", "n": 1}
-    state = play(straggler(["blue-leader-1"], pos=9), 3, mv(3, "blue-leader-1"))
+    assert TRACK[10].req == {"kind": "colour", "n": 3}
+    blues = ["blue-leader-1", "blue-oil-1", "blue-spice-1"]
+    state = play(straggler(blues, pos=9), 3, mv(3, *blues))
     assert state["figs"][3]["pos"] == 10
 
 
