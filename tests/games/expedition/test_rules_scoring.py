@@ -71,6 +71,16 @@ def test_payouts_come_as_the_largest_chests_first() -> None:
     assert state["gold"] == [[0, 0, 3], [0, 1, 2], [0, 0, 2], [0, 1, 1], [1, 0, 1]]
 
 
+def test_the_chest_supply_never_runs_out_payouts_beyond_the_boxs_12_chests_of_a_value_are_still_made() -> None:
+    # the players already hold all 12 of the box's 3-chests (and all its 2s): the scoring still pays in 3s
+    golds = [[0, 3, 4], [0, 3, 3], [0, 3, 3], [0, 3, 2], [0, 0, 0]]
+    state = build(5, figs=[14, 15, 13, 12, 11], hands=[FOUR_GOODS, [], [], [], []], gold=golds)
+    assert sum(g[2] for g in state["gold"]) == 12 and sum(g[1] for g in state["gold"]) == 12
+    state = play(state, 0, mv(0, *FOUR_GOODS), DRAW_DECK)
+    assert state["gold"] == [[0, 3, 6], [0, 4, 4], [0, 3, 4], [0, 4, 2], [1, 0, 0]]
+    assert sum(g[2] for g in state["gold"]) == 16 and sum(g[1] for g in state["gold"]) == 14
+
+
 def test_after_the_scoring_every_scored_figure_moves_onto_kantshou_and_they_share_it() -> None:
     state = play(before_kantshou(), 1, mv(1, *FOUR_GOODS), DRAW_DECK)
     assert [f["pos"] for f in state["figs"]] == [KANTSHOU, KANTSHOU, KANTSHOU, 8]
