@@ -62,6 +62,7 @@ class Expedition(Game):
     min_seats = 2
     max_seats = 5
     Options = ExpeditionOptions
+    log_keep = LOG_KEEP
 
     # ---- set-up -------------------------------------------------------------------------
 
@@ -504,17 +505,6 @@ class Expedition(Game):
     @staticmethod
     def _mark_seen(state: State, cards: list[str]) -> None:
         state["seen"] = sorted(set(state["seen"]).union(cards))
-
-    @staticmethod
-    def _bump(state: State, rule: str) -> None:
-        state["stats"][rule] = state["stats"].get(rule, 0) + 1
-
-    @staticmethod
-    def _log(state: State, ev: dict[str, Any]) -> None:
-        state["seq"] += 1
-        ev["n"] = state["seq"]
-        state["log"].append(ev)
-        del state["log"][:-LOG_KEEP]
 
     # ---- views --------------------------------------------------------------------------
 
