@@ -361,6 +361,9 @@ def event_words(view: View, ev: dict[str, Any]) -> str:
             if ev.get("slot") is None:
                 return f"{who} drew from the deck"
             return f"{who} drew face-up card {int(ev['slot']) + 1} ({ev.get('card')})"
+        if kind == "take":
+            giver = seat_name(view, ev.get("from_seat"))
+            return f"no card was left to draw: {who} drew a card blindly from {giver}'s hand"
         if kind == "reshuffle":
             return f"the discard pile was shuffled into a new deck of {ev.get('cards')} cards"
         if kind in ("kantshou_scoring", "final_scoring"):
@@ -371,7 +374,7 @@ def event_words(view: View, ev: dict[str, Any]) -> str:
             ]
             return f"{title}: " + ("; ".join(paid) if paid else "nobody scored")
         if kind == "stalemate":
-            return "nobody could move or draw for a whole round: the game ends"
+            return "nobody could move for ten rounds and no card was left to draw: the game ends"
     except (KeyError, TypeError, ValueError):
         pass
     return compact({k: v for k, v in ev.items() if k != "n"})

@@ -667,6 +667,8 @@ function logLine(ev, pub, seatName) {
       return `${who} stopped moving.`;
     case "draw":
       return ev.slot === null || ev.slot === undefined ? `${who} drew from the draw pile.` : `${who} took the face-up ${cardName(ev.card)}.`;
+    case "take":
+      return `No card was left to draw: ${who} drew a card blindly from ${seatName(ev.from_seat)}'s hand.`;
     case "reshuffle":
       return `The discard pile was shuffled into a new draw pile (${plural(ev.cards, "card")}).`;
     case "kantshou_scoring":
@@ -674,7 +676,7 @@ function logLine(ev, pub, seatName) {
     case "final_scoring":
       return `Final scoring on the last stretch: ${paid(ev.paid)} gold.`;
     case "stalemate":
-      return "Nobody can move and no card is left: the game ends.";
+      return "Nobody could move for ten rounds and no card is left to draw: the game ends.";
     default:
       return `${ev.ev}`;
   }
