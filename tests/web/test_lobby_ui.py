@@ -121,7 +121,8 @@ def test_an_invite_link_opened_in_a_fresh_browser_takes_the_free_seat_of_an_unli
         ann.ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
         room = create_in_form(ann, game="expedition", seats=2, public=False)
         link = ann.page.input_value("#invite-link")
-        assert link.startswith(f"{server}/#/room/{room}?invite=") and len(link) > len(f"{server}/#/room/{room}?invite=") + 10
+        prefix = f"{server}/#/room/{room}?invite="
+        assert link.startswith(prefix) and len(link) > len(prefix) + 10
         ann.page.click("[data-testid='invite-copy']")
         ann.page.wait_for_selector(".invite .copied")
         assert ann.page.evaluate("navigator.clipboard.readText()") == link
@@ -218,11 +219,13 @@ def test_chat_shows_a_script_line_as_text_in_the_room_and_the_lobby(browser: Any
         bob.page.click("[data-testid='room-chat'] button[type='submit']")
         ann.page.wait_for_selector("[data-testid='room-chat'] .chat-text")
         for p in (ann, bob):
-            texts = p.page.eval_on_selector_all("[data-testid='room-chat'] .chat-text", "els => els.map(e => e.textContent)")
+            texts = p.page.eval_on_selector_all(
+                "[data-testid='room-chat'] .chat-text", "els => els.map(e => e.textContent)"
+            )
             assert texts == [evil]
             assert p.page.locator("[data-testid='room-chat'] script, [data-testid='room-chat'] img").count() == 0
             assert p.page.evaluate("window.__x") is None
-        ann.page.screenshot(path=str(artifacts / "lobby-chat.png"))
+        ann.page.locator("[data-testid='room-chat']").screenshot(path=str(artifacts / "lobby-chat.png"))
     finally:
         ann.close()
         bob.close()
@@ -275,7 +278,9 @@ def test_a_game_the_clock_finishes_can_be_replayed_step_by_step_and_rematched(br
         middle = last // 2
         # the slider: a range input dragged to the middle (its value set and `input` fired, as a drag does)
         page.eval_on_selector(
-            "#replay-slider", "(el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', {bubbles: true})); }", middle
+            "#replay-slider",
+            "(el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', {bubbles: true})); }",
+            middle,
         )
         wait_at(middle)
         assert at() == middle and page.get_attribute("section.replay", "data-status") in ("playing", "finished")
@@ -284,7 +289,9 @@ def test_a_game_the_clock_finishes_can_be_replayed_step_by_step_and_rematched(br
         # the ratings page lists Ann and the server bot, each with one game
         page.goto(f"{server}/#/ratings/expedition")
         page.wait_for_selector("[data-testid='leaderboard'] tr.mine")
-        rows = page.eval_on_selector_all("[data-testid='leaderboard'] tbody tr", "els => els.map(e => e.dataset.player)")
+        rows = page.eval_on_selector_all(
+            "[data-testid='leaderboard'] tbody tr", "els => els.map(e => e.dataset.player)"
+        )
         assert "bot" in rows and ann.page.evaluate("window.marcopolo.player") in rows
         page.screenshot(path=str(artifacts / "lobby-ratings.png"))
         # back in the finished room: Rematch opens a new unlisted room with the same bot and seats Ann

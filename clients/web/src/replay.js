@@ -91,16 +91,30 @@ export function renderHistory(app) {
   );
 }
 
-function logOf(view, renderer) {
+/**
+ * The log up to the version shown: every event seen while stepping (by its running number `n`, put in words
+ * with the view it was first seen in) up to the newest event of this version's view, which keeps only the
+ * last few itself.
+ */
+function logOf(rep, view, renderer) {
   if (!renderer.logLines) return [];
+  let lines;
   try {
-    return renderer
+    lines = renderer
       .logLines(view)
       .map((l) => (typeof l === "string" ? { n: null, text: l } : l))
       .filter((l) => l?.text);
   } catch {
     return [];
   }
+  if (lines.some((l) => typeof l.n !== "number")) return lines;
+  if (!rep.words) rep.words = new Map();
+  for (const l of lines) if (!rep.words.has(l.n)) rep.words.set(l.n, l.text);
+  const newest = lines.length ? Math.max(...lines.map((l) => l.n)) : -1;
+  return [...rep.words.entries()]
+    .filter(([n]) => n <= newest)
+    .sort((a, b) => a[0] - b[0])
+    .map(([n, text]) => ({ n, text }));
 }
 
 /** The replay page of one finished room. */
@@ -132,14 +146,14 @@ export function renderReplay(app, room) {
   const nav = h(
     "div",
     { class: "replay-nav", role: "group", "aria-label": t("replay.steps") },
-    h("button", { type: "button", "data-key": "replay-first", "data-testid": "replay-first", disabled: at <= 0, onClick: () => step(0) }, `⏮ ${t("replay.first")}`),
+    h("button", { type: "button", "data-key": "replay-first", "data-testid": "replay-first", disabled: at <= 0, onClick: () => step(0) }, `|◀ ${t("replay.first")}`),
     h("button", { type: "button", "data-key": "replay-back", "data-testid": "replay-back", disabled: at <= 0, onClick: () => step(at - 1) }, `◀ ${t("replay.back")}`),
     h(
       "button",
       { type: "button", "data-key": "replay-forward", "data-testid": "replay-forward", disabled: at >= rep.last, onClick: () => step(at + 1) },
       `${t("replay.forward")} ▶`,
     ),
-    h("button", { type: "button", "data-key": "replay-last", "data-testid": "replay-last", disabled: at >= rep.last, onClick: () => step(rep.last) }, `${t("replay.last")} ⏭`),
+    h("button", { type: "button", "data-key": "replay-last", "data-testid": "replay-last", disabled: at >= rep.last, onClick: () => step(rep.last) }, `${t("replay.last")} ▶|`),
     h("label", { class: "sr", for: "replay-slider" }, t("replay.slider")),
     h("input", {
       type: "range",
@@ -154,7 +168,7 @@ export function renderReplay(app, room) {
     }),
     h("span", { class: "replay-at", "data-testid": "replay-at" }, t("replay.at", { v: rep.v, last: rep.last })),
   );
-  const lines = logOf(view, renderer);
+  const lines = logOf(rep, view, renderer);
   const seats = h(
     "ol",
     { class: "seats", "aria-label": t("room.seats") },

@@ -419,6 +419,10 @@ export function renderRoom(app, room) {
   else if (view.result) status = t("room.over");
   else if (view.prompt) status = t("room.yourMove", { text: view.prompt.text });
   else status = renderer.status ? renderer.status(view, ctx) : t("room.waitingOthers");
+  if (view.result && !ui.ratedAtEnd) {
+    ui.ratedAtEnd = true; // the game just ended (or the page opened on a finished game): fresh ratings
+    setTimeout(() => app.loadRatings(view.game, { quiet: true }), 1000);
+  }
   const canLeave = waiting && view.you !== null && view.you !== undefined;
   const board = waiting ? null : renderer.render(ctx);
   return h(
