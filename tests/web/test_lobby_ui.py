@@ -271,6 +271,9 @@ def test_a_game_the_clock_finishes_can_be_replayed_step_by_step_and_rematched(br
         shown = page.evaluate("r => window.marcopolo.replays.get(r).state", room)
         assert shown["result"] == final["result"] and shown["public"] == final["public"]
         assert shown["private"] is None and shown["prompt"] is None
+        # the seats as the room showed them: the server bot seated at the creation keeps its name
+        assert [x["name"] for x in shown["seats"]] == [x["name"] for x in final["seats"]] == ["Ann", "Bot 1"]
+        assert (page.text_content("section.replay ol.seats") or "").count("Bot 1") == 1
         assert page.locator("[data-testid='replay-result']").count() == 1
         page.screenshot(path=str(artifacts / "lobby-replay-last.png"))
         page.click("[data-testid='replay-first']")
