@@ -39,7 +39,10 @@ LOBBY_MORE = N_(
     "replay N: watch one again   ratings GAME   say TEXT: chat"
 )
 ROOM_HELP = N_("number: make that move   s: sync   l: leave (to the lobby)   q: quit")
-ROOM_MORE = N_("say TEXT: chat   t: take a free seat   r: rematch (at the end)   replay: watch this game again")
+ROOM_MORE = N_(
+    "log: the whole game   say TEXT: chat   t: take a free seat   r: rematch (at the end)   replay: watch it again"
+)
+LOG_HELP = N_("log N: older page   Enter: back to the room")
 REPLAY_HELP = N_("f: first   b: back   n or Enter: forward   e: last   g N: go to version N   l: lobby   q: quit")
 #: the clock of a room made by `quick` (as in the browser): strangers cannot hold a game up for long
 QUICK_TURN_SECONDS = 120
@@ -89,6 +92,10 @@ class Interactive:
         self.history: list[dict[str, Any]] | None = None
         #: the leaderboard asked for last: (game, rows)
         self.board: tuple[str, list[dict[str, Any]]] | None = None
+        #: every log event seen per room (running number -> words): the whole game, not the view's last few
+        self.logs: dict[str, dict[int, str]] = {}
+        #: the page of the whole log on screen (1: the newest), or None for the room screen
+        self.log_shown: int | None = None
 
     # ---- main loop ------------------------------------------------------------------------
 
@@ -131,6 +138,9 @@ class Interactive:
                         return 0
                     dirty = True
                 elif kind == "update":
+                    updated = self.session.view(str(arg))
+                    if updated is not None:  # every version, also those a coalesced redraw skips
+                        public.gather_log(self.logs.setdefault(str(arg), {}), updated)
                     dirty = dirty or arg == self.room
                 elif kind == "lobby":
                     dirty = dirty or (self.room is None and self.replay is None)
@@ -212,7 +222,13 @@ class Interactive:
         if self.replay is not None:
             self.console.print(public.render_replay(self.replay))
             self.console.print(Text(_(REPLAY_HELP), style="dim"))
+        elif self.room and view is not None and self.log_shown is not None:
+            public.gather_log(self.logs.setdefault(self.room, {}), view)
+            size = max(5, self.console.height - 4) if self.console.is_terminal else None
+            self.console.print(public.log_page(self.logs[self.room], self.log_shown, size))
+            self.console.print(Text(_(LOG_HELP), style="dim"))
         elif self.room and view is not None:
+            public.gather_log(self.logs.setdefault(self.room, {}), view)
             self.console.print(render_view(view))
             clock = public.clock_line(view)
             if clock is not None:
@@ -281,6 +297,10 @@ class Interactive:
                 text = line[4:].strip()
                 if text:
                     await self.session.c.chat(text, room=self.room)
+                return True
+            if self.room is not None and self.log_shown is not None:
+                word, _sep, rest = line.partition(" ")
+                self.log_shown = int(rest) if word == "log" and rest.strip().isdigit() else None
                 return True
             if self.room is not None:
                 return await self._room_command(line)
@@ -471,6 +491,9 @@ class Interactive:
             return True
         if word == "replay":
             await self._replay_to(self.room, 0)
+            return True
+        if word == "log":
+            self.log_shown = 1
             return True
         if word in ("s", "sync"):
             await self.session.c.sync(self.room)

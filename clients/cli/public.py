@@ -20,7 +20,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from clients.cli.render import render_view, seat_name
+from clients.cli.render import render_view, renderer_for, seat_name
 
 View = dict[str, Any]
 
@@ -154,3 +154,32 @@ def render_replay(replay: dict[str, Any]) -> RenderableType:
         f"  version {replay.get('v')} of {replay.get('last')}  seed {replay.get('seed')}",
     )
     return Group(head, render_view(replay.get("state") or {}))
+
+
+# ---- the whole game's log ------------------------------------------------------------------------
+
+
+def gather_log(known: dict[int, str], view: View) -> None:
+    """Add the view's log events not seen yet to `known` (running number `n` -> words), each put in words
+    with the view it was first seen in (the view keeps only the last few events; the client keeps them all)."""
+    renderer = renderer_for(view.get("game"))
+    for ev in (view.get("public") or {}).get("log") or []:
+        n = ev.get("n") if isinstance(ev, dict) else None
+        if isinstance(n, int) and n not in known:
+            try:
+                known[n] = renderer.event(view, ev)
+            except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+                known[n] = str(ev)
+
+
+def log_page(known: dict[int, str], page: int, size: int | None) -> Text:
+    """One page of the whole log, newest first (`size` None: all of it); page 1 is the newest."""
+    events = sorted(known.items(), reverse=True)
+    pages = 1 if not size else max(1, math.ceil(len(events) / size))
+    page = max(1, min(page, pages))
+    shown = events if not size else events[(page - 1) * size : page * size]
+    text = Text(f"The whole game: {len(events)} events, newest first (page {page} of {pages})", style="bold")
+    for n, words in shown:
+        text.append(f"\n  {n:>4}. ", style="dim")
+        text.append(words)
+    return text

@@ -280,3 +280,35 @@ async def test_r_at_the_end_of_a_game_opens_the_rematch_and_seats_the_player(
         assert await finish(cli, timeout=10) == [0]
     finally:
         await cancel_all(cli)
+
+
+async def test_log_shows_every_event_of_the_game_not_only_the_views_last_few(
+    url: str, screen: Callable[[], Screen], tmp_path: Path
+) -> None:
+    s = screen()
+    lines: asyncio.Queue[str | None] = asyncio.Queue()
+    # a 10 s clock at scale 0.05: ann's seat is played by the clock, then by a bot, to the end
+    extra = ("--create", "--seats", "2", "--bots", "1", "--turn-seconds", "10", "--room-seed", "4")
+    cli = asyncio.create_task(run(argv(url, tmp_path, "ann", *extra), console=s.console, lines=lines))
+    try:
+        await until(lambda: "The game is over." in s.text, 90, what="the end of the game")
+        room = found(r"Seated at seat 1 in room (\S+)\.", s.text)
+        async with Client(url) as watcher:
+            await watcher.hello("watcher")
+            await watcher.join(room, spectate=True)
+            kept = watcher.view(room)["public"]["log"]
+        newest = max(ev["n"] for ev in kept)
+        assert newest > len(kept) + 10  # the view keeps the last few events only
+        mark = len(s.text)
+        lines.put_nowait("log")
+        await until(lambda: "The whole game: " in s.text[mark:], what="the whole log")
+        page = s.text[mark:]
+        total = int(found(r"The whole game: (\d+) events", page))
+        numbers = [int(n) for n in re.findall(r"^\s+(\d+)\. ", page, re.MULTILINE)]
+        assert numbers[0] == newest and total == len(numbers) == len(set(numbers))
+        assert sorted(numbers) == list(range(min(numbers), newest + 1)) and min(numbers) <= 1
+        lines.put_nowait("")
+        lines.put_nowait("q")
+        assert await finish(cli, timeout=10) == [0]
+    finally:
+        await cancel_all(cli)

@@ -233,12 +233,21 @@ T: dict[str, dict[str, str]] = {
         "es": "quick JUEGO ASIENTOS: jugar ya   open ENLACE: abrir el enlace de una sala   "
         "history: partidas terminadas   replay N: verla otra vez   ratings JUEGO   say TEXTO: chat",
     },
-    "say TEXT: chat   t: take a free seat   r: rematch (at the end)   replay: watch this game again": {
-        "hu": "say SZÖVEG: csevegés   t: szabad hely elfoglalása   r: visszavágó (a végén)   replay: visszajátszás",
-        "fi": "say TEKSTI: keskustele   t: ota vapaa paikka   r: uusintaottelu (lopussa)   "
-        "replay: katso peli uudelleen",
-        "it": "say TESTO: chat   t: prendi un posto libero   r: rivincita (alla fine)   replay: rivedi la partita",
-        "es": "say TEXTO: chat   t: ocupar un asiento libre   r: revancha (al final)   replay: ver la partida otra vez",
+    "log: the whole game   say TEXT: chat   t: take a free seat   r: rematch (at the end)   replay: watch it again": {
+        "hu": "log: az egész játék   say SZÖVEG: csevegés   t: szabad hely   r: visszavágó (a végén)   "
+        "replay: visszajátszás",
+        "fi": "log: koko peli   say TEKSTI: keskustele   t: ota vapaa paikka   r: uusintaottelu (lopussa)   "
+        "replay: katso uudelleen",
+        "it": "log: tutta la partita   say TESTO: chat   t: prendi un posto libero   r: rivincita (alla fine)   "
+        "replay: rivedila",
+        "es": "log: toda la partida   say TEXTO: chat   t: ocupar un asiento libre   r: revancha (al final)   "
+        "replay: verla otra vez",
+    },
+    "log N: older page   Enter: back to the room": {
+        "hu": "log N: régebbi oldal   Enter: vissza a szobába",
+        "fi": "log N: vanhempi sivu   Enter: takaisin huoneeseen",
+        "it": "log N: pagina più vecchia   Invio: torna alla stanza",
+        "es": "log N: página anterior   Intro: volver a la sala",
     },
     "f: first   b: back   n or Enter: forward   e: last   g N: go to version N   l: lobby   q: quit": {
         "hu": "f: eleje   b: vissza   n vagy Enter: előre   e: vége   g N: ugrás az N. változatra   "
