@@ -10,7 +10,7 @@ import { renderLobby } from "./lobby.js";
 import { renderRatings } from "./ratings.js";
 import { creatableGames } from "./registry.js";
 import { renderHistory, renderReplay } from "./replay.js";
-import { forgetLog, renderRoom } from "./room.js";
+import { forgetLog, gatherLog, renderRoom } from "./room.js";
 import { session } from "./session.js";
 import { Store } from "./store.js";
 
@@ -75,7 +75,15 @@ class App {
     this.stale = 0; // moves answered `stale` (the room had moved on): shown in tests and the console
     this.noticeId = 0;
     this.dirty = false;
-    this.store = new Store({ resync: (room) => this.resync(room), onChange: () => this.render() });
+    this.store = new Store({
+      resync: (room) => this.resync(room),
+      onChange: (room) => {
+        // every version's log events are kept, also when several versions come before the next render
+        const entry = this.store.get(room);
+        if (entry) gatherLog(this, room, entry.view);
+        this.render();
+      },
+    });
     this.conn = new Connection(this.url, {
       onOpen: () => this.hello(),
       onMessage: (msg) => this.onMessage(msg),
