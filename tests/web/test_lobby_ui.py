@@ -308,3 +308,31 @@ def test_a_game_the_clock_finishes_can_be_replayed_step_by_step_and_rematched(br
         assert not ann.errors
     finally:
         ann.close()
+
+
+def test_the_other_players_page_offers_to_join_the_rematch_a_player_opened(browser: Any, server: str) -> None:
+    ann = BrowserSeat(browser, server, "Ann")
+    ann.timeout_ms = 60000
+    try:
+        room = create_in_form(ann, game="expedition", seats=2, turn_seconds=10, seed=12)
+
+        async def otto_sits_down_and_waits_then_opens_the_rematch() -> tuple[str, str | None]:
+            async with Client(ws(server)) as otto:
+                await otto.hello("Otto")
+                await otto.join(room)
+                # neither player moves: the 10 s clock (0.5 s here) and then the bots play both seats to the end
+                await otto.wait_for(room, lambda v: v.get("result") is not None, timeout=90)
+                new = await otto.rematch(room)
+                return new, otto.invites.get(new)
+
+        new, invite = run_async(otto_sits_down_and_waits_then_opens_the_rematch)
+        assert invite  # the rematch is unlisted: its invite went to the players
+        page = ann.page
+        page.wait_for_selector("[data-testid='rematch-join']")
+        assert page.locator("[data-testid='rematch']").count() == 0
+        page.click("[data-testid='rematch-join']")
+        page.wait_for_selector(f"section.room[data-room='{new}'][data-you='0']")
+        assert invite in page.input_value("#invite-link")
+        assert not ann.errors
+    finally:
+        ann.close()

@@ -187,7 +187,6 @@ class App {
     this.render();
     this.conn.request("watch_lobby").catch((err) => this.fail(err));
     this.loadChat("");
-    this.loadAllRatings();
     // back into every seat this player holds: a reload or a reconnection keeps the seat
     const again = welcome.rooms.map((r) => this.join(r.room, { seat: r.seat }, { quiet: true }));
     await Promise.all(again);
@@ -366,23 +365,32 @@ class App {
     this.render();
   }
 
-  /** Ask for version `v` of a finished room's replay; answers to older requests are dropped. */
+  /**
+   * Show version `v` of a finished room's replay. One request per room is in flight: a slider dragged
+   * across many versions asks for the one it rests on once the answer before it is in, not for every step.
+   */
   async loadReplay(room, v) {
-    const rep = this.replays.get(room) || { v: 0, last: 0, seed: 0, state: null, seq: 0 };
-    rep.seq += 1;
-    rep.want = v;
-    const seq = rep.seq;
+    const rep = this.replays.get(room) || { v: 0, last: 0, seed: 0, state: null, want: null, busy: false };
     this.replays.set(room, rep);
+    rep.want = v;
     this.render();
+    if (rep.busy) return;
+    rep.busy = true;
     try {
-      const answer = await this.conn.request("replay", { room, v });
-      if (rep.seq !== seq) return;
-      Object.assign(rep, { v: answer.v, last: answer.last, seed: answer.seed, state: answer.state, want: null, error: null });
+      while (rep.want !== null && (rep.want !== rep.v || !rep.state)) {
+        const asked = rep.want;
+        const answer = await this.conn.request("replay", { room, v: asked });
+        Object.assign(rep, { v: answer.v, last: answer.last, seed: answer.seed, state: answer.state, error: null });
+        if (rep.want === asked) rep.want = null;
+        this.render();
+      }
+      rep.want = null;
     } catch (err) {
-      if (rep.seq !== seq) return;
       rep.want = null;
       if (!rep.state) rep.error = err instanceof ServerError ? errorSentence(err.code, err.message) : String(err);
       else this.fail(err, t("fail.replay"));
+    } finally {
+      rep.busy = false;
     }
     this.render();
   }
