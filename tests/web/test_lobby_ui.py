@@ -336,3 +336,19 @@ def test_the_other_players_page_offers_to_join_the_rematch_a_player_opened(brows
         assert not ann.errors
     finally:
         ann.close()
+
+
+def test_the_lobby_and_a_waiting_room_fit_a_phone_without_sideways_scrolling(browser: Any, server: str,
+                                                                              artifacts: Path) -> None:
+    phone = BrowserSeat(browser, server, "Pia", viewport={"width": 390, "height": 844})
+    try:
+        page = phone.page
+        width = "document.documentElement.scrollWidth"
+        assert page.evaluate(width) <= 390
+        page.screenshot(path=str(artifacts / "lobby-phone.png"), full_page=True)
+        page.click("[data-testid='quick-khan']")
+        page.wait_for_selector("section.room [data-testid='invite']")
+        assert page.evaluate(width) <= 390
+        page.screenshot(path=str(artifacts / "lobby-phone-room.png"), full_page=True)
+    finally:
+        phone.close()
