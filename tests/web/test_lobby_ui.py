@@ -8,6 +8,7 @@ fast server bots, so a game whose only person never moves is played to its end b
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -26,6 +27,7 @@ from .pages import BrowserSeat
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed at /usr/bin/chromium")
 
 SCALE = 0.05
+re_bot = re.compile(r"^Bot \d+$")
 
 
 @pytest.fixture(scope="module")
@@ -352,3 +354,31 @@ def test_the_lobby_and_a_waiting_room_fit_a_phone_without_sideways_scrolling(bro
         page.screenshot(path=str(artifacts / "lobby-phone-room.png"), full_page=True)
     finally:
         phone.close()
+
+
+def test_the_host_removes_a_player_adds_and_removes_a_bot_and_starts_early(browser: Any, server: str,
+                                                                            artifacts: Path) -> None:
+    ann, bob = BrowserSeat(browser, server, "Ann"), BrowserSeat(browser, server, "Bob")
+    try:
+        room = create_in_form(ann, game="expedition", seats=3)
+        page = ann.page
+        page.wait_for_selector("[data-testid='host']")
+        bob.page.goto(f"{server}/#/room/{room}")
+        bob.page.click("[data-testid='take-seat']")
+        bob.page.wait_for_selector(f"section.room[data-room='{room}'][data-you='1']")
+        assert bob.page.locator("[data-testid='host']").count() == 0  # only the room's opener has the controls
+        page.click("[data-key='host-kick-1']")
+        bob.page.wait_for_selector(f"section.room[data-room='{room}'][data-you=''] [data-testid='take-seat']")
+        page.click("[data-key='host-add_bot-1']")
+        page.wait_for_selector("ol.seats li[data-seat='1']:has-text('Bot')")
+        page.screenshot(path=str(artifacts / "lobby-host.png"))
+        page.click("[data-key='host-remove_bot-1']")
+        page.wait_for_selector("ol.seats li[data-seat='1'].free")
+        page.click("[data-testid='host-start']")
+        page.wait_for_selector(f"section.room[data-room='{room}'][data-status='playing']")
+        seats = ann.page.evaluate("r => window.marcopolo.store.get(r).view.seats.map(s => s.name)", room)
+        assert seats[0] == "Ann" and all(re_bot.match(n) for n in seats[1:]), seats
+        assert not ann.errors and not bob.errors
+    finally:
+        ann.close()
+        bob.close()

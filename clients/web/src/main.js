@@ -18,6 +18,7 @@ const MAX_NOTICES = 4;
 const CHAT_KEPT = 200; // lines shown per room (the server keeps as many)
 const INVITES_KEY = "marcopolo.invites";
 const INVITES_KEPT = 100;
+const HOSTED_KEY = "marcopolo.hosted";
 /** The seconds per move of a room made by "Play now": strangers cannot hold a game up for long. */
 export const QUICK_TURN_SECONDS = 120;
 
@@ -34,6 +35,15 @@ export function parseRoute(hash) {
   if (parts[0] === "history") return { page: "history" };
   if (parts[0] === "ratings") return { page: "ratings", id: parts[1] || null };
   return { page: "lobby" };
+}
+
+function loadHosted() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(HOSTED_KEY) || "[]");
+    return new Set(Array.isArray(saved) ? saved.filter((r) => typeof r === "string") : []);
+  } catch {
+    return new Set();
+  }
 }
 
 function loadInvites() {
@@ -70,6 +80,8 @@ class App {
     this.replays = new Map(); // room -> {v, last, seed, state, want, seq, error}
     this.rematches = new Map(); // finished room -> {new, invite}: a rematch another player opened
     this.matching = new Set(); // games with a quick match in flight
+    this.quickOpened = new Set(); // rooms a quick match seated this player at seat 0 of (host or not: see onChange)
+    this.hosted = loadHosted(); // rooms this player opened (created, a rematch, a quick match that made the room)
     this.ui = new Map(); // room -> a renderer's own UI state (selections), kept across renders
     this.notices = [];
     this.stale = 0; // moves answered `stale` (the room had moved on): shown in tests and the console
@@ -81,6 +93,10 @@ class App {
         // every version's log events are kept, also when several versions come before the next render
         const entry = this.store.get(room);
         if (entry) gatherLog(this, room, entry.view);
+        if (entry && this.quickOpened.delete(room)) {
+          // seat 0 of a room where nobody else sits: the match opened this room, and its opener is its host
+          if (entry.view.seats.every((st, i) => i === 0 || !st.taken)) this.keepHosted(room);
+        }
         this.render();
       },
     });
@@ -141,6 +157,26 @@ class App {
 
   defaultGame() {
     return creatableGames()[0]?.id ?? null;
+  }
+
+  /** Remember a room this player is the host of (the server checks; this only decides what is offered). */
+  keepHosted(room) {
+    this.hosted.add(room);
+    while (this.hosted.size > INVITES_KEPT) this.hosted.delete(this.hosted.values().next().value);
+    try {
+      localStorage.setItem(HOSTED_KEY, JSON.stringify([...this.hosted]));
+    } catch {
+      /* private mode: kept as long as the tab */
+    }
+  }
+
+  /** A host control before the start: `kick`, `add_bot`, `remove_bot` (with `seat`) or `start`. */
+  async host(room, action, seat = null) {
+    try {
+      await this.conn.request("host", seat === null ? { room, action } : { room, action, seat });
+    } catch (err) {
+      this.fail(err, t("fail.host"));
+    }
   }
 
   keepInvite(room, invite) {
@@ -276,6 +312,7 @@ class App {
       if (bots > 0) request.bots = bots; // the server seats its bots in the last seats
       const created = await this.conn.request("create", request);
       if (created.invite) this.keepInvite(created.room, created.invite); // a private room: join needs it
+      this.keepHosted(created.room);
       if (await this.join(created.room, {}, { game })) this.go(created.room);
     } catch (err) {
       this.fail(err, t("fail.create"));
@@ -290,6 +327,7 @@ class App {
     try {
       const joined = await this.conn.request("quick_match", { game, seats, turn_seconds: QUICK_TURN_SECONDS });
       this.joined.add(joined.room);
+      if (joined.seat === 0) this.quickOpened.add(joined.room); // decided at its first snapshot
       this.held.set(joined.room, { game, seat: joined.seat });
       this.loadChat(joined.room);
       this.loadRatings(game, { quiet: true });
@@ -306,6 +344,7 @@ class App {
   async rematch(room) {
     try {
       const answer = await this.conn.request("rematch", { room });
+      if (!this.rematches.has(room)) this.keepHosted(answer.new); // the first to ask opened it: its host
       await this.openRematch({ new: answer.new, invite: answer.invite || null });
     } catch (err) {
       this.fail(err, t("fail.rematch"));

@@ -348,6 +348,32 @@ function invitePanel(app, room, view) {
   );
 }
 
+/** The host's controls of a waiting room: remove a player, add or remove a bot, start now with bots. */
+function hostPanel(app, room, view) {
+  if (view.status !== "waiting" || !app.hosted.has(room) || view.you === null || view.you === undefined) return null;
+  const rows = view.seats.map((st, i) => {
+    let action = null;
+    if (!st.taken) action = ["add_bot", t("host.addBot")];
+    else if (BOT_NAME.test(st.name || "")) action = ["remove_bot", t("host.removeBot")];
+    else if (i !== view.you) action = ["kick", t("host.kick")];
+    return h(
+      "li",
+      { "data-seat": i },
+      `${i + 1}. ${st.taken ? st.name : t("room.free")} `,
+      action
+        ? h("button", { type: "button", class: "link", "data-key": `host-${action[0]}-${i}`, onClick: () => app.host(room, action[0], i) }, action[1])
+        : null,
+    );
+  });
+  return h(
+    "section",
+    { class: "host card-panel", "data-testid": "host", "aria-labelledby": "host-title" },
+    h("h2", { id: "host-title" }, t("host.title")),
+    h("ul", { class: "host-seats" }, rows),
+    h("button", { type: "button", class: "primary", "data-key": "host-start", "data-testid": "host-start", onClick: () => app.host(room, "start") }, t("host.start")),
+  );
+}
+
 function takeSeat(app, room, view) {
   const spectator = view.you === null || view.you === undefined;
   if (!spectator || view.status !== "waiting" || !view.seats.some((s) => !s.taken)) return null;
@@ -447,6 +473,7 @@ export function renderRoom(app, room) {
     seatsList(app, view),
     clockPanel(view, ctx.seatName),
     waiting ? invitePanel(app, room, view) : null,
+    hostPanel(app, room, view),
     takeSeat(app, room, view),
     h(
       "div",
