@@ -93,6 +93,8 @@ class App {
         // every version's log events are kept, also when several versions come before the next render
         const entry = this.store.get(room);
         if (entry) gatherLog(this, room, entry.view);
+        const you = entry?.view.you;
+        if (entry && (you === null || you === undefined) && this.held.has(room)) this.held.delete(room); // removed by the host
         if (entry && this.quickOpened.delete(room)) {
           // seat 0 of a room where nobody else sits: the match opened this room, and its opener is its host
           if (entry.view.seats.every((st, i) => i === 0 || !st.taken)) this.keepHosted(room);

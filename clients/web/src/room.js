@@ -1,4 +1,5 @@
-// One room: seats and presence, the prompt bar, the game's renderer, the result, the whole log, the rules.
+// One room: seats and presence, the prompt bar, the game's renderer, the result, the whole log, the rules;
+// for public lobbies the invite link, "Take a seat", the host's controls, the countdown, the chat, Rematch.
 // Owns: the parts every game shares. Must not: know a game; the renderer from registry.js draws the board.
 // The prompt bar stays in view: a sticky column beside the board on a wide screen, a bottom sheet on a
 // narrow one. The log is the whole game's: events are gathered from every view (the server's view keeps
