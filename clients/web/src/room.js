@@ -280,6 +280,7 @@ function promptBar(ctx, renderer, status) {
       "div",
       { class: "bar-head" },
       h("p", { class: `status ${view.prompt ? "mine" : ""}` }, status),
+      clockPanel(view, ctx.seatName), // in the bar, so the countdown stays in view with the status
       sheet && view.prompt
         ? h(
             "button",
@@ -472,7 +473,6 @@ export function renderRoom(app, room) {
       canLeave ? h("button", { type: "button", class: "link", "data-key": "leave", onClick: () => app.leave(room) }, t("room.leave")) : null,
     ),
     seatsList(app, view),
-    clockPanel(view, ctx.seatName),
     waiting ? invitePanel(app, room, view) : null,
     hostPanel(app, room, view),
     takeSeat(app, room, view),
