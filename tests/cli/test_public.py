@@ -113,7 +113,6 @@ async def test_an_unlisted_rooms_link_is_printed_and_a_second_terminal_joins_by_
         bob = asyncio.create_task(run(argv(url, tmp_path, "bob", "--join", link), console=b.console, lines=b_lines))
         await until(lambda: f"Seated at seat 2 in room {room}." in b.text, what="bob seated by the link")
         await until(lambda: re.search(rf"room {room}\s+playing", a.text) is not None, what="the game starting")
-        # a listed room's link works too, and `open LINK` from the lobby screen of a third terminal watches it
         a_lines.put_nowait("q")
         b_lines.put_nowait("q")
         assert await finish(ann, bob, timeout=10) == [0, 0]
