@@ -323,6 +323,9 @@ class ExpeditionRenderer(GameRenderer):
             text.append(f"\n  Paying for the {figure_colour(public, picking.get('fig'))} figure, picked: {cards}")
         return text
 
+    def event(self, view: View, ev: dict[str, Any]) -> str:
+        return event_words(view, ev)
+
     def log(self, view: View) -> Text:
         """The last few log events in words."""
         events = (view.get("public") or {}).get("log") or []
