@@ -5,7 +5,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from clients.cli.games.voyages import VoyagesRenderer, bundle_words, card_words, event_words
+from clients.cli.games.voyages import (
+    Board,
+    VoyagesRenderer,
+    bundle_words,
+    card_words,
+    contract_words,
+    event_words,
+    goal_words,
+)
 from clients.cli.render import option_label, option_labels, renderer_for, view_text
 from server.games.base import State
 from server.games.voyages.bots import GreedyBot
@@ -57,19 +65,20 @@ def test_the_voyages_renderer_is_registered() -> None:
 
 def test_own_goal_cards_appear_in_your_render_only() -> None:
     state = play(GAME.setup(2, {}, 7), 30)
-    mine = [g["id"] for g in GAME.view(state, 0)["private"]["goals"]]
-    theirs = [g["id"] for g in GAME.view(state, 1)["private"]["goals"]]
-    assert len(mine) == 2 and len(theirs) == 2
-    own = view_text(view_of(state, 0), width=140)
-    other = view_text(view_of(state, 1), width=140)
-    spectator = view_text(view_of(state, None), width=140)
+    board = Board(GAME.view(state, None)["public"])
+    mine = [goal_words(board, g) for g in GAME.view(state, 0)["private"]["goals"]]
+    theirs = [goal_words(board, g) for g in GAME.view(state, 1)["private"]["goals"]]
+    assert len(mine) == 2 and len(theirs) == 2 and not set(mine) & set(theirs)
+    own = view_text(view_of(state, 0), width=400).replace(" ✓", "")
+    other = view_text(view_of(state, 1), width=400).replace(" ✓", "")
+    spectator = view_text(view_of(state, None), width=400).replace(" ✓", "")
     assert "Your goal cards (secret)" in own
-    for gid in mine:
-        assert f"{gid}:" in own
-        assert gid not in other
-        assert gid not in spectator
-    for gid in theirs:
-        assert gid not in own
+    for words in mine:
+        assert words in own
+        assert words not in other
+        assert words not in spectator
+    for words in theirs:
+        assert words not in own
     assert "Your goal cards" not in spectator
     assert "You are watching." in spectator
 
@@ -77,10 +86,11 @@ def test_own_goal_cards_appear_in_your_render_only() -> None:
 def test_goal_cards_are_shown_for_everybody_after_the_final_scoring() -> None:
     state = play(GAME.setup(2, {}, 3), 2000)
     assert GAME.result(state) is not None
-    spectator = view_text(view_of(state, None), width=140)
+    spectator = view_text(view_of(state, None), width=400).replace(" ✓", "")
+    board = Board(GAME.view(state, None)["public"])
     for seat in (0, 1):
         for g in GAME.view(state, seat)["private"]["goals"]:
-            assert f"{g['id']}:" in spectator
+            assert goal_words(board, g) in spectator
 
 
 def test_the_map_lists_the_25_locations_and_the_30_routes_with_their_costs() -> None:
@@ -142,11 +152,11 @@ def test_the_contract_display_city_cards_and_the_bazaar_are_shown() -> None:
     text = view_text(view, width=160)
     display = view["public"]["display"]
     assert len(display) == 6
-    assert f"slot 1: {display[0]['id']}: pay " in text
+    assert f"slot 1: {contract_words(display[0])}" in text
     assert "(+2 coins or camels)" in text
     for cc in view["public"]["city_cards"]:
-        assert cc["card"]["id"] in text
-    assert text.count("  Sumatra: city-card-") == 3
+        assert card_words(cc["card"]) in text
+    assert text.count("  Sumatra: ") == 3 and "city-card-" not in text
     gold = next(line for line in text.splitlines() if line.startswith("gold ") and "│" in line)
     assert "3 gold + 1 free move" in gold and "2 gold + 2 camels" in gold
 

@@ -180,7 +180,7 @@ class VoyagesRenderer(GameRenderer):
             return "cancel this action (take the dice back)"
         if a == "fulfil":
             c = _contract(public, me, option["contract"])
-            return f"fulfil {option['contract']} ({contract_words(c)})"
+            return f"fulfil the contract ({contract_words(c)})"
         if a == "bag":
             return f"put {the_die(option['kind'], option['value'])} in the money bag for 3 coins"
         if a == "reroll":
@@ -206,12 +206,12 @@ class VoyagesRenderer(GameRenderer):
         if a == "take":
             cid = option["contract"]
             c = next((d for d in public.get("display") or [] if d.get("id") == cid), None)
-            words = f"take {cid} ({contract_words(c)})"
+            words = f"take the contract ({contract_words(c)})"
             if "bonus" in option:
                 extra = 1 if _eligible_slot(pending, cid) == 4 else 2
                 words += f" with {amount_words(str(option['bonus']), extra)}"
             if "discard" in option:
-                words += f", discarding {option['discard']}"
+                words += f", discarding your contract ({contract_words(_contract(public, me, option['discard']))})"
             return words
         if a == "done":
             return "take no more contracts"
@@ -257,7 +257,8 @@ class VoyagesRenderer(GameRenderer):
         if a == "bonus":
             return f"take the bonus {board.marker(option['marker'])}"
         if a == "keep":
-            return f"keep the new contract, discarding {option['discard']}"
+            old = contract_words(_contract(public, me, option["discard"]))
+            return f"keep the new contract, discarding your contract ({old})"
         if a == "decline":
             return "decline the new contract"
         if a == "relocate":
@@ -270,7 +271,7 @@ class VoyagesRenderer(GameRenderer):
             kept = []
             for gid in option["keep"]:
                 g = next((x for x in (view.get("private") or {}).get("goal_offer") or [] if x.get("id") == gid), None)
-                kept.append(goal_words(board, g) if g else str(gid))
+                kept.append(goal_words(board, g) if g else "a goal card")
             return "keep the goal cards " + " and ".join(kept)
         if a == "character":
             return f"play {board.character(str(option['character']))}"
@@ -339,11 +340,11 @@ class VoyagesRenderer(GameRenderer):
             elif kind == "comp":
                 what = f"{who} takes {item.get('amount')} as coins and camels (dice below 15)"
             elif kind == "keep":
-                what = f"{who} may keep {((item.get('contract') or {}).get('id'))}"
+                what = f"{who} may keep the new contract ({contract_words(item.get('contract'))})"
             elif kind == "relocate":
                 what = f"{who} moves a trading post to {board.name(item.get('city'))}"
             else:
-                what = f"{who}: {kind}"
+                what = f"{who} is choosing: {PENDING_WORDS.get(str(kind), 'a choice of the action')}"
             if text:
                 text.append("\n")
             text.append("Now: ", style="bold")
@@ -464,7 +465,7 @@ class VoyagesRenderer(GameRenderer):
             text.append("\n  (empty)", style="dim")
         for i, c in enumerate(display, 1):
             extra = " (+1 coin or camel)" if i == 5 else " (+2 coins or camels)" if i == 6 else ""
-            text.append(f"\n  slot {i}: {c.get('id')}: {contract_words(c)}{extra}")
+            text.append(f"\n  slot {i}: {contract_words(c)}{extra}")
         piles = public.get("piles") or []
         text.append(
             f"\n  Piles for the next rounds: {', '.join(str(p) for p in piles) or 'none'}; "
@@ -480,7 +481,7 @@ class VoyagesRenderer(GameRenderer):
         text = Text("City cards (one use per round, a post in the city needed)", style="bold")
         for cc in public.get("city_cards") or []:
             card = cc.get("card") or {}
-            text.append(f"\n  {board.name(cc.get('city'))}: {card.get('id')}: {card_words(card)}")
+            text.append(f"\n  {board.name(cc.get('city'))}: {card_words(card)}")
             used = cc.get("used")
             if used:
                 text.append("  used by ")
@@ -514,7 +515,7 @@ class VoyagesRenderer(GameRenderer):
             held.append(seat_name(view, s), style=_style(s))
             held.append(": ")
             active = p.get("contracts") or []
-            held.append("; ".join(f"{c.get('id')}: {contract_words(c)}" for c in active) or "none")
+            held.append("; ".join(contract_words(c) for c in active) or "none")
         return Group(t, held)
 
     def your_board(self, view: View) -> Text:
@@ -591,15 +592,26 @@ class VoyagesRenderer(GameRenderer):
         return Group(*parts)
 
 
+#: what another player is choosing, by the kind of the pending item (`public.pending[].kind`)
+PENDING_WORDS: dict[str, str] = {
+    "goals": "which 2 goal cards to keep",
+    "two_goods": "2 different goods",
+    "good": "1 good",
+    "other_bonus": "the bonus of another city-bonus marker",
+    "card": "whether to use the city card once more",
+    "times": "how many times to use the city card",
+}
+
+
 def goal_words(board: Board, g: dict[str, Any] | None, posts: set[int] | None = None) -> str:
-    """A goal card: `goal-3: Karakorum + Xian, 4 VP`, with the cities where the player has a post ticked."""
+    """A goal card: `Karakorum + Xian, 4 VP`, with the cities where the player has a post ticked."""
     if not g:
         return "?"
     names = []
     for c in g.get("cities") or []:
         mark = " ✓" if posts is not None and int(c) in posts else ""
         names.append(f"{board.name(c)}{mark}")
-    return f"{g.get('id')}: {' + '.join(names)}, {g.get('vp')} VP"
+    return f"{' + '.join(names)}, {g.get('vp')} VP"
 
 
 def _an(word: str) -> str:
@@ -618,6 +630,15 @@ def _my_pending(view: View) -> dict[str, Any] | None:
         if item.get("seat") == you:
             return item  # type: ignore[no-any-return]
     return None
+
+
+def _contract_named(public: dict[str, Any], cid: Any) -> str:
+    """A contract by what it asks and gives (yours, anyone's or on display), or `a contract` once it is gone."""
+    for p in public.get("players") or []:
+        c = _contract(public, p, str(cid))
+        if c:
+            return f"the contract ({contract_words(c)})"
+    return "a contract"
 
 
 def _contract(public: dict[str, Any], me: dict[str, Any] | None, cid: str) -> dict[str, Any] | None:
@@ -691,12 +712,12 @@ def event_words(view: View, ev: dict[str, Any]) -> str:
             gain = bundle_words(row[n - 1]) if 0 < n <= len(row) else f"column {n}"
             return f"{who} took {gain} from the {ev['res']} bazaar"
         if kind == "take_contract":
-            words = f"{who} took {ev['contract']}"
+            words = f"{who} took {_contract_named(public, ev.get('contract'))}"
             if ev.get("discard"):
-                words += f", discarding {ev['discard']}"
+                words += f", discarding {_contract_named(public, ev.get('discard'))}"
             return words
         if kind == "fulfil":
-            return f"{who} fulfilled {ev['contract']}"
+            return f"{who} fulfilled {_contract_named(public, ev.get('contract'))}"
         if kind == "step":
             cost = []
             if ev.get("coins"):
@@ -728,7 +749,7 @@ def event_words(view: View, ev: dict[str, Any]) -> str:
             return f"{who} took {got} as compensation"
         if kind == "special_contract":
             if "contract" in ev:
-                return f"{who} took {ev['contract']} from the special pile"
+                return f"{who} took {_contract_named(public, ev.get('contract'))} from the special pile"
             return f"{who} {'kept' if ev.get('kept') else 'declined'} a contract from the special pile"
         if kind == "mercator":
             return f"{who} (Mercator) received {ev['res']} as {seat_name(view, ev.get('from'))} took some"

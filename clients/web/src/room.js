@@ -318,7 +318,7 @@ export function renderRoom(app, room) {
   let status;
   if (waiting) status = t("room.waitingFor", { n: free });
   else if (view.result) status = t("room.over");
-  else if (view.prompt) status = t("room.yourMove", { text: view.prompt.text });
+  else if (view.prompt) status = t("room.yourMove", { text: (renderer.promptText && renderer.promptText(view)) || view.prompt.text });
   else status = renderer.status ? renderer.status(view, ctx) : t("room.waitingOthers");
   const canLeave = waiting && view.you !== null && view.you !== undefined;
   const board = waiting ? null : renderer.render(ctx);
