@@ -9,7 +9,7 @@
 // highlighted comes from the prompt alone. Options without a gesture are the room's buttons.
 import { h, s } from "../dom.js";
 import { t, tOr } from "../i18n.js";
-import { SEAT_COLOURS, die, dieWords, makeWords, resName, placedDice, placementsText, target, text, wrap } from "../shared/board.js";
+import { SEAT_COLOURS, die, dieWords, fitText, makeWords, resName, placedDice, placementsText, target, text, wrap } from "../shared/board.js";
 import { contractName } from "../shared/names.js";
 
 const RESOURCES = ["coins", "camels", "pepper", "silk", "gold", "jade", "vp"];
@@ -594,11 +594,11 @@ function actionSvg(ctx, A, ui) {
       { class: `kh-space${chosen ? " chosen" : ""}`, "data-space": space, role: "img", "aria-label": full },
       s("title", null, full),
       s("rect", { class: "box", x, y, width: CELL_W - 4, height: CELL_H - 4, rx: 6 }),
-      text(x + 6, y + 16, title, "box-title", 13),
+      fitText(x + 6, y + 16, title, "box-title", 13, CELL_W - 16),
       need ? text(x + CELL_W - 10, y + CELL_H - 10, t("w.dice", { n: need }), "need", 10.5) : null,
       icons ? s("g", { class: "icons", transform: `translate(${x + 6} ${y + 22})`, "aria-hidden": "true" }, icons) : wrap(lines.join(" "), 27, 3).map((ln, k) => text(x + 6, y + 30 + k * 11, ln, "small", 9.8)),
       extra,
-      placedDice(placements, x + 6, y + 58, 20, CELL_W - 16),
+      placedDice(placements, x + 6, y + 58, 20, CELL_W - 16, CELL_H - 62),
     );
     if (option) {
       g.removeAttribute("role");
@@ -618,13 +618,13 @@ function actionSvg(ctx, A, ui) {
     cells[cells.length - 1].querySelector("title").textContent += `; ${t("w.kh.offers", { offers: offers.join("; ") })}`;
   }
   const dewu = me(view)?.character === "dewu";
-  const steps = (n, more = "") => [chip("move", "", 8, 10, 8), text(20, 14, `${n}${more}`, "icon-text", 11)];
+  const steps = (n, more = "") => [chip("move", "", 8, 10, 8), fitText(20, 14, `${n}${more}`, "icon-text", 11, CELL_W - 36)];
   const SPACE_ICONS = {
-    seals: [chip("seal", "", 8, 10, 8), text(20, 14, t("w.kh.icon.seal"), "icon-text", 11)],
+    seals: [chip("seal", "", 8, 10, 8), fitText(20, 14, t("w.kh.icon.seal"), "icon-text", 11, CELL_W - 36)],
     travel1: [...steps(t("w.kh.icon.travel1")), chip("coins", 2, 80, 10, 8)],
     travel3: steps(t("w.kh.icon.travel3")),
     travel6: steps(t("w.kh.icon.travel6")),
-    contracts: [chip("coins", 3, 8, 10, 8), text(20, 14, t("w.kh.icon.contracts"), "icon-text", 11)],
+    contracts: [chip("coins", 3, 8, 10, 8), fitText(20, 14, t("w.kh.icon.contracts"), "icon-text", 11, CELL_W - 36)],
   };
   for (const sp of ["seals", "travel1", "travel3", "travel6", "contracts"]) {
     spaceBox(sp, spaceName(sp), [spaceGives(sp)], pub.spaces?.[sp] || [], i++, { need: sp === "seals" && dewu ? 1 : SPACE_DICE[sp] || 1, icons: SPACE_ICONS[sp] });
@@ -639,13 +639,13 @@ function actionSvg(ctx, A, ui) {
   });
   const blacks = pub.black_dice || [];
   spaceBox("black", spaceName("black"), [t("w.kh.blackLeft", { n: blacks.length })], blacks.length ? [{ seat: null, dice: blacks.map((v) => ["black", v || 0]) }] : [], i++, {
-    icons: [text(0, 14, t("w.kh.icon.black", { n: blacks.length }), "icon-text", 11), chip("camels", 3, 96, 10, 8)],
+    icons: [fitText(0, 14, t("w.kh.icon.black", { n: blacks.length }), "icon-text", 11, 84), chip("camels", 3, 96, 10, 8)],
   });
   for (const [city, sp] of Object.entries(B.special)) {
     const [row, w] = chipRow(sp.reward, 0, 10, 7);
     spaceBox(city, B.name(city), [t("w.kh.specialGives", { reward: bundleWords(sp.reward), seal: sealName(sp.seal) })], pub.special?.[city] || [], i++, {
       need: 1,
-      icons: [row, text(w + 2, 14, t("w.kh.icon.special", { seal: sealName(sp.seal) }), "icon-text", 10)],
+      icons: [row, fitText(w + 2, 14, t("w.kh.icon.special", { seal: sealName(sp.seal) }), "icon-text", 10, CELL_W - 16 - w - 4)],
     });
   }
   i++;
@@ -957,7 +957,7 @@ function phone(ctx, A, ui, { map, actions, players }) {
             ctx.rerender();
           },
         },
-        t(`w.kh.tab.${name}`),
+        t(`w.kh.tabname.${name}`),
         counts[name] ? h("span", { class: "kh-tab-n", "aria-label": t("w.kh.tabChoices", { n: counts[name] }) }, String(counts[name])) : null,
       ),
     ),

@@ -42,6 +42,12 @@ export function text(x, y, str, cls = "", size = 13, extra = {}) {
   return s("text", { x, y, class: cls, "font-size": size, ...extra }, str);
 }
 
+/** SVG text squeezed to `maxW` when it would run wider (names and words differ in length by language). */
+export function fitText(x, y, str, cls, size, maxW) {
+  const fit = String(str).length * size * 0.56 > maxW ? { textLength: maxW, lengthAdjust: "spacingAndGlyphs" } : {};
+  return text(x, y, str, cls, size, fit);
+}
+
 /** Make a board element a highlighted, keyboard-usable choice (when `on`). */
 export function target(el, on, label, key, onActivate) {
   if (!on) return el;
@@ -66,11 +72,16 @@ export function die(x, y, size, kind, value, seat, extra = {}) {
   );
 }
 
-/** The dice placed on one space from (x, y), each placement a run; shrunk so that all fit `maxW` (two rows at most). */
-export function placedDice(placements, x, y, size, maxW) {
+/**
+ * The dice placed on one space from (x, y), each placement a run; shrunk so that all fit `maxW` (two rows at
+ * most) and, when given, `maxH`.
+ */
+export function placedDice(placements, x, y, size, maxW, maxH = 0) {
   const count = placements.reduce((n, pl) => n + pl.dice.length, 0);
-  const perRow = Math.ceil(count / (count > 6 ? 2 : 1));
+  const rows = count > 6 ? 2 : 1;
+  const perRow = Math.ceil(count / rows);
   size = Math.max(9, Math.min(size, (maxW - (placements.length - 1) * 4) / Math.max(1, perRow) - 2));
+  if (maxH && rows > 1) size = Math.max(9, Math.min(size, (maxH - 3) / 2));
   const parts = [];
   let cx = x;
   let cy = y;
