@@ -5,6 +5,7 @@
 // Must not: decide a rule. Every move sent is one of `view.prompt.options`, sent as listed; what is
 // highlighted (destinations, cards, routes, the stack) is read from the options, never worked out here.
 import { clickable, h, s } from "../dom.js";
+import { t, tOr } from "../i18n.js";
 
 const GOODS = { violet: "#7d4fb0", green: "#2f8a41", yellow: "#e3b21c", turquoise: "#17a3a0" };
 const WIN_COLOURS = ["turquoise", "yellow", "green"];
@@ -60,16 +61,20 @@ function nodeOf(view, id) {
 }
 
 function nodeName(view, id) {
-  return nodeOf(view, id)?.name || id;
+  const n = nodeOf(view, id);
+  return n ? tOr(`w.cl.node.${id}`, n.name) : id;
 }
 
 function nodeWords(view, id) {
   const n = nodeOf(view, id);
   if (!n) return id;
-  if (n.type === "venice" || n.type === "khanbaliq") return n.name;
-  if (n.type === "post") return `${n.name} (${n.colour} trading post${n.port ? " and port" : ""})`;
-  return `${n.name} (${KIND_WORDS[n.type] || n.type})`;
+  const name = nodeName(view, id);
+  if (n.type === "venice" || n.type === "khanbaliq") return name;
+  if (n.type === "post") return t(n.port ? "w.cl.postPort" : "w.cl.post", { name, colour: colourName(n.colour) });
+  return `${name} (${tOr(`w.cl.kind.${n.type}`, n.type)})`;
 }
+
+const colourName = (c) => tOr(`w.cl.colour.${c}`, c);
 
 function cardParts(id) {
   const [colour, value] = id.split("-");
@@ -82,7 +87,7 @@ function cardType(id) {
 
 function cardName(id) {
   const { colour, value } = cardParts(id);
-  return `${colour} ${value}`;
+  return t("w.cl.card", { colour: colourName(colour), value });
 }
 
 function cardValue(id) {
@@ -91,7 +96,7 @@ function cardValue(id) {
 }
 
 function raiders(space) {
-  return space === "pirates" ? "pirates" : space === "robbers" ? "robbers" : String(space);
+  return space === "pirates" || space === "robbers" ? t(`w.cl.${space}`) : String(space);
 }
 
 function plural(n, word, many = `${word}s`) {
@@ -126,37 +131,56 @@ function analyse(view) {
 function describe(move, view) {
   const pub = view.public;
   const space = pub.fight?.space || (typeof pub.spin?.value === "string" ? pub.spin.value : null);
+  const route = (r) => tOr(`w.cl.route.${r}`, r);
   switch (move.a) {
     case "spin": {
       const both = (view.prompt?.options || []).filter((o) => o.a === "spin").length > 1;
-      return both ? `Go by ${move.route}: spin the ${move.route} compass` : `Spin the ${move.route} compass`;
+      return t(both ? "w.cl.opt.spinBy" : "w.cl.opt.spin", { route: route(move.route) });
     }
     case "move":
-      return `End the move at ${nodeWords(view, move.to)}`;
+      return t("w.cl.opt.move", { to: nodeWords(view, move.to) });
     case "fight":
-      return `Fight the ${raiders(space)} (the Golden Table protects you: you lose nothing)`;
+      return t("w.cl.opt.fight", { raiders: raiders(space) });
     case "decline":
-      return "Decline the fight (your turn ends)";
+      return t("w.cl.opt.decline");
     case "ransom":
-      return move.card
-        ? `Give ${cardName(move.card)} onto the ${raiders(space)}' ransom space`
-        : `Pay 50 bezants onto the ${raiders(space)}' ransom space`;
+      return move.card ? t("w.cl.opt.ransomCard", { card: cardName(move.card), raiders: raiders(space) }) : t("w.cl.opt.ransom", { raiders: raiders(space) });
     case "gift":
-      return `Give ${cardName(move.card)} to the Khan`;
+      return t("w.cl.opt.gift", { card: cardName(move.card) });
     case "sell":
-      return `Sell ${cardName(move.card)} for ${cardValue(move.card)} bezants`;
+      return t("w.cl.opt.sell", { card: cardName(move.card), value: cardValue(move.card) });
     case "done":
-      return pub.phase === "sell" ? "Done selling" : "Done trading";
+      return t(pub.phase === "sell" ? "w.cl.opt.doneSelling" : "w.cl.opt.doneTrading");
     case "buy":
-      return `Buy the top ${pub.trade?.colour || ""} card for 20 bezants`;
-    case "force": {
-      const name = view.seats[move.seat]?.name || `Seat ${move.seat + 1}`;
-      return `Make ${name} sell you a blind card for 30 bezants`;
-    }
+      return t("w.cl.opt.buy", { colour: colourName(pub.trade?.colour || "") });
+    case "force":
+      return t("w.cl.opt.force", { who: view.seats[move.seat]?.name || t("room.seat", { n: move.seat + 1 }) });
     case "discard":
-      return `Put ${cardName(move.card)} at the bottom of its stack`;
+      return t("w.cl.opt.discard", { card: cardName(move.card) });
     default:
       return JSON.stringify(move);
+  }
+}
+
+/** The prompt's question in words, from the view's structure (the phase, the spin, the gifts so far). */
+function promptText(view) {
+  const pub = view.public;
+  const opts = view.prompt?.options || [];
+  switch (pub.phase) {
+    case "spin":
+      return t(opts.filter((o) => o.a === "spin").length > 1 ? "w.cl.prompt.spinBoth" : "w.cl.prompt.spin");
+    case "move":
+      return t("w.cl.prompt.move", { n: pub.spin?.value ?? "?" });
+    case "gift":
+      return t("w.cl.prompt.gift");
+    case "fight":
+    case "ransom":
+    case "sell":
+    case "buy":
+    case "discard":
+      return t(`w.cl.prompt.${pub.phase}`);
+    default:
+      return view.prompt?.text || "";
   }
 }
 
@@ -735,6 +759,8 @@ export default {
   },
 
   describe,
+
+  promptText,
 
   hasGesture(move) {
     return ["spin", "move", "sell", "gift", "discard", "buy"].includes(move.a) || (move.a === "ransom" && Boolean(move.card));

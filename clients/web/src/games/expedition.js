@@ -3,10 +3,12 @@
 // Must not: decide a rule. Every move sent is one of `view.prompt.options`, sent as listed; the space a
 // figure would enter comes from the view (`figures[i].next`), never from a rule repeated here.
 import { clickable, h, s } from "../dom.js";
+import { t, tOr } from "../i18n.js";
 
 const CARD_COLOURS = { blue: "#2d67b3", yellow: "#d9a514", red: "#c3362c", green: "#2f8a41", purple: "#7a47a6" };
 const FIGURE_COLOURS = { red: "#d6392b", blue: "#2a68d6", green: "#2e9a48", orange: "#f28c18", white: "#fbfbf7" };
-const KIND_NAMES = { oil: "oil", spice: "spice", silk: "silk", fruit: "fruit", leader: "caravan leader" };
+const kindName = (k) => tOr(`w.ex.kind.${k}`, k);
+const colourName = (c) => tOr(`w.ex.colour.${c}`, c);
 const GOODS = ["oil", "spice", "silk", "fruit"];
 const GOODS_TINT = { oil: "#4a4036", spice: "#c2602a", silk: "#b0468a", fruit: "#6d9f2f" };
 
@@ -34,52 +36,29 @@ function cardParts(id) {
 
 function cardName(id) {
   const { colour, kind } = cardParts(id);
-  return `${colour} ${KIND_NAMES[kind] || kind}`;
+  return t("w.ex.card", { colour: colourName(colour), kind: kindName(kind) });
 }
 
 function plural(n, word, many = `${word}s`) {
   return `${n} ${n === 1 ? word : many}`;
 }
 
+const REQS = ["goods", "four_goods", "leaders", "colour", "five_colours"];
+
 function reqShort(req) {
-  if (!req) return "start";
-  switch (req.kind) {
-    case "goods":
-      return req.n === 1 ? "1 goods" : `${req.n} same goods`;
-    case "four_goods":
-      return "4 kinds of goods";
-    case "leaders":
-      return plural(req.n, "leader");
-    case "colour":
-      return `${req.n} of a colour`;
-    case "five_colours":
-      return "5 colours";
-    default:
-      return req.kind;
-  }
+  if (!req) return t("w.ex.req.start");
+  return REQS.includes(req.kind) ? t(`w.ex.req.${req.kind}`, { n: req.n }) : req.kind;
 }
 
 function reqLong(req) {
-  if (!req) return "no payment (start)";
-  switch (req.kind) {
-    case "goods":
-      return `pay ${plural(req.n, "goods card")} of one type (oil, spice, silk or fruit), any colours, no caravan leaders`;
-    case "four_goods":
-      return "pay one goods card of each type: oil, spice, silk and fruit";
-    case "leaders":
-      return `pay ${plural(req.n, "caravan leader")}, any colours`;
-    case "colour":
-      return `pay ${req.n} cards of one colour, goods or leaders`;
-    case "five_colours":
-      return "pay one card of each of the five colours";
-    default:
-      return `pay: ${JSON.stringify(req)}`;
-  }
+  if (!req) return t("w.ex.reqLong.start");
+  return REQS.includes(req.kind) ? t(`w.ex.reqLong.${req.kind}`, { n: req.n }) : JSON.stringify(req);
 }
 
 function spaceName(track, pos) {
-  if (pos === null || pos === undefined) return "the next space";
-  return track[pos]?.name || `space ${pos}`;
+  if (pos === null || pos === undefined) return t("w.ex.nextSpace");
+  const name = track[pos]?.name;
+  return name ? tOr(`w.ex.city.${name}`, name) : t("w.ex.space", { n: pos });
 }
 
 function landmarks(track) {
@@ -95,7 +74,7 @@ function landing(pub, fig) {
 
 function figureLabel(pub, fig, seatName) {
   const f = pub.figures[fig];
-  return `${f.colour} figure (${seatName(f.seat)})`;
+  return t("w.ex.figureOf", { colour: colourName(f.colour), who: seatName(f.seat) });
 }
 
 function multiset(list) {
@@ -625,28 +604,38 @@ function playersPanel(ctx) {
 
 function describe(move, view) {
   const pub = view.public;
-  const fig = (f) => `${pub.figures[f]?.colour || "?"} figure`;
+  const fig = (f) => t("w.ex.figure", { colour: colourName(pub.figures[f]?.colour || "?") });
   const to = (f) => spaceName(pub.track, landing(pub, f));
   switch (move.a) {
     case "move":
-      return `Move ${fig(move.fig)} to ${to(move.fig)}, paying ${move.pay.map(cardName).join(", ")}`;
+      return t("w.ex.opt.move", { fig: fig(move.fig), to: to(move.fig), cards: move.pay.map(cardName).join(", ") });
     case "lighten":
-      return `Lighten the load: move ${fig(move.fig)} to ${to(move.fig)} for 1 gold`;
+      return t("w.ex.opt.lighten", { fig: fig(move.fig), to: to(move.fig) });
     case "choose":
-      return `Pay for ${fig(move.fig)} to ${to(move.fig)} card by card`;
+      return t("w.ex.opt.choose", { fig: fig(move.fig), to: to(move.fig) });
     case "pick":
-      return `Pay with ${cardName(move.card)}`;
+      return t("w.ex.opt.pick", { card: cardName(move.card) });
     case "cancel":
-      return "Cancel paying card by card";
+      return t("w.ex.opt.cancel");
     case "pass":
-      return "Pass: move no figure, go on to draw a card";
+      return t("w.ex.opt.pass");
     case "stop":
-      return "Stop moving and draw a card";
+      return t("w.ex.opt.stop");
     case "draw":
-      return move.from === "deck" ? "Draw the top card of the draw pile" : `Take the face-up ${cardName(pub.display[move.slot] || "?-?-0")}`;
+      return move.from === "deck" ? t("w.ex.opt.drawDeck") : t("w.ex.opt.drawFace", { card: cardName(pub.display[move.slot] || "?-?-0") });
     default:
       return JSON.stringify(move);
   }
+}
+
+/** The prompt's question in words, from the view's structure (the phase, a payment card by card). */
+function promptText(view) {
+  const pub = view.public;
+  if (pub.phase === "draw") return t("w.ex.prompt.draw");
+  if (view.private?.picking) return t("w.ex.prompt.pick");
+  const opts = view.prompt?.options || [];
+  if (opts.some((o) => o.a === "stop")) return t("w.ex.prompt.moveOn");
+  return t("w.ex.prompt.move");
 }
 
 function logLine(ev, pub, seatName) {
@@ -704,6 +693,8 @@ export default {
   },
 
   describe,
+
+  promptText,
 
   hasGesture(move, view) {
     if (move.a === "move" || move.a === "choose") return landing(view.public, move.fig) !== null;

@@ -5,25 +5,18 @@
 // Must not: decide a rule. Every move sent is one of `view.prompt.options`, sent exactly as listed; what is
 // highlighted comes from the prompt alone. Options without a gesture are the room's buttons.
 import { h, s } from "../dom.js";
-import { SEAT_COLOURS, die, makeWords, placedDice, placementsText, plural, target, text } from "../shared/board.js";
+import { t, tOr } from "../i18n.js";
+import { SEAT_COLOURS, die, makeWords, placedDice, placementsText, plural, dieWords as sharedDieWords, target, text } from "../shared/board.js";
 import { contractName } from "../shared/names.js";
 
 const SEAT_COLOUR_NAMES = ["red", "blue", "green", "yellow"];
 const GOODS = ["pepper", "silk", "gold"];
 const RESOURCES = ["coins", "camels", "pepper", "silk", "gold", "vp"];
 const RES_FILL = { coins: "#f2c230", camels: "#b47a3c", pepper: "#a3401f", silk: "#6b4fc4", gold: "#e8b81a", vp: "#2f8a57" };
-const SPACE_NAMES = {
-  coins: "Take 5 coins",
-  camels: "Bazaar: camels",
-  pepper: "Bazaar: pepper",
-  silk: "Bazaar: silk",
-  gold: "Bazaar: gold",
-  khan: "Khan's favor",
-  contracts: "Contracts",
-  travel: "Travel",
-};
+const SPACES = ["coins", "camels", "pepper", "silk", "gold", "khan", "contracts", "travel"];
+const goodName = (g) => tOr(`w.resname.${g}`, g);
 const SPACE_DICE = { coins: 1, khan: 1, contracts: 1, travel: 2 };
-const KIND_WORDS = { start: "start", oasis: "oasis", small: "small city", large: "large city", beijing: "Beijing" };
+const kindWords = (k) => tOr(`w.vo.kind.${k}`, k);
 
 // The map, drawn in a 1000×650 box (landscape; a phone gets it turned a quarter, 650×1000): Venezia in the
 // west, Moscow and Karakorum in the north, Beijing in the east, Sumatra in the south-east.
@@ -58,29 +51,29 @@ const BEIJING_SLOTS_AT = { land: [42, -28], port: [-26, 46] };
 // ---- words -------------------------------------------------------------------------------------
 
 const { amountWords, bundleWords, contractWords } = makeWords({
-  any_good: (n) => (n === 1 ? "1 good of your choice" : `${n} goods of your choice`),
-  two_goods: (n) => (n === 1 ? "2 different goods" : `${n}× 2 different goods`),
-  contract: (n) => (n === 1 ? "the top special contract" : `${n} special contracts`),
-  other_city_bonus: () => "another city's bonus",
+  any_good: (n) => t("w.res.goodChoice", { n }),
+  two_goods: (n) => t("w.vo.res.twoGoods", { n }),
+  contract: (n) => t("w.vo.res.special", { n }),
+  other_city_bonus: () => t("w.vo.res.otherBonus"),
 });
 
 function cardWords(card) {
   if (!card) return "—";
   switch (card.kind) {
     case "per_pip":
-      return `${bundleWords(card.reward)} per pip of the die`;
+      return t("w.card.perPip", { reward: bundleWords(card.reward) });
     case "by_die":
-      return `${card.good} by die value 1 to 6: ${(card.amount_by_die || []).join("/")}`;
+      return t("w.card.byDie", { rewards: `${goodName(card.good)} ${(card.amount_by_die || []).join("/")}` });
     case "count":
-      return `${bundleWords(card.reward)} per ${card.counts === "posts" ? "trading post" : "completed contract"}, at most the die value`;
+      return t(card.counts === "posts" ? "w.card.perPost" : "w.card.perContract", { reward: bundleWords(card.reward) });
     case "trade":
-      return `pay ${bundleWords(card.cost)} for ${bundleWords(card.reward)}, up to the die value times`;
+      return t("w.card.trade", { cost: bundleWords(card.cost), reward: bundleWords(card.reward) });
     case "either":
-      return `${(card.ways || []).map((w) => `${bundleWords(w.cost)} for ${bundleWords(w.reward)}`).join(" or ")} (one way), up to the die value times`;
+      return t("w.card.either", { ways: (card.ways || []).map((w) => t("w.card.way", { cost: bundleWords(w.cost), reward: bundleWords(w.reward) })).join(` ${t("w.orShort")} `) });
     case "city_bonus": {
-      const pay = card.cost && Object.keys(card.cost).length ? `pay ${bundleWords(card.cost)} each: ` : "";
-      const times = card.times_by_die ? `${card.times_by_die.join("/")} times by die value` : "up to the die value times";
-      return `${pay}the bonus of a small city with your post, ${times}`;
+      const times = card.times_by_die ? t("w.vo.card.timesBy", { times: card.times_by_die.join("/") }) : t("w.vo.card.timesUpTo");
+      const words = t("w.vo.card.cityBonus", { times });
+      return card.cost && Object.keys(card.cost).length ? t("w.vo.card.payEach", { cost: bundleWords(card.cost), what: words }) : words;
     }
     default:
       return JSON.stringify(card);
@@ -103,8 +96,8 @@ class Board {
 
   name(id) {
     const n = this.nodes.get(Number(id));
-    if (!n) return `location ${id}`;
-    return n.type === "oasis" ? `Oasis ${n.id}` : n.name;
+    if (!n) return t("w.vo.location", { n: id });
+    return n.type === "oasis" ? t("w.vo.oasis", { n: n.id }) : tOr(`w.vo.city.${n.id}`, n.name);
   }
 
   kind(id) {
@@ -112,12 +105,16 @@ class Board {
   }
 
   character(id) {
-    return this.characters[id]?.name || id || "—";
+    return tOr(`w.vo.char.${id}`, this.characters[id]?.name || id || "—");
+  }
+
+  ability(id) {
+    return tOr(`w.vo.ability.${id}`, this.characters[id]?.ability || "");
   }
 
   space(space) {
-    if (SPACE_NAMES[space]) return SPACE_NAMES[space];
-    if (space && space.startsWith("card-")) return `the city card in ${this.name(this.cardSlots[Number(space.slice(5))])}`;
+    if (SPACES.includes(space)) return t(`w.vo.space.${space}`);
+    if (space && space.startsWith("card-")) return t("w.vo.cardIn", { city: this.name(this.cardSlots[Number(space.slice(5))]) });
     return String(space);
   }
 
@@ -142,19 +139,13 @@ function routeCostWords(e) {
   return extra.join(" + ");
 }
 
-function dieWords(kind, value) {
-  return value === 0 ? `${kind} die (any value)` : `${kind} ${value}`;
-}
-
-/** A die of yours as the object of a sentence: "your 4 die", "the black 3 die", "your die (any value)". */
-function theDie(kind, value) {
-  const whose = kind === "own" ? "your" : `the ${kind}`;
-  return value ? `${whose} ${value} die` : `${whose} die (any value)`;
-}
-
-/** Someone's die in the log: "a 4", "a black 3". */
+/** Someone's die in the log: "4", "black 3", "a die". */
 function aDie(kind, value) {
-  return value ? `a ${kind === "own" ? "" : `${kind} `}${value}` : "a die";
+  return value ? (kind === "own" ? String(value) : `${t(`w.diekind.${kind}`)} ${value}`) : t("w.vo.aDie");
+}
+
+function dieWords(kind, value) {
+  return aDie(kind, value);
 }
 
 function myPending(view) {
@@ -185,110 +176,122 @@ function describe(move, view) {
   const B = new Board(pub);
   const pend = myPending(view);
   const mine = me(view);
+  const die = theDie(move.kind, move.value);
   switch (move.a) {
     case "space": {
-      const n = B.diceNeeded(move.space);
-      let t = `${B.space(move.space)} (${plural(n, "die", "dice")})`;
-      if (move.space.startsWith("card-")) {
-        const cc = (pub.city_cards || [])[Number(move.space.slice(5))];
-        if (cc) t += `: ${cardWords(cc.card)}`;
-      }
-      return t;
+      const words = t("w.opt.space", { space: B.space(move.space), dice: t("w.dice", { n: B.diceNeeded(move.space) }) });
+      const cc = move.space.startsWith("card-") ? (pub.city_cards || [])[Number(move.space.slice(5))] : null;
+      return cc ? `${words}: ${cardWords(cc.card)}` : words;
     }
     case "die": {
-      const where = pend?.kind === "dice" ? ` on ${B.space(pend.space)}` : "";
-      if (move.kind === "own" && mine?.character === "raschid") return `Place an own die as a ${move.value}${where}`;
-      return `Place the ${move.kind} ${move.value} die${where}`;
+      const raschid = move.kind === "own" && mine?.character === "raschid";
+      const d = raschid ? t("w.vo.dieAs", { v: move.value }) : die;
+      return pend?.kind === "dice" ? t("w.opt.dieOn", { die: d, space: B.space(pend.space) }) : t("w.opt.die", { die: d });
     }
     case "cancel":
-      return "Cancel this action (take the dice back)";
+      return t("w.opt.cancel");
     case "fulfil":
-      return `Fulfil ${cname(view, move.contract)}`;
+      return t("w.opt.fulfil", { contract: cname(view, move.contract) });
     case "bag":
-      return `Money bag: put ${theDie(move.kind, move.value)} in it for 3 coins`;
+      return t("w.vo.opt.bag", { die });
     case "reroll":
-      return `Reroll the ${move.kind} ${move.value} die for 1 camel`;
+      return t("w.opt.reroll", { die });
     case "adjust":
-      return `Turn the ${move.kind} ${move.value} die to ${move.value + move.by} for 2 camels`;
+      return t("w.opt.adjust", { die, to: move.value + move.by });
     case "black":
-      return "Buy a black die for 3 camels";
+      return t("w.kh.opt.black");
     case "end":
-      return "End your turn";
+      return t("w.opt.end");
     case "column": {
       const row = B.bazaar[pend?.res]?.by_die || [];
-      return `Take column ${move.n} of the ${pend?.res || ""} bazaar: ${bundleWords(row[move.n - 1])}`;
+      return t("w.vo.opt.column", { n: move.n, good: goodName(pend?.res || ""), gain: bundleWords(row[move.n - 1]) });
     }
     case "good":
-      return `Take 1 ${move.good}`;
+      return t("w.opt.good", { good: amountWords(move.good, 1) });
     case "goods":
-      return `Take 1 ${move.goods[0]} and 1 ${move.goods[1]}`;
+      return t("w.vo.opt.goods", { a: amountWords(move.goods[0], 1), b: amountWords(move.goods[1], 1) });
     case "take": {
-      let t = `Take ${cname(view, move.contract)}`;
+      let words = t("w.opt.take", { contract: cname(view, move.contract) });
       if (move.bonus) {
         const slot = (pend?.eligible || []).find(([, c]) => c === move.contract)?.[0];
-        t += `, with ${amountWords(move.bonus, slot === 4 ? 1 : 2)}`;
+        words = t("w.vo.opt.takeBonus", { take: words, bonus: amountWords(move.bonus, slot === 4 ? 1 : 2) });
       }
-      if (move.discard) t += `, discarding ${cname(view, move.discard)}`;
-      return t;
+      return move.discard ? t("w.opt.takeDiscard", { take: words, contract: cname(view, move.discard) }) : words;
     }
     case "done":
-      return "Take no more contracts";
+      return t("w.opt.doneContracts");
     case "step": {
       const figs = mine?.figures || [];
       const from = figs[move.fig];
-      const who = figs.length > 1 ? `figure ${move.fig + 1} ` : "";
       const cost = routeCostWords(B.route(from, move.to));
-      let t = `Move ${who}from ${B.name(from)} to ${B.name(move.to)}`;
-      if (cost) t += ` (route: ${cost})`;
-      if (move.goods) t += `, paying 1 ${move.goods[0]} and 1 ${move.goods[1]}`;
-      return t;
+      let words = t(figs.length > 1 ? "w.opt.stepFig" : "w.opt.step", { fig: move.fig + 1, from: B.name(from), to: B.name(move.to) });
+      if (cost) words += ` (${t("w.route", { cost })})`;
+      if (move.goods) words = t("w.vo.opt.payingGoods", { move: words, a: amountWords(move.goods[0], 1), b: amountWords(move.goods[1], 1) });
+      return words;
     }
     case "stop":
-      if (pend?.kind === "travel") return "Stop moving here";
-      if (pend?.kind === "card") return "Stop using the city card";
-      return "Stop";
+      if (pend?.kind === "travel") return t("w.kh.opt.stop.travel");
+      if (pend?.kind === "card") return t("w.kh.opt.stop.card");
+      return t("w.opt.stop");
     case "times": {
-      let t = `Use the city card ${plural(move.n, "time")}`;
+      const words = t("w.opt.times", { n: move.n });
       const card = cardData(pub, pend?.card);
-      if (card?.kind === "either") {
-        const w = card.ways[move.way];
-        if (w) t += ` (${bundleWords(w.cost)} for ${bundleWords(w.reward)})`;
-      }
-      return t;
+      const w = card?.kind === "either" ? card.ways[move.way] : null;
+      return w ? `${words} (${t("w.card.way", { cost: bundleWords(w.cost), reward: bundleWords(w.reward) })})` : words;
     }
     case "trade": {
-      if (move.give) return `Give 1 ${move.give} for 2 camels`;
+      if (move.give) return t("w.vo.opt.give", { good: amountWords(move.give, 1) });
       const card = cardData(pub, pend?.card);
       const cost = card?.kind === "either" ? { camels: 2 } : card?.cost || {};
-      return Object.keys(cost).length ? `Pay ${bundleWords(cost)} for 1 ${move.get}` : `Take 1 ${move.get}`;
+      return Object.keys(cost).length ? t("w.vo.opt.payFor", { cost: bundleWords(cost), good: amountWords(move.get, 1) }) : t("w.opt.good", { good: amountWords(move.get, 1) });
     }
     case "city":
-      return `Take the bonus of ${B.name(move.city)} (${B.marker(pub.city_bonus?.[String(move.city)])})`;
+      return t("w.opt.takeBonus", { bonus: t("w.kh.src.city", { city: B.name(move.city), bonus: B.marker(pub.city_bonus?.[String(move.city)]) }) });
     case "bonus":
-      return `Take the bonus ${B.marker(move.marker)}`;
+      return t("w.vo.opt.bonus", { bonus: B.marker(move.marker) });
     case "keep":
-      return `Keep the new contract, discarding ${cname(view, move.discard)}`;
+      return t("w.vo.opt.keep", { contract: cname(view, move.discard) });
     case "decline":
-      return "Decline the new contract";
+      return t("w.vo.opt.decline");
     case "relocate":
-      return `Move your trading post from ${B.name(move.from)}`;
+      return t("w.opt.relocate", { city: B.name(move.from) });
     case "comp": {
       const camels = (pend?.amount ?? move.coins) - move.coins;
-      return `Take ${amountWords("coins", move.coins)} and ${amountWords("camels", camels)}`;
+      return t("w.opt.comp", { coins: amountWords("coins", move.coins), camels: amountWords("camels", camels) });
     }
     case "goals": {
       const offer = view.private?.goal_offer || [];
       const words = move.keep.map((id) => {
         const g = offer.find((x) => x.id === id);
-        return g ? `${g.cities.map((c) => B.name(c)).join(" + ")} (${g.vp} VP)` : id;
+        return g ? goalWords(B, g) : t("w.kind.goal");
       });
-      return `Keep the goal cards ${words.join(" and ")}`;
+      return t("w.vo.opt.goals", { goals: words.join("; ") });
     }
     case "character":
-      return `Play ${B.character(move.character)}`;
+      return t("w.opt.character", { name: B.character(move.character) });
     default:
       return JSON.stringify(move);
   }
+}
+
+/** A goal card: its two cities and its VP. */
+function goalWords(B, g) {
+  return t("w.vo.goal", { cities: g.cities.map((c) => B.name(c)).join(" + "), vp: g.vp });
+}
+
+/** A die of yours as the object of a sentence: "your 4 die", "the black 3 die", "your die (any value)". */
+function theDie(kind, value) {
+  return sharedDieWords(kind, value);
+}
+
+/** The prompt's question in words, from the view's structure (the phase and your pending item). */
+function promptText(view) {
+  const pub = view.public;
+  if (pub.phase === "draft") return t("w.prompt.character");
+  const pend = myPending(view);
+  if (pend) return tOr(`w.vo.prompt.${pend.kind}`, tOr(`w.prompt.${pend.kind}`, view.prompt?.text || ""));
+  if (pub.main_done) return t("w.prompt.bonusOrEnd");
+  return t("w.prompt.space");
 }
 
 // ---- the prompt, sorted by gesture -------------------------------------------------------------
@@ -530,7 +533,7 @@ function mapSvg(ctx, A, ui) {
         ),
       );
     });
-    const words = [`${B.name(n.id)}, ${KIND_WORDS[n.type] || n.type}`];
+    const words = [`${B.name(n.id)}, ${kindWords(n.type)}`];
     if (n.type === "small") words.push(`bonus: ${B.marker(pub.city_bonus?.[String(n.id)])}`);
     if (n.type === "large") {
       const tile = pub.outposts?.[String(n.id)];
@@ -1292,6 +1295,8 @@ export default {
   },
 
   describe,
+
+  promptText,
 
   hasGesture(move, view) {
     if (!GESTURES.has(move.a)) return false;
