@@ -135,7 +135,7 @@ def test_dice_placed_on_action_spaces_and_the_khan_ladder_are_shown() -> None:
     state = move(state, {"a": "space", "space": "khan"})
     text = view_text(view_of(state, 0), width=160)
     assert "ann (you) is placing dice on Khan's favor (0 of 1 chosen)" in text
-    assert "place your own die as a 4 on Khan's favor" in option_labels(view_of(state, 0))
+    assert "Place your die as a 4 on Khan's favor" in option_labels(view_of(state, 0))
     state = move(state, {"a": "die", "kind": "own", "value": 4})
     state = move(state, {"a": "good", "good": "silk"})
     text = view_text(view_of(state, None), width=160)
@@ -181,37 +181,37 @@ def test_labels_name_the_action_the_dice_and_the_places() -> None:
     state = GAME.setup(2, {}, 11)  # a seed whose drawn start player is seat 0 (no compensation)
     view = view_of(state, 0)
     labels = option_labels(view)
-    assert "choose Bazaar: gold (3 dice)" in labels
-    assert "choose Travel (2 dice)" in labels
-    assert "put your die (any value) in the money bag for 3 coins" in labels
+    assert "Bazaar: gold (3 dice)" in labels
+    assert "Travel (2 dice)" in labels
+    assert "Money bag: put your die (any value) in it for 3 coins" in labels
     state = move(state, {"a": "space", "space": "travel"})
     state = move(state, {"a": "die", "kind": "own", "value": 2})
     state = move(state, {"a": "die", "kind": "own", "value": 2})
     labels = option_labels(view_of(state, 0))
-    assert "move from Venezia to Alexandria" in labels
-    assert "move from Venezia to Oasis 9 (route: 3 camels)" not in labels  # ann has 2 camels only
-    assert "move from Venezia to Oasis 1" in labels
+    assert "Move from Venezia to Alexandria" in labels
+    assert "Move from Venezia to Oasis 9 (route: 3 camels)" not in labels  # ann has 2 camels only
+    assert "Move from Venezia to Oasis 1" in labels
     state = move(state, {"a": "step", "fig": 0, "to": 1})
     labels = option_labels(view_of(state, 0))
-    assert labels == ["move from Oasis 1 to Venezia", "move from Oasis 1 to Moscow", "stop moving here"]
+    assert labels == ["Move from Oasis 1 to Venezia", "Move from Oasis 1 to Moscow", "Stop moving here"]
 
 
 def test_the_other_pending_choices_read_as_words() -> None:
     state = GAME.setup(2, {}, 11)  # a seed whose drawn start player is seat 0 (no compensation)
     view = view_of(state, 0)
     words = {
-        "take column 3 of the silk bazaar: 2 silk + 1 camel": {"a": "column", "n": 3},
-        "take 1 pepper and 1 gold": {"a": "goods", "goods": ["pepper", "gold"]},
-        "buy a black die for 3 camels": {"a": "black"},
-        "turn your 3 die to 2 for 2 camels": {"a": "adjust", "kind": "own", "value": 3, "by": -1},
-        "reroll the black 5 die for 1 camel": {"a": "reroll", "kind": "black", "value": 5},
-        "end your turn": {"a": "end"},
-        "take the bonus 3 camels": {"a": "bonus", "marker": 1},
-        "take the bonus of Kochi (3 VP)": {"a": "city", "city": 24},
-        "move your trading post from Moscow": {"a": "relocate", "from": 2},
-        "give 1 silk for 2 camels": {"a": "trade", "give": "silk"},
-        "decline the new contract": {"a": "decline"},
-        "play Wilhelm von Rubruk": {"a": "character", "character": "wilhelm"},
+        "Take column 3 of the silk bazaar: 2 silk + 1 camel": {"a": "column", "n": 3},
+        "Take 1 pepper and 1 gold": {"a": "goods", "goods": ["pepper", "gold"]},
+        "Buy a black die for 3 camels": {"a": "black"},
+        "Turn your 3 die to 2 for 2 camels": {"a": "adjust", "kind": "own", "value": 3, "by": -1},
+        "Reroll the black 5 die for 1 camel": {"a": "reroll", "kind": "black", "value": 5},
+        "End your turn": {"a": "end"},
+        "Take the bonus 3 camels": {"a": "bonus", "marker": 1},
+        "Take the bonus of Kochi (3 VP)": {"a": "city", "city": 24},
+        "Move your trading post from Moscow": {"a": "relocate", "from": 2},
+        "Give 1 silk for 2 camels": {"a": "trade", "give": "silk"},
+        "Decline the new contract": {"a": "decline"},
+        "Play Wilhelm von Rubruk": {"a": "character", "character": "wilhelm"},
     }
     view["public"]["pending"] = [{"seat": 0, "kind": "column", "res": "silk", "max": 4}]
     for expected, option in words.items():
@@ -227,7 +227,7 @@ def test_words_for_costs_rewards_and_city_cards() -> None:
     )
     assert card_words({"kind": "per_pip", "reward": {"coins": 2}}) == "2 coins per pip of the die"
     assert card_words({"kind": "by_die", "good": "gold", "amount_by_die": [1, 1, 1, 1, 1, 3]}) == (
-        "gold by die value 1–6: 1/1/1/1/1/3"
+        "by die value 1 to 6: gold 1/1/1/1/1/3"
     )
 
 

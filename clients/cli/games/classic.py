@@ -17,6 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from clients.cli.i18n import w, w_or
 from clients.cli.render import GameRenderer, Move, View, compact, register, seat_name
 
 #: goods colours in the game's order, as rich styles
@@ -63,19 +64,23 @@ def node_name(public: dict[str, Any], node: str | None) -> str:
     if node is None:
         return "?"
     n = board_nodes(public).get(node)
-    return str(n.get("name") or node) if n else str(node).title()
+    return w_or(f"w.cl.node.{node}", str(n.get("name") or node)) if n else str(node).title()
 
 
 def node_words(public: dict[str, Any], node: str) -> str:
     """`Caffa (violet trading post)`, `Trebizond (port)`, `Ragusa (city)`."""
     n = board_nodes(public).get(node) or {}
     kind = str(n.get("type", "city"))
-    words = NODE_KINDS.get(kind, ("?", kind))[1]
-    if kind == "post" and n.get("colour"):
-        words = f"{n['colour']} trading post" + (" and port" if n.get("port") else "")
+    name = node_name(public, node)
     if kind in ("venice", "khanbaliq"):
-        return node_name(public, node)
-    return f"{node_name(public, node)} ({words})"
+        return name
+    if kind == "post" and n.get("colour"):
+        return w("w.cl.postPort" if n.get("port") else "w.cl.post", name=name, colour=colour_name(str(n["colour"])))
+    return f"{name} ({w_or(f'w.cl.kind.{kind}', NODE_KINDS.get(kind, ('?', kind))[1])})"
+
+
+def colour_name(colour: str) -> str:
+    return w_or(f"w.cl.colour.{colour}", colour)
 
 
 def links(public: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
@@ -102,7 +107,7 @@ def card_parts(card: str) -> tuple[str, str]:
 def card_words(card: str) -> str:
     """`violet 80` for `violet-80-1` (copies are interchangeable)."""
     colour, value = card_parts(card)
-    return f"{colour} {value}"
+    return w("w.cl.card", colour=colour_name(colour), value=value)
 
 
 def card_text(card: str) -> Text:
@@ -116,7 +121,7 @@ def card_value(card: str) -> int:
 
 
 def raiders(space: str | None) -> str:
-    return RAIDERS.get(str(space), str(space))
+    return w(f"w.cl.{space}") if space in ("pirates", "robbers") else RAIDERS.get(str(space), str(space))
 
 
 def ransom_space_name(space: str | None) -> str:
@@ -147,46 +152,56 @@ class ClassicRenderer(GameRenderer):
 
     # ---- option labels --------------------------------------------------------------------
 
-    def label(self, view: View, option: Move) -> str:
-        """A prompt option in words, e.g. `declare sea and spin the sea compass`, `sell a violet 80 card`."""
+    def label(self, view: View, option: Move) -> str:  # noqa: C901
+        """A prompt option in words, as the browser says it: `Go by sea: spin the sea compass`, `Sell violet 80 …`."""
         public = view.get("public") or {}
         a = option.get("a")
         options = (view.get("prompt") or {}).get("options") or []
-        if a == "spin":
-            route = option["route"]
-            if sum(1 for o in options if o.get("a") == "spin") > 1:
-                return f"declare {route} and spin the {route} compass"
-            return f"spin the {route} compass"
-        if a == "move":
-            return f"end the move at {node_words(public, option['to'])}"
-        if a == "fight":
-            space = (public.get("fight") or {}).get("space") or _spin_space(public)
-            return f"fight the {raiders(space)} (the Golden Table protects you: you lose nothing)"
-        if a == "decline":
-            return "decline the fight (your turn ends)"
-        if a == "ransom" and option.get("pay") == "money":
-            space = (public.get("fight") or {}).get("space")
-            return f"pay 50 bezants onto {ransom_space_name(space)}"
-        if a == "ransom" and "card" in option:
-            space = (public.get("fight") or {}).get("space")
-            return f"give a {card_words(option['card'])} card onto {ransom_space_name(space)}"
-        if a == "gift":
-            return f"give a {card_words(option['card'])} card to the Khan"
-        if a == "sell":
-            card = option["card"]
-            return f"sell a {card_words(card)} card for {card_value(card)} bezants"
-        if a == "done" and len(option) == 1:
-            if public.get("phase") == "sell":
-                return "done selling"
-            return "done trading (end the visit)"
-        if a == "buy" and len(option) == 1:
-            colour = (public.get("trade") or {}).get("colour", "?")
-            return f"buy the top {colour} card for 20 bezants"
-        if a == "force":
-            return f"make {seat_name(view, int(option['seat']))} sell you a blind card for 30 bezants"
-        if a == "discard":
-            return f"put a {card_words(option['card'])} card at the bottom of its stack"
+        space = (public.get("fight") or {}).get("space") or _spin_space(public)
+        try:
+            if a == "spin":
+                route = w_or(f"w.cl.route.{option['route']}", str(option["route"]))
+                both = sum(1 for o in options if o.get("a") == "spin") > 1
+                return w("w.cl.opt.spinBy" if both else "w.cl.opt.spin", route=route)
+            if a == "move":
+                return w("w.cl.opt.move", to=node_words(public, option["to"]))
+            if a == "fight":
+                return w("w.cl.opt.fight", raiders=raiders(space))
+            if a == "decline":
+                return w("w.cl.opt.decline")
+            if a == "ransom" and "card" in option:
+                return w("w.cl.opt.ransomCard", card=card_words(option["card"]), raiders=raiders(space))
+            if a == "ransom":
+                return w("w.cl.opt.ransom", raiders=raiders(space))
+            if a == "gift":
+                return w("w.cl.opt.gift", card=card_words(option["card"]))
+            if a == "sell":
+                return w("w.cl.opt.sell", card=card_words(option["card"]), value=card_value(option["card"]))
+            if a == "done" and len(option) == 1:
+                return w("w.cl.opt.doneSelling" if public.get("phase") == "sell" else "w.cl.opt.doneTrading")
+            if a == "buy" and len(option) == 1:
+                return w("w.cl.opt.buy", colour=colour_name(str((public.get("trade") or {}).get("colour", "?"))))
+            if a == "force":
+                return w("w.cl.opt.force", who=seat_name(view, int(option["seat"])))
+            if a == "discard":
+                return w("w.cl.opt.discard", card=card_words(option["card"]))
+        except (KeyError, TypeError, ValueError, IndexError):
+            pass
         return compact(option)
+
+    def prompt_text(self, view: View) -> str | None:
+        """The prompt's question from the view's structure (the phase, the spin), in the current language."""
+        public = view.get("public") or {}
+        options = (view.get("prompt") or {}).get("options") or []
+        phase = public.get("phase")
+        if phase == "spin":
+            both = sum(1 for o in options if o.get("a") == "spin") > 1
+            return w("w.cl.prompt.spinBoth" if both else "w.cl.prompt.spin")
+        if phase == "move":
+            return w("w.cl.prompt.move", n=(public.get("spin") or {}).get("value", "?"))
+        if phase in ("fight", "ransom", "gift", "sell", "buy", "discard"):
+            return w(f"w.cl.prompt.{phase}")
+        return None
 
     # ---- the board ------------------------------------------------------------------------
 

@@ -17,43 +17,37 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from clients.cli.games.board import Words, a_die, dice_text, placement_text, the_die
+from clients.cli.games.board import Words, a_die, dice_text, placement_text
+from clients.cli.games.board import die_words as die_words_of
 from clients.cli.games.board import join_texts as _join
 from clients.cli.games.board import seat_style as _style
+from clients.cli.i18n import w, w_or
 from clients.cli.render import GameRenderer, Move, View, compact, register, result_table, seat_name
 
 #: player colours by seat, as rich styles
 SEAT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow")
 GOODS: tuple[str, ...] = ("pepper", "silk", "gold")
-SPACE_NAMES: dict[str, str] = {
-    "coins": "Take 5 coins",
-    "camels": "Bazaar: camels",
-    "pepper": "Bazaar: pepper",
-    "silk": "Bazaar: silk",
-    "gold": "Bazaar: gold",
-    "khan": "Khan's favor",
-    "contracts": "Contracts",
-    "travel": "Travel",
-}
+SPACES: tuple[str, ...] = ("coins", "camels", "pepper", "silk", "gold", "khan", "contracts", "travel")
 SPACE_DICE: dict[str, int] = {"coins": 1, "khan": 1, "contracts": 1, "travel": 2}
-KIND_NAMES: dict[str, str] = {
-    "start": "start",
-    "oasis": "oasis",
-    "small": "small city",
-    "large": "large city",
-    "beijing": "Beijing",
-}
 LOG_SHOWN = 10
+
+
+def kind_name(kind: str) -> str:
+    return w_or(f"w.vo.kind.{kind}", kind)
+
+
+def good_name(good: Any) -> str:
+    return w_or(f"w.resname.{good}", str(good))
 
 
 # ---- words for the pieces ----------------------------------------------------------------------
 
 WORDS = Words(
     own={
-        "any_good": lambda n: "1 good of your choice" if n == 1 else f"{n} goods of your choice",
-        "two_goods": lambda n: "2 different goods" if n == 1 else f"{n}× 2 different goods",
-        "contract": lambda n: "the top special contract" if n == 1 else f"{n} special contracts",
-        "other_city_bonus": lambda n: "another city's bonus",
+        "any_good": lambda n: w("w.res.goodChoice", n=n),
+        "two_goods": lambda n: w("w.vo.res.twoGoods", n=n),
+        "contract": lambda n: w("w.vo.res.special", n=n),
+        "other_city_bonus": lambda n: w("w.vo.res.otherBonus"),
     }
 )
 amount_words = WORDS.amount
@@ -62,29 +56,32 @@ contract_words = WORDS.contract
 
 
 def card_words(card: dict[str, Any] | None) -> str:
-    """A city card's effect in words (repetitions come from the die placed on it)."""
+    """A city card's effect in words (repetitions come from the die placed on it), as the browser says it."""
     if not card:
         return "—"
     kind = card.get("kind")
     if kind == "per_pip":
-        return f"{bundle_words(card.get('reward'))} per pip of the die"
+        return w("w.card.perPip", reward=bundle_words(card.get("reward")))
     if kind == "by_die":
-        amounts = card.get("amount_by_die") or []
-        return f"{card.get('good')} by die value 1–6: " + "/".join(str(a) for a in amounts)
+        amounts = "/".join(str(a) for a in card.get("amount_by_die") or [])
+        return w("w.card.byDie", rewards=f"{good_name(card.get('good'))} {amounts}")
     if kind == "count":
-        what = "trading post" if card.get("counts") == "posts" else "completed contract"
-        return f"{bundle_words(card.get('reward'))} per {what}, at most the die value"
+        key = "w.card.perPost" if card.get("counts") == "posts" else "w.card.perContract"
+        return w(key, reward=bundle_words(card.get("reward")))
     if kind == "trade":
-        return f"pay {bundle_words(card.get('cost'))} → {bundle_words(card.get('reward'))}, up to the die value times"
+        return w("w.card.trade", cost=bundle_words(card.get("cost")), reward=bundle_words(card.get("reward")))
     if kind == "either":
-        ways = [f"{bundle_words(w.get('cost'))} → {bundle_words(w.get('reward'))}" for w in card.get("ways") or []]
-        return " or ".join(ways) + " (one way), up to the die value times"
+        ways = [
+            w("w.card.way", cost=bundle_words(x.get("cost")), reward=bundle_words(x.get("reward")))
+            for x in card.get("ways") or []
+        ]
+        return w("w.card.either", ways=f" {w('w.orShort')} ".join(ways))
     if kind == "city_bonus":
-        cost = card.get("cost") or {}
-        pay = f"pay {bundle_words(cost)} each: " if cost else ""
         times = card.get("times_by_die")
-        many = "/".join(str(t) for t in times) + " times by die value" if times else "up to the die value times"
-        return f"{pay}the bonus of a small city with your post, {many}"
+        many = w("w.vo.card.timesBy", times="/".join(str(t) for t in times)) if times else w("w.vo.card.timesUpTo")
+        words = w("w.vo.card.cityBonus", times=many)
+        cost = card.get("cost") or {}
+        return w("w.vo.card.payEach", cost=bundle_words(cost), what=words) if cost else words
     return compact(card)
 
 
@@ -107,8 +104,10 @@ class Board:
         try:
             n = self.nodes[int(node)]
         except (KeyError, TypeError, ValueError):
-            return f"location {node}"
-        return f"Oasis {n['id']}" if n.get("type") == "oasis" else str(n.get("name"))
+            return w("w.vo.location", n=node)
+        if n.get("type") == "oasis":
+            return w("w.vo.oasis", n=n["id"])
+        return w_or(f"w.vo.city.{n['id']}", str(n.get("name")))
 
     def kind(self, node: int) -> str:
         return str(self.nodes.get(node, {}).get("type", "?"))
@@ -116,16 +115,19 @@ class Board:
     def character(self, cid: str | None) -> str:
         if not cid:
             return "—"
-        return str((self.characters.get(cid) or {}).get("name") or cid)
+        return w_or(f"w.vo.char.{cid}", str((self.characters.get(cid) or {}).get("name") or cid))
+
+    def ability(self, cid: str | None) -> str:
+        return w_or(f"w.vo.ability.{cid}", str((self.characters.get(cid or "") or {}).get("ability", "")))
 
     def space(self, space: str) -> str:
         """An action space in words; a city-card space names its city."""
-        if space in SPACE_NAMES:
-            return SPACE_NAMES[space]
+        if space in SPACES:
+            return w(f"w.vo.space.{space}")
         if space.startswith("card-"):
             slot = int(space.split("-")[1])
             city = self.card_slots[slot] if 0 <= slot < len(self.card_slots) else None
-            return f"the city card in {self.name(city)}"
+            return w("w.vo.cardIn", city=self.name(city))
         return space
 
     def dice_needed(self, space: str) -> int:
@@ -151,131 +153,145 @@ class VoyagesRenderer(GameRenderer):
 
     # ---- option labels --------------------------------------------------------------------
 
-    def label(self, view: View, option: Move) -> str:
-        """A prompt option in words, e.g. `place dice on Bazaar: gold`, `move to Moscow`."""
+    def label(self, view: View, option: Move) -> str:  # noqa: C901
+        """A prompt option in words (the browser's words, `clients/words/`): `Bazaar: gold (3 dice)`, `Move …`."""
         public = view.get("public") or {}
         board = Board(public)
         a = option.get("a")
-        me = _me(view)
-        pending = _my_pending(view)
-        if a == "space":
-            space = str(option["space"])
-            n = board.dice_needed(space)
-            what = f"choose {board.space(space)} ({n} {'die' if n == 1 else 'dice'})"
-            if space.startswith("card-"):
-                slot = int(space.split("-")[1])
-                card = _card_at(public, slot)
-                if card:
-                    what += f": {card_words(card.get('card'))}"
-            return what
-        if a == "die":
-            die_kind, value = str(option["kind"]), int(option["value"])
-            target = board.space(str(pending.get("space"))) if pending and pending.get("kind") == "dice" else None
-            where = f" on {target}" if target else ""
-            raschid = die_kind == "own" and (me or {}).get("character") == "raschid"
-            if raschid:
-                return f"place your {die_kind} die as a {value}{where}"
-            return f"place the {die_kind} {value} die{where}"
-        if a == "cancel":
-            return "cancel this action (take the dice back)"
-        if a == "fulfil":
-            c = _contract(public, me, option["contract"])
-            return f"fulfil the contract ({contract_words(c)})"
-        if a == "bag":
-            return f"put {the_die(option['kind'], option['value'])} in the money bag for 3 coins"
-        if a == "reroll":
-            return f"reroll {the_die(option['kind'], option['value'])} for 1 camel"
-        if a == "adjust":
-            by = int(option["by"])
-            new = int(option["value"]) + by
-            return f"turn {the_die(option['kind'], option['value'])} to {new} for 2 camels"
-        if a == "black":
-            return "buy a black die for 3 camels"
-        if a == "end":
-            return "end your turn"
-        if a == "column":
-            n = int(option["n"])
-            res = str((pending or {}).get("res", ""))
-            row = (board.bazaar.get(res) or {}).get("by_die") or []
-            gain = bundle_words(row[n - 1]) if 0 < n <= len(row) else f"column {n}"
-            return f"take column {n} of the {res} bazaar: {gain}"
-        if a == "good":
-            return f"take 1 {option['good']}"
-        if a == "goods":
-            return "take " + " and ".join(f"1 {g}" for g in option["goods"])
-        if a == "take":
-            cid = option["contract"]
-            c = next((d for d in public.get("display") or [] if d.get("id") == cid), None)
-            words = f"take the contract ({contract_words(c)})"
-            if "bonus" in option:
-                extra = 1 if _eligible_slot(pending, cid) == 4 else 2
-                words += f" with {amount_words(str(option['bonus']), extra)}"
-            if "discard" in option:
-                words += f", discarding your contract ({contract_words(_contract(public, me, option['discard']))})"
-            return words
-        if a == "done":
-            return "take no more contracts"
-        if a == "step":
-            to = board.name(option["to"])
-            figs = (me or {}).get("figures") or []
-            fig = int(option["fig"])
-            who = f"figure {fig + 1} " if len(figs) > 1 else ""
-            here = figs[fig] if 0 <= fig < len(figs) else None
-            frm = f"from {board.name(here)} " if here is not None else ""
-            cost = _route_cost(board, here, option["to"])
-            words = f"move {who}{frm}to {to}"
-            if cost:
-                words += f" (route: {cost})"
-            if "goods" in option:
-                words += f", paying 1 {option['goods'][0]} and 1 {option['goods'][1]}"
-            return words
-        if a == "stop":
-            asked = (pending or {}).get("kind")
-            if asked == "travel":
-                return "stop moving here"
-            if asked == "card":
-                return "stop using the city card"
-            return "stop"
-        if a == "times":
-            times, way = int(option["n"]), int(option["way"])
-            text = f"use the city card {times} {'time' if times == 1 else 'times'}"
-            ways = _card_ways(public, str((pending or {}).get("card") or ""))
-            if len(ways) > 1 and 0 <= way < len(ways):
-                text += f" ({bundle_words(ways[way].get('cost'))} → {bundle_words(ways[way].get('reward'))})"
-            return text
-        if a == "trade":
-            if "give" in option:
-                return f"give 1 {option['give']} for 2 camels"
-            used = _card_data(public, str((pending or {}).get("card", ""))) or {}
-            price: dict[str, Any] = {"camels": 2} if used.get("kind") == "either" else dict(used.get("cost") or {})
-            pay = f"pay {bundle_words(price)} for " if price else "take "
-            return f"{pay}1 {option['get']}"
-        if a == "city":
-            city = option["city"]
-            marker = (public.get("city_bonus") or {}).get(str(city))
-            return f"take the bonus of {board.name(city)} ({board.marker(marker)})"
-        if a == "bonus":
-            return f"take the bonus {board.marker(option['marker'])}"
-        if a == "keep":
-            old = contract_words(_contract(public, me, option["discard"]))
-            return f"keep the new contract, discarding your contract ({old})"
-        if a == "decline":
-            return "decline the new contract"
-        if a == "relocate":
-            return f"move your trading post from {board.name(option['from'])}"
-        if a == "comp":
-            coins = int(option["coins"])
-            camels = int((pending or {}).get("amount", coins)) - coins
-            return f"take {amount_words('coins', coins)} and {amount_words('camels', camels)}"
-        if a == "goals":
-            kept = []
-            for gid in option["keep"]:
-                g = next((x for x in (view.get("private") or {}).get("goal_offer") or [] if x.get("id") == gid), None)
-                kept.append(goal_words(board, g) if g else "a goal card")
-            return "keep the goal cards " + " and ".join(kept)
-        if a == "character":
-            return f"play {board.character(str(option['character']))}"
+        me = _me(view) or {}
+        pending = _my_pending(view) or {}
+        try:
+            die = die_words_of(str(option.get("kind", "own")), int(option.get("value", 0) or 0))
+            if a == "space":
+                space = str(option["space"])
+                words = w("w.opt.space", space=board.space(space), dice=w("w.dice", n=board.dice_needed(space)))
+                if space.startswith("card-"):
+                    card = _card_at(public, int(space.split("-")[1]))
+                    if card:
+                        words += f": {card_words(card.get('card'))}"
+                return words
+            if a == "die":
+                if option["kind"] == "own" and me.get("character") == "raschid":
+                    die = w("w.vo.dieAs", v=option["value"])
+                if pending.get("kind") == "dice":
+                    return w("w.opt.dieOn", die=die, space=board.space(str(pending.get("space"))))
+                return w("w.opt.die", die=die)
+            if a == "cancel":
+                return w("w.opt.cancel")
+            if a == "fulfil":
+                return w("w.opt.fulfil", contract=_contract_named(public, option["contract"]))
+            if a == "bag":
+                return w("w.vo.opt.bag", die=die)
+            if a == "reroll":
+                return w("w.opt.reroll", die=die)
+            if a == "adjust":
+                return w("w.opt.adjust", die=die, to=int(option["value"]) + int(option["by"]))
+            if a == "black":
+                return w("w.kh.opt.black")
+            if a == "end":
+                return w("w.opt.end")
+            if a == "column":
+                n = int(option["n"])
+                res = str(pending.get("res", ""))
+                row = (board.bazaar.get(res) or {}).get("by_die") or []
+                gain = bundle_words(row[n - 1]) if 0 < n <= len(row) else str(n)
+                return w("w.vo.opt.column", n=n, good=good_name(res), gain=gain)
+            if a == "good":
+                return w("w.opt.good", good=amount_words(str(option["good"]), 1))
+            if a == "goods":
+                first, second = option["goods"]
+                return w("w.vo.opt.goods", a=amount_words(str(first), 1), b=amount_words(str(second), 1))
+            if a == "take":
+                cid = option["contract"]
+                words = w("w.opt.take", contract=_contract_named(public, cid))
+                if "bonus" in option:
+                    extra = 1 if _eligible_slot(pending, cid) == 4 else 2
+                    words = w("w.vo.opt.takeBonus", take=words, bonus=amount_words(str(option["bonus"]), extra))
+                if "discard" in option:
+                    words = w("w.opt.takeDiscard", take=words, contract=_contract_named(public, option["discard"]))
+                return words
+            if a == "done":
+                return w("w.opt.doneContracts")
+            if a == "step":
+                figs = me.get("figures") or []
+                fig = int(option["fig"])
+                here = figs[fig] if 0 <= fig < len(figs) else None
+                key = "w.opt.stepFig" if len(figs) > 1 else "w.opt.step"
+                words = w(key, fig=fig + 1, **{"from": board.name(here), "to": board.name(option["to"])})
+                cost = _route_cost(board, here, option["to"])
+                if cost:
+                    words += f" ({w('w.route', cost=cost)})"
+                if "goods" in option:
+                    first, second = option["goods"]
+                    words = w(
+                        "w.vo.opt.payingGoods",
+                        move=words,
+                        a=amount_words(str(first), 1),
+                        b=amount_words(str(second), 1),
+                    )
+                return words
+            if a == "stop":
+                kind = pending.get("kind")
+                return w(f"w.kh.opt.stop.{kind}") if kind in ("travel", "card") else w("w.opt.stop")
+            if a == "times":
+                times, way = int(option["n"]), int(option["way"])
+                text = w("w.opt.times", n=times)
+                ways = _card_ways(public, str(pending.get("card") or ""))
+                if len(ways) > 1 and 0 <= way < len(ways):
+                    cost, reward = bundle_words(ways[way].get("cost")), bundle_words(ways[way].get("reward"))
+                    text += f" ({w('w.card.way', cost=cost, reward=reward)})"
+                return text
+            if a == "trade":
+                if "give" in option:
+                    return w("w.vo.opt.give", good=amount_words(str(option["give"]), 1))
+                used = _card_data(public, str(pending.get("card", ""))) or {}
+                price: dict[str, Any] = {"camels": 2} if used.get("kind") == "either" else dict(used.get("cost") or {})
+                good = amount_words(str(option["get"]), 1)
+                return (
+                    w("w.vo.opt.payFor", cost=bundle_words(price), good=good) if price else w("w.opt.good", good=good)
+                )
+            if a == "city":
+                city = option["city"]
+                marker = (public.get("city_bonus") or {}).get(str(city))
+                bonus = w("w.kh.src.city", city=board.name(city), bonus=board.marker(marker))
+                return w("w.opt.takeBonus", bonus=bonus)
+            if a == "bonus":
+                return w("w.vo.opt.bonus", bonus=board.marker(option["marker"]))
+            if a == "keep":
+                return w("w.vo.opt.keep", contract=_contract_named(public, option["discard"]))
+            if a == "decline":
+                return w("w.vo.opt.decline")
+            if a == "relocate":
+                return w("w.opt.relocate", city=board.name(option["from"]))
+            if a == "comp":
+                coins = int(option["coins"])
+                camels = int(pending.get("amount", coins)) - coins
+                return w("w.opt.comp", coins=amount_words("coins", coins), camels=amount_words("camels", camels))
+            if a == "goals":
+                kept = []
+                for gid in option["keep"]:
+                    offer = (view.get("private") or {}).get("goal_offer") or []
+                    g = next((x for x in offer if x.get("id") == gid), None)
+                    kept.append(goal_words(board, g) if g else w("w.kind.goal"))
+                return w("w.vo.opt.goals", goals="; ".join(kept))
+            if a == "character":
+                return w("w.opt.character", name=board.character(str(option["character"])))
+        except (KeyError, TypeError, ValueError, IndexError):
+            pass
         return compact(option)
+
+    def prompt_text(self, view: View) -> str | None:
+        """The prompt's question from the view's structure (phase, your pending item), in the current language."""
+        public = view.get("public") or {}
+        if public.get("phase") == "draft":
+            return w("w.prompt.character")
+        pending = _my_pending(view)
+        if pending:
+            kind = str(pending.get("kind"))
+            return w_or(
+                f"w.vo.prompt.{kind}", w_or(f"w.prompt.{kind}", str((view.get("prompt") or {}).get("text", "")))
+            )
+        return w("w.prompt.bonusOrEnd") if public.get("main_done") else w("w.prompt.space")
 
     # ---- the board ------------------------------------------------------------------------
 
@@ -399,7 +415,7 @@ class VoyagesRenderer(GameRenderer):
                 if s == view.get("you"):
                     label += "*"
                 figs.append(Text(label, style=_style(s)))
-            t.add_row(f"{nid:>2} {board.name(nid)}", KIND_NAMES.get(kind, kind), bonus, post_text, _join(figs))
+            t.add_row(f"{nid:>2} {board.name(nid)}", kind_name(kind), bonus, post_text, _join(figs))
         return t
 
     def routes(self, view: View) -> Group:
@@ -437,7 +453,7 @@ class VoyagesRenderer(GameRenderer):
         ]
         for space, gives in rows:
             placed = _join([placement_text(view, pl) for pl in spaces.get(space) or []], "; ")
-            t.add_row(SPACE_NAMES[space], str(board.dice_needed(space)), gives, placed)
+            t.add_row(board.space(space), str(board.dice_needed(space)), gives, placed)
         khan = public.get("khan") or []
         ladder = Text()
         for i in range(4):
@@ -611,7 +627,7 @@ def goal_words(board: Board, g: dict[str, Any] | None, posts: set[int] | None = 
     for c in g.get("cities") or []:
         mark = " ✓" if posts is not None and int(c) in posts else ""
         names.append(f"{board.name(c)}{mark}")
-    return f"{' + '.join(names)}, {g.get('vp')} VP"
+    return w("w.vo.goal", cities=" + ".join(names), vp=g.get("vp"))
 
 
 def _an(word: str) -> str:
