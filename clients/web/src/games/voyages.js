@@ -5,7 +5,7 @@
 // Must not: decide a rule. Every move sent is one of `view.prompt.options`, sent exactly as listed; what is
 // highlighted comes from the prompt alone. Options without a gesture are the room's buttons.
 import { h, s } from "../dom.js";
-import { t, tOr } from "../i18n.js";
+import { t, t as tr, tOr } from "../i18n.js";
 import { SEAT_COLOURS, die, makeWords, placedDice, placementsText, plural, dieWords as sharedDieWords, target, text } from "../shared/board.js";
 import { contractName } from "../shared/names.js";
 
@@ -971,19 +971,19 @@ function trayPanel(ctx, A, ui) {
   const actsOf = (k, v) => A.dieActions.filter((o) => o.kind === k && o.value === v);
 
   let hint;
-  if (!view.prompt) hint = view.public.phase === "play" ? "Not your turn: your dice wait." : "Waiting for the other players.";
+  if (!view.prompt) hint = view.public.phase === "play" ? tr("w.vo.hint.wait") : tr("room.waitingOthers");
   else if (ui.choose) hint = ui.choose.title;
-  else if (choosing) hint = `${B.space(pend.space)}: choose die ${pend.picked.length + 1} of ${pend.need}.`;
-  else if (ui.bag) hint = "Money bag: choose the die to put in it.";
-  else if (pend?.kind === "column") hint = `Choose a highlighted column of the ${pend.res} bazaar.`;
-  else if (pend?.kind === "travel") hint = "Choose a highlighted location on the map, or stop.";
-  else if (pend?.kind === "contracts") hint = "Choose a highlighted contract, or take no more.";
-  else if (A.good.size) hint = "Take 1 good of your choice:";
-  else if (A.goods.length) hint = `Take 2 different goods${ui.goods.length ? ` (${ui.goods[0]} chosen, one more)` : ""}:`;
-  else if (A.keep.size) hint = "Click one of your contracts to discard it for the new one, or decline.";
-  else if (A.spaces.size) hint = "Choose a highlighted action space; click a die for bonus actions.";
-  else if (A.dieActions.length || A.fulfil.size || A.black) hint = "Bonus actions: click a die, a contract you can fulfil, or the black dice; or end your turn.";
-  else hint = view.prompt.text;
+  else if (choosing) hint = tr("w.vo.hint.dice", { space: B.space(pend.space), n: pend.picked.length + 1, need: pend.need });
+  else if (ui.bag) hint = tr("w.vo.hint.bag");
+  else if (pend?.kind === "column") hint = tr("w.vo.hint.column", { good: goodName(pend.res) });
+  else if (pend?.kind === "travel") hint = tr("w.vo.hint.travel");
+  else if (pend?.kind === "contracts") hint = tr("w.vo.hint.contracts");
+  else if (A.good.size) hint = `${tr("w.prompt.good")}`;
+  else if (A.goods.length) hint = ui.goods.length ? tr("w.vo.hint.goodsOne", { good: goodName(ui.goods[0]) }) : tr("w.vo.prompt.two_goods");
+  else if (A.keep.size) hint = tr("w.vo.hint.keep");
+  else if (A.spaces.size) hint = tr("w.vo.hint.spaces");
+  else if (A.dieActions.length || A.fulfil.size || A.black) hint = tr("w.vo.hint.bonus");
+  else hint = promptText(view);
 
   const dice = mine.dice.map(([k, v], i) => {
     const key = `die-${i}`;
@@ -1081,9 +1081,9 @@ function trayPanel(ctx, A, ui) {
   return h(
     "section",
     { class: `vy-tray panel ${view.prompt ? "active" : ""}`, "aria-labelledby": "vy-tray-title" },
-    h("h2", { id: "vy-tray-title" }, "Your dice"),
+    h("h2", { id: "vy-tray-title" }, tr("w.yourDice")),
     h("p", { class: "hint vy-hint" }, hint),
-    h("div", { class: "vy-dice", role: "group", "aria-label": "Your dice" }, dice.length ? dice : h("span", { class: "hint" }, "no dice left")),
+    h("div", { class: "vy-dice", role: "group", "aria-label": "Your dice" }, dice.length ? dice : h("span", { class: "hint" }, tr("w.noneLeft"))),
     extra,
   );
 }
@@ -1132,7 +1132,7 @@ function playerBoard(ctx, A, p) {
   const turn = pub.turn === p.seat && pub.phase === "play" && !view.result;
   const colour = SEAT_COLOURS[p.seat % 4];
   const resources = RESOURCES.map((r) => resIcon(r, p[r], { extra: { "data-res": r } }));
-  const dice = p.dice.length ? miniSvg(p.dice.length * 22, 22, p.dice.map(([k, v], i) => die(i * 22 + 1, 1, 20, k, v, p.seat))) : h("span", null, "none left");
+  const dice = p.dice.length ? miniSvg(p.dice.length * 22, 22, p.dice.map(([k, v], i) => die(i * 22 + 1, 1, 20, k, v, p.seat))) : h("span", null, tr("w.noneLeft"));
   const contracts = p.contracts.map((c) => {
     const svg = s("svg", { viewBox: "0 0 150 64", class: "contract-svg", "aria-hidden": "true" }, contractCard(c, 1, 1, 148, 62, "contract", null));
     const fulfil = mine ? A.fulfil.get(c.id) : null;
@@ -1142,9 +1142,9 @@ function playerBoard(ctx, A, p) {
     if (!option) return h("div", { class: "vy-contract", "data-contract": c.id, role: "img", "aria-label": label }, svg);
     return h(
       "button",
-      { type: "button", class: `vy-contract usable ${keep ? "discard" : ""}`, "data-contract": c.id, "data-key": `contract-${c.id}`, "aria-label": fulfil ? `Fulfil ${label}` : `Discard ${label} for the new contract`, onClick: () => send(ctx, option) },
+      { type: "button", class: `vy-contract usable ${keep ? "discard" : ""}`, "data-contract": c.id, "data-key": `contract-${c.id}`, "aria-label": fulfil ? tr("w.opt.fulfil", { contract: label }) : tr("w.vo.discardFor", { contract: label }), onClick: () => send(ctx, option) },
       svg,
-      h("span", { class: "tag" }, fulfil ? "fulfil" : "discard"),
+      h("span", { class: "tag" }, fulfil ? tr("w.tag.fulfil") : tr("w.tag.discard")),
     );
   });
   const goals = mine ? view.private?.goals || [] : p.goals || [];
@@ -1152,28 +1152,28 @@ function playerBoard(ctx, A, p) {
   const goalList = goals.length
     ? h(
         "ul",
-        { class: "vy-goals", "aria-label": mine ? "Your goal cards (secret)" : "Goal cards" },
-        goals.map((g) => h("li", { "data-goal": g.id }, `${g.cities.map((c) => `${B.name(c)}${posts.has(c) ? " ✓" : ""}`).join(" + ")}: ${g.vp} VP`)),
+        { class: "vy-goals", "aria-label": mine ? tr("w.goalsSecret") : tr("w.goals") },
+        goals.map((g) => h("li", { "data-goal": g.id }, `${g.cities.map((c) => `${B.name(c)}${posts.has(c) ? " ✓" : ""}`).join(" + ")}: ${tr("w.res.vp", { n: g.vp })}`)),
       )
     : null;
   return h(
     "section",
-    { class: `vy-player panel ${mine ? "me" : ""} ${turn ? "turn" : ""}`, "data-seat": p.seat, style: { borderTopColor: colour }, "aria-label": `${ctx.seatName(p.seat)}'s board` },
+    { class: `vy-player panel ${mine ? "me" : ""} ${turn ? "turn" : ""}`, "data-seat": p.seat, style: { borderTopColor: colour }, "aria-label": tr("w.boardOf", { who: ctx.seatName(p.seat) }) },
     h(
       "h3",
       null,
       h("span", { class: "swatch", style: { background: colour }, "aria-hidden": "true" }),
       ctx.seatName(p.seat),
-      mine ? " (you)" : "",
-      turn ? h("span", { class: "turn-tag" }, "to play") : null,
-      pub.start_player === p.seat ? h("span", { class: "start-tag", title: "start player" }, "start") : null,
+      mine ? ` ${tr("room.you")}` : "",
+      turn ? h("span", { class: "turn-tag" }, tr("w.toPlay")) : null,
+      pub.start_player === p.seat ? h("span", { class: "start-tag", title: tr("w.vo.startPlayer") }, tr("w.vo.start")) : null,
     ),
-    h("p", { class: "vy-char", title: B.characters[p.character]?.ability || "" }, B.character(p.character), h("span", { class: "sr" }, `: ${B.characters[p.character]?.ability || ""}`)),
+    h("p", { class: "vy-char", title: B.ability(p.character) }, B.character(p.character), h("span", { class: "sr" }, `: ${B.ability(p.character)}`)),
     h("div", { class: "vy-res" }, resources),
-    h("div", { class: "vy-line" }, h("span", { class: "k" }, "Dice:"), dice),
-    h("p", { class: "vy-line" }, `Trading posts: ${p.posts.length} placed, ${p.posts_left} left · contracts done: ${p.completed} · goal cards: ${p.goal_cards}`),
-    h("div", { class: "vy-contracts" }, contracts.length ? contracts : h("span", { class: "hint" }, "no active contract")),
-    goalList ? h("h4", null, mine && !view.result ? "Your goal cards (secret)" : mine ? "Your goal cards" : "Goal cards") : null,
+    h("div", { class: "vy-line" }, h("span", { class: "k" }, `${tr("w.dicePlain")}:`), dice),
+    h("p", { class: "vy-line" }, tr("w.vo.playerLine", { placed: p.posts.length, left: p.posts_left, done: p.completed, goals: p.goal_cards })),
+    h("div", { class: "vy-contracts" }, contracts.length ? contracts : h("span", { class: "hint" }, tr("w.noContract"))),
+    goalList ? h("h4", null, mine && !view.result ? tr("w.goalsSecret") : tr("w.goals")) : null,
     goalList,
   );
 }
@@ -1183,54 +1183,63 @@ function playerBoard(ctx, A, p) {
 function logLine(ev, view) {
   const pub = view.public;
   const B = new Board(pub);
-  const who = ev.seat !== undefined && ev.seat !== null ? view.seats[ev.seat]?.name || `Seat ${ev.seat + 1}` : "";
+  const who = ev.seat !== undefined && ev.seat !== null ? view.seats[ev.seat]?.name || t("room.seat", { n: ev.seat + 1 }) : "";
+  const L = (key, params) => t(`w.vo.log.${key}`, { who, ...params });
   switch (ev.ev) {
     case "round":
-      return `Round ${ev.round} begins; ${view.seats[ev.start_player]?.name || "?"} starts.`;
+      return L("round", { round: ev.round, first: view.seats[ev.start_player]?.name || "?" });
     case "roll":
-      return `${who} has the dice ${ev.dice.map(([k, v]) => (v ? `${v}${k === "own" ? "" : ` ${k}`}` : "?")).join(", ")}.`;
-    case "place":
-      return `${who} placed ${ev.dice.map(([k, v]) => dieWords(k, v)).join(", ")} on ${B.space(ev.space)}${ev.fee ? `, paying ${plural(ev.fee, "coin")}` : ""}.`;
+      return L("roll", { dice: ev.dice.map(([k, v]) => (v ? aDie(k, v) : "?")).join(", ") });
+    case "place": {
+      const dice = ev.dice.map(([k, v]) => dieWords(k, v)).join(", ");
+      return ev.fee ? t("w.log.placeFee", { who, dice, space: B.space(ev.space), fee: amountWords("coins", ev.fee) }) : t("w.log.place", { who, dice, space: B.space(ev.space) });
+    }
     case "bazaar":
-      return `${who} took ${bundleWords((B.bazaar[ev.res]?.by_die || [])[ev.column - 1])} at the bazaar.`;
-    case "take_contract":
-      return `${who} took ${cname(view, ev.contract)}${ev.discard ? `, discarding ${cname(view, ev.discard)}` : ""}.`;
+      return L("bazaar", { gain: bundleWords((B.bazaar[ev.res]?.by_die || [])[ev.column - 1]) });
+    case "take_contract": {
+      const took = t("w.log.took", { who, what: cname(view, ev.contract) });
+      return ev.discard ? L("tookDiscard", { what: cname(view, ev.contract), old: cname(view, ev.discard) }) : took;
+    }
     case "fulfil":
-      return `${who} fulfilled ${cname(view, ev.contract)}.`;
-    case "step":
-      return `${who} moved from ${B.name(ev.from)} to ${B.name(ev.to)}${ev.coins || ev.camels ? ` for ${[ev.coins ? plural(ev.coins, "coin") : "", ev.camels ? plural(ev.camels, "camel") : ""].filter(Boolean).join(" + ")}` : ""}.`;
+      return t("w.log.fulfilled", { who, what: cname(view, ev.contract) });
+    case "step": {
+      const cost = [ev.coins ? amountWords("coins", ev.coins) : "", ev.camels ? amountWords("camels", ev.camels) : ""].filter(Boolean).join(" + ");
+      const step = t("w.log.step", { who, from: B.name(ev.from), to: B.name(ev.to) });
+      return cost ? L("stepCost", { from: B.name(ev.from), to: B.name(ev.to), cost }) : step;
+    }
     case "post":
-      return `${who} placed trading post ${ev.nth} in ${B.name(ev.city)}${ev.vp ? ` (+${ev.vp} VP)` : ""}.`;
+      return ev.vp ? t("w.kh.log.postVp", { who, nth: ev.nth, city: B.name(ev.city), vp: ev.vp }) : t("w.kh.log.post", { who, nth: ev.nth, city: B.name(ev.city) });
     case "outpost_bonus":
-      return `${who} took the first-post bonus of ${B.name(ev.city)}.`;
+      return L("outpost", { city: B.name(ev.city) });
     case "relocate":
-      return `${who} moved a trading post from ${B.name(ev.from)} to ${B.name(ev.to)}.`;
+      return t("w.log.relocate", { who, from: B.name(ev.from), to: B.name(ev.to) });
     case "bag":
-      return `${who} put ${aDie(ev.die[0], ev.die[1])} in the money bag.`;
+      return L("bag", { die: aDie(ev.die[0], ev.die[1]) });
     case "reroll":
-      return `${who} rerolled a ${ev.kind} ${ev.from}: ${ev.to}.`;
+      return t("w.log.reroll", { who, from: aDie(ev.kind, ev.from), to: ev.to });
     case "adjust":
-      return `${who} turned a ${ev.kind} ${ev.from} to ${ev.from + ev.by}.`;
+      return t("w.log.adjust", { who, from: aDie(ev.kind, ev.from), to: ev.from + ev.by });
     case "black_die":
-      return `${who} took a black die: ${ev.value}.`;
+      return t("w.log.blackDie", { who, v: ev.value });
     case "compensation":
-      return `${who} took ${plural(ev.coins, "coin")} and ${plural(ev.camels, "camel")} as compensation.`;
+      return L("compensation", { coins: amountWords("coins", ev.coins), camels: amountWords("camels", ev.camels) });
     case "special_contract":
-      return ev.contract ? `${who} took ${cname(view, ev.contract)} from the special pile.` : `${who} ${ev.kept ? "kept" : "declined"} a special contract.`;
+      if (ev.contract) return L("special", { what: cname(view, ev.contract) });
+      return L(ev.kept ? "specialKept" : "specialDeclined");
     case "mercator":
-      return `${who} (Mercator) received ${ev.res}.`;
+      return L("mercator", { what: goodName(ev.res) });
     case "card_times":
-      return `${who} used a city card ${plural(ev.times, "time")}.`;
+      return t("w.log.cardTimes", { who, n: ev.times });
     case "display_refill":
-      return `The contract display was refilled: ${(ev.contracts || []).join(", ")}.`;
+      return L("refill", { n: (ev.contracts || []).length });
     case "end_turn":
-      return `${who} ended the turn.`;
+      return t("w.log.endTurn", { who });
     case "character":
-      return `${who} chose ${B.character(ev.character)}.`;
+      return t("w.log.character", { who, name: B.character(ev.character) });
     case "goals_kept":
-      return `${who} kept 2 goal cards.`;
+      return L("goalsKept");
     case "final_scoring":
-      return `Final scoring: ${(ev.scores || []).map((sc, i) => `${view.seats[i]?.name || `Seat ${i + 1}`} ${sc}`).join(", ")}.`;
+      return t("w.log.final", { scores: (ev.scores || []).map((sc, i) => `${view.seats[i]?.name || t("room.seat", { n: i + 1 })} ${sc}`).join(", ") });
     default:
       return String(ev.ev);
   }
@@ -1239,29 +1248,19 @@ function logLine(ev, view) {
 function breakdownPanel(view) {
   const res = view.result;
   if (!res?.breakdown) return null;
-  const items = [
-    ["in_game", "in game"],
-    ["goal_cards", "goal cards"],
-    ["goal_cities", "goal cities"],
-    ["coins", "coins"],
-    ["beijing", "Beijing"],
-    ["goods", "goods"],
-    ["most_contracts", "most contracts"],
-    ["all_posts", "all posts"],
-    ["total", "total"],
-  ];
+  const items = ["in_game", "goal_cards", "goal_cities", "coins", "beijing", "goods", "most_contracts", "all_posts", "total"].map((k) => [k, t(`w.vo.bd.${k}`)]);
   return h(
     "section",
     { class: "panel vy-breakdown", "aria-labelledby": "vy-bd-title" },
-    h("h2", { id: "vy-bd-title" }, "Final scoring in detail"),
+    h("h2", { id: "vy-bd-title" }, t("w.bd.title")),
     h(
       "table",
       null,
-      h("thead", null, h("tr", null, h("th", null, "player"), items.map(([, l]) => h("th", null, l)), h("th", null, "camels"))),
+      h("thead", null, h("tr", null, h("th", null, t("w.bd.player")), items.map(([, l]) => h("th", null, l)), h("th", null, t("w.resname.camels")))),
       h(
         "tbody",
         null,
-        res.breakdown.map((b, i) => h("tr", { "data-seat": i }, h("th", null, view.seats[i]?.name || `Seat ${i + 1}`), items.map(([k]) => h("td", null, String(b[k] ?? 0))), h("td", null, String(res.tiebreak?.[i] ?? "")))),
+        res.breakdown.map((b, i) => h("tr", { "data-seat": i }, h("th", null, view.seats[i]?.name || t("room.seat", { n: i + 1 })), items.map(([k]) => h("td", null, String(b[k] ?? 0))), h("td", null, String(res.tiebreak?.[i] ?? "")))),
       ),
     ),
   );
@@ -1275,13 +1274,15 @@ export default {
   minSeats: 2,
   maxSeats: 4,
   scoreUnit: "VP",
-  options: [{ key: "expert", label: "Expert set-up (random city bonuses, character draft, keep 2 of 4 goal cards)" }],
+  get options() {
+    return [{ key: "expert", label: t("w.vo.optExpert") }];
+  },
 
   render(ctx) {
     const A = analyse(ctx.view);
     const ui = uiState(ctx);
     const pub = ctx.view.public;
-    if (!pub.track || !pub.players) return h("p", { class: "hint" }, "Setting up…");
+    if (!pub.track || !pub.players) return h("p", { class: "hint" }, t("w.settingUp"));
     const map = h("section", { class: "vy-mapbox panel", "aria-label": "Map" }, mapSvg(ctx, A, ui));
     const tray = trayPanel(ctx, A, ui);
     const actions = h("section", { class: "vy-actionbox panel", "aria-label": "Action spaces" }, actionSvg(ctx, A, ui));
@@ -1306,10 +1307,10 @@ export default {
 
   status(view, ctx) {
     const pub = view.public;
-    if (pub.phase === "play" && pub.turn !== null && pub.turn !== undefined) return `Round ${pub.round} of 5: ${ctx.seatName(pub.turn)} is playing.`;
+    if (pub.phase === "play" && pub.turn !== null && pub.turn !== undefined) return t("w.st.playing", { round: pub.round, who: ctx.seatName(pub.turn) });
     const waiting = [...new Set((pub.pending || []).map((p) => p.seat))].map((i) => ctx.seatName(i));
-    if (waiting.length) return `Round ${pub.round} of 5: waiting for ${waiting.join(" and ")}.`;
-    return `Round ${pub.round} of 5.`;
+    if (waiting.length) return t("w.st.waiting", { round: pub.round, who: waiting.join(", ") });
+    return t("w.st.round", { round: pub.round });
   },
 
   logLines(view) {
@@ -1320,8 +1321,8 @@ export default {
     const res = view.result;
     const top = Math.max(...res.scores);
     const tied = res.scores.filter((x) => x === top).length;
-    if (tied > 1 && tied > res.winners.length) return "Tied on points: the player with the most camels wins.";
-    if (tied > 1) return "Tied on points and on camels: a shared win.";
+    if (tied > 1 && tied > res.winners.length) return t("w.tie.camels");
+    if (tied > 1) return t("w.tie.camelsShared");
     return null;
   },
 };
