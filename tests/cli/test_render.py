@@ -111,28 +111,28 @@ def test_public_gold_is_shown_for_everybody() -> None:
 
 def test_log_events_read_as_words() -> None:
     text = view_text(expedition_view(you=0))
-    assert "bob moved the blue figure from 1 to 2 paying blue caravan leader" in text
+    assert "bob moved the blue figure to space 2 paying blue caravan leader" in text
     assert "bob stopped moving" in text
-    assert "bob drew face-up card 3 (green oil)" in text
-    assert "cy moved the green figure from 2 to 3 lightening the load (1 gold)" in text
+    assert "bob took the face-up green oil" in text
+    assert "cy lightened the load: the green figure to space 3 for 1 gold" in text
     assert "cy passed" in text
-    assert "cy drew from the deck" in text
-    assert "the discard pile was shuffled into a new deck of 12 cards" in text
+    assert "cy drew from the draw pile" in text
+    assert "The discard pile was shuffled into a new draw pile (12 cards)" in text
     view = expedition_view(you=2)
     chest = {"ev": "move", "seat": 2, "fig": 2, "from": 3, "to": 4, "paid": ["red-oil-1", "red-silk-2"], "chest": 2}
     assert (
         event_words(view, chest)
-        == "cy (you) moved the green figure from 3 to 4 paying red oil, red silk and took a chest worth 2 gold"
+        == "cy (you) moved the green figure to space 4 paying red oil, red silk, took a chest of 2 gold"
     )
     kantshou = {"ev": "kantshou_scoring", "paid": [{"fig": 0, "seat": 0, "gold": 3}]}
-    assert event_words(view, kantshou) == "Kantshou scoring: red figure of ann: +3 gold"
+    assert event_words(view, kantshou) == "Kantshou scoring: ann 3 gold"
     assert event_words(view, {"ev": "comet", "n": 4}) == '{"ev":"comet"}'
 
 
 def test_the_final_result_shows_scores_and_winners() -> None:
     text = view_text(finished(expedition_view(you=0)))
     assert "Game over after 6 turns." in text
-    assert "final scoring: green figure of cy: +4 gold" in text
+    assert "Final scoring on the last stretch: cy 4 gold" in text
     rows = [[c.strip() for c in line.split("│")] for line in text.splitlines() if "│" in line and "winner" in line]
     assert rows == [["1", "cy", "14", "9", "winner"]]
     assert "Winner: cy" in text

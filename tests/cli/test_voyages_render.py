@@ -143,7 +143,7 @@ def test_dice_placed_on_action_spaces_and_the_khan_ladder_are_shown() -> None:
     assert "neutral [1] ≤ neutral [1] ≤ ann [4] ≤ empty" in khan
     coins = next(line for line in text.splitlines() if line.startswith("Take 5 coins"))
     assert "neutral [1]" in coins  # the 2-player neutral die
-    assert "ann placed own 4 on Khan's favor" in text
+    assert "ann placed 4 on Khan's favor" in text
 
 
 def test_the_contract_display_city_cards_and_the_bazaar_are_shown() -> None:

@@ -520,66 +520,69 @@ def notice_words(view: View, note: dict[str, Any]) -> str:
     return compact(note)
 
 
-def event_words(view: View, ev: dict[str, Any]) -> str:
-    """One public log event in words (compact JSON for an event this client does not know)."""
+def event_words(view: View, ev: dict[str, Any]) -> str:  # noqa: C901
+    """One public log event in words, as the browser says it (compact JSON for an event this client does not know)."""
     public = view.get("public") or {}
     kind = ev.get("ev")
     who = seat_name(view, ev.get("seat")) if "seat" in ev else ""
+
+    def log(key: str, **params: Any) -> str:
+        return w(f"w.cl.log.{key}", who=who, **params).rstrip(".")
+
+    def bezants(n: Any) -> str:
+        return w("w.cl.bezants", n=int(n))
+
     try:
         if kind == "spin":
             value = ev["value"]
-            got = str(value) if isinstance(value, int) else f"the {raiders(value)}"
-            return f"{who} spun the {ev['route']} compass: {got}"
+            route = w_or(f"w.cl.route.{ev['route']}", str(ev["route"]))
+            return log("spin", route=route, value=str(value) if isinstance(value, int) else raiders(value))
         if kind == "move":
-            short = " (stopped short)" if ev.get("short") else ""
-            return f"{who} moved from {node_name(public, ev['from'])} to {node_name(public, ev['to'])}{short}"
+            where = {"from": node_name(public, ev["from"]), "to": node_name(public, ev["to"])}
+            return log("moveShort", **where) if ev.get("short") else w("w.log.step", who=who, **where).rstrip(".")
         if kind == "no_move":
-            return f"{who} could not end a move anywhere and stayed"
+            return log("noMove")
         if kind == "fight":
-            won = ev["player"] >= ev["raiders"]
-            words = f"{who} fought the {raiders(ev['space'])}: {ev['player']} against {ev['raiders']}, "
-            if not won:
-                return words + "lost"
+            words = log("fight", raiders=raiders(ev["space"]), player=ev["player"], them=ev["raiders"])
+            if ev["player"] < ev["raiders"]:
+                return f"{words} {w('w.cl.log.lost')}".rstrip(".")
             loot = ev.get("loot") or {}
             if loot.get("bank"):
-                return words + f"won {loot.get('money', 30)} bezants from the bank"
-            taken: list[str] = [f"{loot['money']} bezants"] if loot.get("money") else []
+                return f"{words} {w('w.cl.log.wonBank', money=bezants(loot.get('money', 30)))}".rstrip(".")
+            taken: list[str] = [bezants(loot["money"])] if loot.get("money") else []
             taken.extend(card_words(c) for c in loot.get("cards") or [])
-            return words + "won " + ", ".join(taken)
+            return f"{words} {w('w.cl.log.won', what=', '.join(taken))}".rstrip(".")
         if kind == "decline":
-            return f"{who} declined the fight"
+            return log("decline")
         if kind == "ransom":
-            what = card_words(ev["card"]) if "card" in ev else f"{ev.get('money', 0)} bezants"
-            return f"{who} paid {what} onto {ransom_space_name(ev.get('space'))}"
+            what = card_words(ev["card"]) if "card" in ev else bezants(ev.get("money", 0))
+            return log("ransom", what=what, raiders=raiders(ev.get("space")))
         if kind == "sell":
-            return f"{who} sold {card_words(ev['card'])} for {ev.get('value')} bezants"
+            return log("sell", card=card_words(ev["card"]), money=bezants(ev.get("value", 0)))
         if kind == "buy":
-            how = "took a free" if ev.get("free") else "bought a"
-            return f"{who} {how} {ev['colour']} card"
+            return log("buyFree" if ev.get("free") else "buy", colour=colour_name(str(ev["colour"])))
         if kind == "hazard":
-            paid = f" (paid {ev['paid']})" if "paid" in ev else ""
-            return f'{who} drew the hazard card "{ev["name"]}": {ev["text"]}{paid}'
+            paid = f" ({w('w.cl.log.paid', n=ev['paid'])})" if "paid" in ev else ""
+            return log("hazard", name=ev["name"], text=ev["text"]) + paid
         if kind == "discard":
-            return f"{who} put {card_words(ev['card'])} at the bottom of its stack"
+            return log("discard", card=card_words(ev["card"]))
         if kind == "gifts":
-            return f"{who} gave the Khan " + ", ".join(card_words(c) for c in ev["cards"])
+            return log("gifts", cards=", ".join(card_words(c) for c in ev["cards"]))
         if kind == "golden_table":
-            return f"{who} received a Golden Table with a secret mission"
+            return log("table")
         if kind == "mission":
-            return f"{who} reached the mission city {node_name(public, ev['city'])} and took a Secret of the East"
+            return log("mission", city=node_name(public, ev["city"]))
         if kind == "venice":
-            return f"{who} reached Venice, not yet able to win"
+            return log("venice")
         if kind == "win":
-            return f"{who} reached Venice with {ev['total']} bezants in total and wins"
+            return log("win", money=bezants(ev["total"])).rstrip("!")
         if kind == "miss_turn":
-            return f"{who} missed a turn"
+            return log("miss")
         if kind == "forced_sale":
-            return (
-                f"{seat_name(view, ev['buyer'])} made {seat_name(view, ev['seller'])} sell a blind card "
-                f"for {ev.get('price', 30)} bezants"
-            )
+            buyer, seller = seat_name(view, ev["buyer"]), seat_name(view, ev["seller"])
+            return w("w.cl.log.forced", buyer=buyer, seller=seller, money=bezants(ev.get("price", 30))).rstrip(".")
         if kind == "round_limit":
-            return "the round limit was reached: the game ends"
+            return w("w.cl.log.roundLimit").rstrip(".")
     except (KeyError, TypeError, ValueError):
         pass
     return compact({k: v for k, v in ev.items() if k != "n"})

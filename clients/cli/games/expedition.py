@@ -355,41 +355,43 @@ class ExpeditionRenderer(GameRenderer):
 
 
 def event_words(view: View, ev: dict[str, Any]) -> str:
-    """One log event of the game in words (compact JSON for an event this client does not know)."""
+    """One log event of the game in words, as the browser says it (compact JSON for an unknown event)."""
     public = view.get("public") or {}
     kind = ev.get("ev")
     who = seat_name(view, ev.get("seat")) if "seat" in ev else ""
+
+    def log(key: str, **params: Any) -> str:
+        return w(f"w.ex.log.{key}", who=who, **params).rstrip(".")
+
+    def fig(f: Any) -> str:
+        colour = figure_colour(public, f)
+        return w("w.ex.figure", colour=w_or(f"w.ex.colour.{colour}", colour))
+
     try:
         if kind in ("move", "lighten"):
-            colour = figure_colour(public, ev.get("fig"))
-            paid = ", ".join(card_name(str(c)) for c in ev.get("paid") or [])
-            how = f"paying {paid}" if kind == "move" else "lightening the load (1 gold)"
-            words = f"{who} moved the {colour} figure from {ev['from']} to {ev['to']} {how}"
-            if ev.get("chest"):
-                words += f" and took a chest worth {ev['chest']} gold"
-            if ev.get("caught_up"):
-                words += ", catching up to Kantshou"
-            return words
+            extra = f", {w('w.ex.log.chest', n=ev['chest'])}" if ev.get("chest") else ""
+            extra += f" {w('w.ex.log.caught')}" if ev.get("caught_up") else ""
+            to = _space_name(public, int(ev["to"]))
+            if kind == "lighten":
+                return log("lighten", fig=fig(ev.get("fig")), to=to, extra=extra)
+            cards = ", ".join(card_name(str(c)) for c in ev.get("paid") or [])
+            return log("move", fig=fig(ev.get("fig")), to=to, cards=cards, extra=extra)
         if kind == "pass":
-            return f"{who} passed"
+            return log("pass")
         if kind == "stop":
-            return f"{who} stopped moving"
+            return log("stop")
         if kind == "draw":
             if ev.get("slot") is None:
-                return f"{who} drew from the deck"
-            card = card_name(str(ev["card"])) if ev.get("card") else w("w.empty")
-            return f"{who} drew face-up card {int(ev['slot']) + 1} ({card})"
+                return log("drawDeck")
+            return log("drawFace", card=card_name(str(ev["card"])) if ev.get("card") else w("w.empty"))
         if kind == "reshuffle":
-            return f"the discard pile was shuffled into a new deck of {ev.get('cards')} cards"
+            return w("w.ex.log.reshuffle", n=ev.get("cards")).rstrip(".")
         if kind in ("kantshou_scoring", "final_scoring"):
-            title = "Kantshou scoring" if kind == "kantshou_scoring" else "final scoring"
-            paid = [
-                f"{figure_colour(public, p.get('fig'))} figure of {seat_name(view, p.get('seat'))}: +{p['gold']} gold"
-                for p in ev.get("paid") or []
-            ]
-            return f"{title}: " + ("; ".join(paid) if paid else "nobody scored")
+            paid = ", ".join(f"{seat_name(view, p.get('seat'))} {p['gold']}" for p in ev.get("paid") or [])
+            key = "w.ex.log.kantshou" if kind == "kantshou_scoring" else "w.ex.log.final"
+            return w(key, paid=paid or w("w.ex.log.nobody")).rstrip(".")
         if kind == "stalemate":
-            return "nobody could move or draw for a whole round: the game ends"
+            return w("w.ex.log.stalemate").rstrip(".")
     except (KeyError, TypeError, ValueError):
         pass
     return compact({k: v for k, v in ev.items() if k != "n"})

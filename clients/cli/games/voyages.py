@@ -17,7 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from clients.cli.games.board import Words, a_die, dice_text, placement_text
+from clients.cli.games.board import Words, dice_text, placement_text
 from clients.cli.games.board import die_words as die_words_of
 from clients.cli.games.board import join_texts as _join
 from clients.cli.games.board import seat_style as _style
@@ -630,10 +630,6 @@ def goal_words(board: Board, g: dict[str, Any] | None, posts: set[int] | None = 
     return w("w.vo.goal", cities=" + ".join(names), vp=g.get("vp"))
 
 
-def _an(word: str) -> str:
-    return "an" if word[:1] in "aeiou" else "a"
-
-
 def _me(view: View) -> dict[str, Any] | None:
     you = view.get("you")
     players = (view.get("public") or {}).get("players") or []
@@ -706,83 +702,90 @@ def _route_cost(board: Board, a: Any, b: Any) -> str:
     return ""
 
 
-def event_words(view: View, ev: dict[str, Any]) -> str:
-    """One log event in words (compact JSON for an event this client does not know)."""
+def event_words(view: View, ev: dict[str, Any]) -> str:  # noqa: C901
+    """One log event in words, as the browser says it (compact JSON for an event this client does not know)."""
     public = view.get("public") or {}
     board = Board(public)
     kind = ev.get("ev")
     who = seat_name(view, ev.get("seat")) if "seat" in ev else ""
+
+    def log(key: str, **params: Any) -> str:
+        return w(f"w.vo.log.{key}", who=who, **params).rstrip(".")
+
+    def common(key: str, **params: Any) -> str:
+        return w(key, who=who, **params).rstrip(".")
+
+    def die(k: Any, v: Any) -> str:
+        return str(v) if k == "own" else f"{w(f'w.diekind.{k}')} {v}"
+
     try:
         if kind == "round":
-            return f"round {ev['round']} begins; {seat_name(view, ev.get('start_player'))} starts"
+            return log("round", round=ev["round"], first=seat_name(view, ev.get("start_player")))
         if kind == "roll":
-            dice = " ".join("?" if int(v) == 0 else f"{v}{'' if k == 'own' else k[0]}" for k, v in ev["dice"])
-            return f"{who} has the dice {dice}"
+            return log("roll", dice=", ".join("?" if int(v) == 0 else die(k, v) for k, v in ev["dice"]))
         if kind == "place":
-            dice = ", ".join(die_words(k, v) for k, v in ev["dice"])
-            fee = f", paying {amount_words('coins', int(ev['fee']))} to share the space" if ev.get("fee") else ""
-            return f"{who} placed {dice} on {board.space(str(ev['space']))}{fee}"
+            dice = ", ".join(die(k, v) if int(v) else w("w.vo.aDie") for k, v in ev["dice"])
+            space = board.space(str(ev["space"]))
+            if ev.get("fee"):
+                return common("w.log.placeFee", dice=dice, space=space, fee=amount_words("coins", int(ev["fee"])))
+            return common("w.log.place", dice=dice, space=space)
         if kind == "bazaar":
             row = (board.bazaar.get(ev["res"]) or {}).get("by_die") or []
             n = int(ev["column"])
-            gain = bundle_words(row[n - 1]) if 0 < n <= len(row) else f"column {n}"
-            return f"{who} took {gain} from the {ev['res']} bazaar"
+            return log("bazaar", gain=bundle_words(row[n - 1]) if 0 < n <= len(row) else str(n))
         if kind == "take_contract":
-            words = f"{who} took {_contract_named(public, ev.get('contract'))}"
+            what = _contract_named(public, ev.get("contract"))
             if ev.get("discard"):
-                words += f", discarding {_contract_named(public, ev.get('discard'))}"
-            return words
+                return log("tookDiscard", what=what, old=_contract_named(public, ev.get("discard")))
+            return common("w.log.took", what=what)
         if kind == "fulfil":
-            return f"{who} fulfilled {_contract_named(public, ev.get('contract'))}"
+            return common("w.log.fulfilled", what=_contract_named(public, ev.get("contract")))
         if kind == "step":
-            cost = []
-            if ev.get("coins"):
-                cost.append(amount_words("coins", int(ev["coins"])))
-            if ev.get("camels"):
-                cost.append(amount_words("camels", int(ev["camels"])))
-            paid = f" for {' + '.join(cost)}" if cost else ""
-            return f"{who} moved from {board.name(ev['from'])} to {board.name(ev['to'])}{paid}"
+            cost = [amount_words(k, int(ev[k])) for k in ("coins", "camels") if ev.get(k)]
+            where = {"from": board.name(ev["from"]), "to": board.name(ev["to"])}
+            return log("stepCost", cost=" + ".join(cost), **where) if cost else common("w.log.step", **where)
         if kind == "post":
-            vp = f" (+{ev['vp']} VP)" if ev.get("vp") else ""
-            return f"{who} placed trading post {ev.get('nth')} in {board.name(ev['city'])}{vp}"
+            city = board.name(ev["city"])
+            if ev.get("vp"):
+                return common("w.kh.log.postVp", nth=ev.get("nth"), city=city, vp=ev["vp"])
+            return common("w.kh.log.post", nth=ev.get("nth"), city=city)
         if kind == "outpost_bonus":
-            reward = bundle_words(((public.get("outposts") or {}).get(str(ev["city"])) or {}).get("reward"))
-            got = f" ({reward})" if reward != "nothing" else ""
-            return f"{who} took the first-post bonus of {board.name(ev['city'])}{got}"
+            return log("outpost", city=board.name(ev["city"]))
         if kind == "relocate":
-            return f"{who} moved a trading post from {board.name(ev['from'])} to {board.name(ev['to'])}"
+            return common("w.log.relocate", **{"from": board.name(ev["from"]), "to": board.name(ev["to"])})
         if kind == "bag":
             k, v = ev["die"]
-            return f"{who} put {a_die(k, v)} in the money bag for 3 coins"
+            return log("bag", die=die(k, v) if int(v) else w("w.vo.aDie"))
         if kind == "reroll":
-            return f"{who} rerolled {_an(ev['kind'])} {ev['kind']} {ev['from']} die: {ev['to']}"
+            return common("w.log.reroll", **{"from": die(ev["kind"], ev["from"]), "to": ev["to"]})
         if kind == "adjust":
-            return f"{who} turned {_an(ev['kind'])} {ev['kind']} {ev['from']} die to {int(ev['from']) + int(ev['by'])}"
+            return common(
+                "w.log.adjust", **{"from": die(ev["kind"], ev["from"]), "to": int(ev["from"]) + int(ev["by"])}
+            )
         if kind == "black_die":
-            return f"{who} took a black die: {ev['value']}"
+            return common("w.log.blackDie", v=ev["value"])
         if kind == "compensation":
-            got = f"{amount_words('coins', int(ev['coins']))} and {amount_words('camels', int(ev['camels']))}"
-            return f"{who} took {got} as compensation"
+            coins, camels = amount_words("coins", int(ev["coins"])), amount_words("camels", int(ev["camels"]))
+            return log("compensation", coins=coins, camels=camels)
         if kind == "special_contract":
             if "contract" in ev:
-                return f"{who} took {_contract_named(public, ev.get('contract'))} from the special pile"
-            return f"{who} {'kept' if ev.get('kept') else 'declined'} a contract from the special pile"
+                return log("special", what=_contract_named(public, ev.get("contract")))
+            return log("specialKept" if ev.get("kept") else "specialDeclined")
         if kind == "mercator":
-            return f"{who} (Mercator) received {ev['res']} as {seat_name(view, ev.get('from'))} took some"
+            return log("mercator", what=good_name(ev["res"]))
         if kind == "card_times":
-            return f"{who} used a city card {ev['times']} time{'s' if int(ev['times']) != 1 else ''}"
+            return common("w.log.cardTimes", n=int(ev["times"]))
         if kind == "display_refill":
-            return f"the contract display was refilled from the special pile: {', '.join(ev.get('contracts') or [])}"
+            return log("refill", n=len(ev.get("contracts") or []))
         if kind == "end_turn":
-            return f"{who} ended the turn"
+            return common("w.log.endTurn")
         if kind == "character":
-            return f"{who} chose {board.character(ev.get('character'))}"
+            return common("w.log.character", name=board.character(ev.get("character")))
         if kind == "goals_kept":
-            return f"{who} kept 2 goal cards"
+            return log("goalsKept")
         if kind == "final_scoring":
-            return "final scoring: " + ", ".join(
-                f"{seat_name(view, s)} {v}" for s, v in enumerate(ev.get("scores") or [])
-            )
+            scores = ", ".join(f"{seat_name(view, s)} {v}" for s, v in enumerate(ev.get("scores") or []))
+            return w("w.log.final", scores=scores).rstrip(".")
     except (KeyError, TypeError, ValueError, IndexError):
         pass
     return compact({k: v for k, v in ev.items() if k != "n"})
