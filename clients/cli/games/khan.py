@@ -558,16 +558,18 @@ class KhanRenderer(GameRenderer):
         for nid, node in board.nodes.items():
             feats = []
             if nid in board.contract_cities:
-                feats.append("contracts")
-            feats.extend("city card space" for c in board.card_slots if c == nid)
+                feats.append(w("w.kh.map.contracts"))
+            feats.extend(w("w.kh.map.cityCard") for c in board.card_slots if c == nid)
             if nid in markers:
-                feats.append(f"bonus: {bundle_words((markers[nid] or {}).get('reward'))}")
+                feats.append(w("w.kh.map.bonus", bonus=bundle_words((markers[nid] or {}).get("reward"))))
             if nid in board.outpost_cities:
                 tile = outposts.get(nid)
-                feats.append(f"first post: {bundle_words(tile.get('reward'))}" if tile else "outpost bonus taken")
+                first = w("w.kh.map.firstPost", bonus=bundle_words(tile.get("reward"))) if tile else None
+                feats.append(first or w("w.kh.map.outpostTaken"))
             if nid in board.special:
                 sp = board.special[nid]
-                feats.append(f"special: {bundle_words(sp.get('reward'))}; bonus {bundle_words(sp.get('bonus'))}")
+                feats.append(w("w.kh.map.special", bonus=bundle_words(sp.get("reward"))))
+                feats.append(w("w.kh.map.bonus", bonus=bundle_words(sp.get("bonus"))))
             post_text = _join([Text(seat_name(view, s, you=False), style=_style(s)) for s in posts.get(nid, [])])
             figs = []
             for s, f in figures.get(nid, []):
@@ -580,9 +582,9 @@ class KhanRenderer(GameRenderer):
                 figs.append(Text(f"{seat_name(view, s, you=False)}'s caravan", style=_style(s)))
             kind = str(node.get("type"))
             t.add_row(
-                str(node.get("name")),
-                "start" if kind == "start" else kind,
-                str(node.get("shield") or ""),
+                board.name(nid),
+                w_or(f"w.kh.kind.{kind}", kind) if kind != "start" else w("w.kh.map.start"),
+                shield_name(node.get("shield")) if node.get("shield") else "",
                 "; ".join(feats),
                 post_text,
                 _join(figs),
@@ -708,7 +710,7 @@ class KhanRenderer(GameRenderer):
         text = Text("Your board", style="bold")
         char = me.get("character")
         if char:
-            ability = (board.characters.get(char) or {}).get("ability", "")
+            ability = board.ability(char)
             text.append(f"\n  Character: {board.character(char)}: {ability}")
         text.append("\n  Your goal cards (secret): ")
         goals = private.get("goals") or []

@@ -543,7 +543,7 @@ class VoyagesRenderer(GameRenderer):
         char = me.get("character")
         text = Text("Your board", style="bold")
         if char:
-            ability = (board.characters.get(char) or {}).get("ability", "")
+            ability = board.ability(char)
             text.append(f"\n  Character: {board.character(char)}: {ability}")
         posts = {int(c) for c in me.get("posts") or []}
         goals = private.get("goals") or []
@@ -649,8 +649,8 @@ def _contract_named(public: dict[str, Any], cid: Any) -> str:
     for p in public.get("players") or []:
         c = _contract(public, p, str(cid))
         if c:
-            return f"the contract ({contract_words(c)})"
-    return "a contract"
+            return w("w.contract.the", words=contract_words(c))
+    return w("w.kind.contract")
 
 
 def _contract(public: dict[str, Any], me: dict[str, Any] | None, cid: str) -> dict[str, Any] | None:
