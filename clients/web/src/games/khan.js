@@ -645,7 +645,7 @@ function actionSvg(ctx, A, ui) {
     const [row, w] = chipRow(sp.reward, 0, 10, 7);
     spaceBox(city, B.name(city), [t("w.kh.specialGives", { reward: bundleWords(sp.reward), seal: sealName(sp.seal) })], pub.special?.[city] || [], i++, {
       need: 1,
-      icons: [row, fitText(w + 2, 14, t("w.kh.icon.special", { seal: sealName(sp.seal) }), "icon-text", 10, CELL_W - 16 - w - 4)],
+      icons: [row, fitText(w + 2, 14, t("w.kh.icon.special", { seal: tOr(`w.kh.sealShort.${sp.seal}`, sp.seal) }), "icon-text", 10, CELL_W - 16 - w - 4)],
     });
   }
   i++;
