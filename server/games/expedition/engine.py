@@ -206,7 +206,7 @@ class Expedition(Game):
 
     # ---- applying moves -----------------------------------------------------------------
 
-    def apply(self, state: State, seat: int, move: Move) -> State:
+    def apply(self, state: State, seat: int, move: Move, legal: list[Move] | None = None) -> State:
         """As `Game.apply`, but a payment is a set of hand cards: any order, any copy of a duplicate.
 
         The prompt lists each choice once (sorted, lowest copies); a `move` naming other copies or another
@@ -219,7 +219,7 @@ class Expedition(Game):
                 new = clone(state)
                 self._apply(new, seat, named)
                 return new
-        return super().apply(state, seat, move)
+        return super().apply(state, seat, move, legal)
 
     def _named(self, state: State, seat: int, move: Move) -> Move | None:
         """A payment or pick differing from a listed option only in order or copies, as it will be applied."""
