@@ -135,29 +135,6 @@ def tile_words(t: dict[str, Any] | None) -> str:
     return "; ".join(f"{i + 1}) {offer_words(o)}" for i, o in enumerate(t.get("offers") or []))
 
 
-#: what another player is choosing, by the kind of the pending item (`public.pending[].kind`)
-PENDING_WORDS: dict[str, str] = {
-    "good": "1 good",
-    "relocate": "which trading post to move",
-    "times": "how many times to use the city card",
-    "isabella": "a doubles bonus or the single bonuses",
-    "mailin": "a bonus of this round to receive again",
-    "marker": "the bonus of another city-bonus marker",
-    "seal": "a guild seal",
-    "extra_post": "where to place the extra trading post",
-    "mongke": "the oasis bonus",
-    "post_choice": "the city for a trading post",
-    "city_contract": "one of this city's contracts",
-    "take_contract": "a contract from a city with a trading post",
-    "drawn": "which contract to discard",
-    "card": "the bonus of a bonus city",
-    "black_pick": "a black die from the board",
-    "load": "goods to load onto the caravan",
-    "caravan_move": "where the caravan goes",
-    "cargo": "what to do with the caravan's cargo",
-}
-
-
 def caravan_shields(public: dict[str, Any], route: Any) -> str:
     """A caravan route by its shields (` lion – sun`), empty when unknown."""
     r = next((x for x in public.get("caravan_routes") or [] if x.get("id") == route), None)
@@ -481,27 +458,24 @@ class KhanRenderer(GameRenderer):
     def turn_line(self, view: View) -> Text:
         public = view["public"]
         if public.get("phase") == "over" or view.get("result"):
-            return Text("Game over after round 5.", style="bold")
+            return Text(w("w.kh.over"), style="bold")
         phase = public.get("phase")
-        text = Text(f"Round {public.get('round', '?')} of 5.  ", style="bold")
+        text = Text(w("w.st.round", round=public.get("round", "?")) + "  ", style="bold")
         if phase == "play":
             turn = public.get("turn")
             text.append(seat_name(view, turn), style="bold reverse" if turn == view.get("you") else "bold")
-            text.append(" to play")
-            text.append(" (main action done: bonus actions or end)." if public.get("main_done") else ".")
+            text.append(" " + w("w.kh.cli.toPlayDone" if public.get("main_done") else "w.kh.cli.toPlay"))
         elif phase == "start":
-            text.append("Round start: compensation and bonus choices.")
+            text.append(w("w.kh.cli.start"))
         elif phase == "draft":
             order = (public.get("draft") or {}).get("order") or []
-            who = seat_name(view, order[0]) if order else "?"
-            text.append(f"Character draft: {who} chooses.")
+            text.append(w("w.kh.cli.draft", who=seat_name(view, order[0]) if order else "?"))
         elif phase == "goals":
-            text.append("Everybody keeps 1 of 3 goal cards.")
+            text.append(w("w.kh.cli.goals"))
         else:
             text.append(str(phase))
-        text.append(f"  First player: {seat_name(view, public.get('first'))}.")
-        black = public.get("black_dice") or []
-        text.append(f"  Black dice on the board: {len(black)}.")
+        text.append("  " + w("w.kh.cli.first", who=seat_name(view, public.get("first"))))
+        text.append("  " + w("w.kh.cli.black", n=len(public.get("black_dice") or [])))
         return text
 
     def asking(self, view: View) -> Text:
@@ -510,29 +484,29 @@ class KhanRenderer(GameRenderer):
         text = Text()
         draft = public.get("draft")
         if draft and draft.get("offer"):
-            text.append("Characters offered: ", style="bold")
+            text.append(w("w.charsOffered") + ": ", style="bold")
             text.append(", ".join(board.character(c) for c in draft["offer"]))
         for item in public.get("pending") or []:
             who = seat_name(view, item.get("seat"))
-            kind = item.get("kind")
+            kind = str(item.get("kind"))
+            space = board.space(str(item.get("space")))
             if kind == "dice":
-                picked = item.get("picked") or []
-                what = f"{who} is placing dice on {board.space(str(item.get('space')))} ({len(picked)} chosen)"
+                what = w("w.kh.now.dice", who=who, space=space, n=len(item.get("picked") or []))
             elif kind == "travel":
-                what = f"{who} is travelling ({item.get('steps')} of at most {item.get('max')} locations)"
+                what = w("w.kh.now.travel", who=who, steps=item.get("steps"), max=item.get("max"))
             elif kind == "contracts":
-                what = f"{who} is taking contracts ({len(item.get('taken') or [])} taken)"
+                what = w("w.kh.now.contracts", who=who, n=len(item.get("taken") or []))
             elif kind == "comp":
-                what = f"{who} takes {item.get('amount')} as coins and camels (dice below 15)"
+                what = w("w.kh.now.comp", who=who, n=item.get("amount"))
             elif kind == "goal":
-                what = f"{who} keeps a goal card"
+                what = w("w.kh.now.goal", who=who)
             elif kind == "offer":
-                what = f"{who} chooses an offer of {board.space(str(item.get('space')))}"
+                what = w("w.kh.now.offer", who=who, space=space)
             else:
-                what = f"{who} is choosing: {PENDING_WORDS.get(str(kind), 'a choice of the action')}"
+                what = w("w.kh.now.other", who=who, what=w_or(f"w.kh.pend.{kind}", w("w.kh.pend.any")))
             if text:
                 text.append("\n")
-            text.append("Now: ", style="bold")
+            text.append(w("w.now") + " ", style="bold")
             text.append(what)
         return text
 
