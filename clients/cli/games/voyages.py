@@ -315,24 +315,23 @@ class VoyagesRenderer(GameRenderer):
         """Round, phase, whose turn, the start player and the dice left on the board."""
         public = view["public"]
         if public.get("phase") == "over" or view.get("result"):
-            return Text("Game over after round 5.", style="bold")
+            return Text(w("w.kh.over"), style="bold")
         phase = public.get("phase")
-        text = Text(f"Round {public.get('round', '?')} of 5.  ", style="bold")
+        text = Text(w("w.st.round", round=public.get("round", "?")) + "  ", style="bold")
         if phase == "play":
             turn = public.get("turn")
             text.append(seat_name(view, turn), style="bold reverse" if turn == view.get("you") else "bold")
-            text.append(" to play")
-            text.append(" (main action done: bonus actions or end)." if public.get("main_done") else ".")
+            text.append(" " + w("w.kh.cli.toPlayDone" if public.get("main_done") else "w.kh.cli.toPlay"))
         elif phase == "start":
-            text.append("Round start: choices for compensation and bonuses.")
+            text.append(w("w.vo.cli.start"))
         elif phase == "draft":
-            text.append("Character draft.")
+            text.append(w("w.vo.cli.draft"))
         elif phase == "goals":
-            text.append("Everybody keeps 2 of 4 goal cards.")
+            text.append(w("w.vo.cli.goals"))
         else:
             text.append(str(phase))
-        text.append(f"  Start player: {seat_name(view, public.get('start_player'))}.")
-        text.append(f"  Black dice on the board: {public.get('black_dice', '?')}.")
+        text.append("  " + w("w.vo.cli.startPlayer", who=seat_name(view, public.get("start_player"))))
+        text.append("  " + w("w.kh.cli.black", n=public.get("black_dice", "?")))
         return text
 
     def asking(self, view: View) -> Text:
@@ -342,28 +341,28 @@ class VoyagesRenderer(GameRenderer):
         text = Text()
         for item in public.get("pending") or []:
             who = seat_name(view, item.get("seat"))
-            kind = item.get("kind")
+            kind = str(item.get("kind"))
             if kind == "dice":
-                picked = item.get("picked") or []
-                what = f"{who} is placing dice on {board.space(str(item.get('space')))}"
-                what += f" ({len(picked)} of {item.get('need')} chosen)"
+                space = board.space(str(item.get("space")))
+                what = w("w.vo.now.dice", who=who, space=space, n=len(item.get("picked") or []), need=item.get("need"))
             elif kind == "travel":
-                what = f"{who} is travelling ({item.get('steps')} of at most {item.get('max')} steps)"
+                what = w("w.vo.now.travel", who=who, steps=item.get("steps"), max=item.get("max"))
             elif kind == "column":
-                what = f"{who} chooses a column of the {item.get('res')} bazaar (up to {item.get('max')})"
+                what = w("w.vo.now.column", who=who, good=good_name(item.get("res")), max=item.get("max"))
             elif kind == "contracts":
-                what = f"{who} is taking contracts"
+                what = w("w.vo.now.contracts", who=who)
             elif kind == "comp":
-                what = f"{who} takes {item.get('amount')} as coins and camels (dice below 15)"
+                what = w("w.kh.now.comp", who=who, n=item.get("amount"))
             elif kind == "keep":
-                what = f"{who} may keep the new contract ({contract_words(item.get('contract'))})"
+                what = w("w.vo.now.keep", who=who, words=contract_words(item.get("contract")))
             elif kind == "relocate":
-                what = f"{who} moves a trading post to {board.name(item.get('city'))}"
+                what = w("w.vo.now.relocate", who=who, city=board.name(item.get("city")))
             else:
-                what = f"{who} is choosing: {PENDING_WORDS.get(str(kind), 'a choice of the action')}"
+                pend = w_or(f"w.vo.pend.{kind}", w_or(f"w.kh.pend.{kind}", w("w.kh.pend.any")))
+                what = w("w.kh.now.other", who=who, what=pend)
             if text:
                 text.append("\n")
-            text.append("Now: ", style="bold")
+            text.append(w("w.now") + " ", style="bold")
             text.append(what)
         return text
 
@@ -606,17 +605,6 @@ class VoyagesRenderer(GameRenderer):
         if goals:
             parts.append(goals)
         return Group(*parts)
-
-
-#: what another player is choosing, by the kind of the pending item (`public.pending[].kind`)
-PENDING_WORDS: dict[str, str] = {
-    "goals": "which 2 goal cards to keep",
-    "two_goods": "2 different goods",
-    "good": "1 good",
-    "other_bonus": "the bonus of another city-bonus marker",
-    "card": "whether to use the city card once more",
-    "times": "how many times to use the city card",
-}
 
 
 def goal_words(board: Board, g: dict[str, Any] | None, posts: set[int] | None = None) -> str:
