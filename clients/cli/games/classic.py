@@ -230,15 +230,16 @@ class ClassicRenderer(GameRenderer):
         public = view["public"]
         if public.get("status") == "over" or view.get("result"):
             turns, rounds = public.get("turns", "?"), public.get("round", "?")
-            return Text(f"Game over after {turns} turns (round {rounds}).", style="bold")
+            return Text(w("w.cl.cli.over", n=turns, round=rounds), style="bold")
         turn = public.get("turn")
         phase = str(public.get("phase"))
         limit = (public.get("options") or {}).get("max_rounds")
+        rnd = public.get("round", "?")
         text = Text.assemble(
-            f"Round {public.get('round', '?')}" + (f" of {limit}" if limit else "") + ": ",
+            (w("w.cl.cli.roundOf", round=rnd, limit=limit) if limit else w("w.cl.cli.round", round=rnd)) + " ",
             (seat_name(view, turn), "bold reverse" if turn == view.get("you") else "bold"),
-            f" to play, {PHASE_WORDS.get(phase, phase)}.",
-            f"  Goal: back in Venice with {public.get('target', '?')} bezants in total.",
+            " " + w("w.cl.cli.toPlay", phase=w_or(f"w.cl.cli.phase.{phase}", PHASE_WORDS.get(phase, phase))),
+            "  " + w("w.cl.cli.goal", target=public.get("target", "?")),
         )
         trade = public.get("trade")
         if trade:

@@ -196,21 +196,22 @@ class ExpeditionRenderer(GameRenderer):
         """Whose turn, which phase, Kantshou's state and what moved this turn."""
         public = view["public"]
         if public.get("status") == "over" or view.get("result"):
-            return Text(f"Game over after {public.get('turns', '?')} turns.", style="bold")
+            return Text(w("w.ex.cli.over", n=public.get("turns", "?")), style="bold")
         turn = public.get("turn")
-        phase = public.get("phase")
-        phase_words = {"move": "moving figures", "draw": "drawing a card"}.get(str(phase), str(phase))
+        phase = str(public.get("phase"))
+        phase_words = w(f"w.ex.cli.phase.{phase}") if phase in ("move", "draw") else phase
+        kantshou = str(public.get("kantshou", "?"))
         text = Text.assemble(
-            f"Turn {int(public.get('turns', 0)) + 1}: ",
+            w("w.ex.cli.turn", n=int(public.get("turns", 0)) + 1) + " ",
             (seat_name(view, turn), "bold reverse" if turn == view.get("you") else "bold"),
-            f" to play, {phase_words}.",
-            f"  Kantshou: {public.get('kantshou', '?')}.",
+            " " + w("w.ex.cli.toPlay", phase=phase_words),
+            "  " + w("w.ex.cli.kantshou", state=w_or(f"w.ex.cli.k.{kantshou}", kantshou)),
         )
-        moved = [figure_colour(public, f) for f in public.get("moved") or []]
+        moved = [w_or(f"w.ex.colour.{c}", c) for c in (figure_colour(public, f) for f in public.get("moved") or [])]
         if moved:
-            text.append(f"  Moved this turn: {', '.join(moved)}.")
+            text.append("  " + w("w.ex.cli.moved", figs=", ".join(moved)))
         if public.get("lightened"):
-            text.append("  Load lightened this turn.")
+            text.append("  " + w("w.ex.cli.lightened"))
         return text
 
     def track(self, view: View) -> RenderableType:
