@@ -6,7 +6,7 @@
 // highlighted comes from the prompt alone. Options without a gesture are the room's buttons.
 import { h, s } from "../dom.js";
 import { t, t as tr, tOr } from "../i18n.js";
-import { SEAT_COLOURS, die, makeWords, placedDice, placementsText, plural, dieWords as sharedDieWords, target, text } from "../shared/board.js";
+import { SEAT_COLOURS, die, fitText, makeWords, placedDice, placementsText, dieWords as sharedDieWords, target, text } from "../shared/board.js";
 import { contractName } from "../shared/names.js";
 
 const SEAT_COLOUR_NAMES = ["red", "blue", "green", "yellow"];
@@ -509,8 +509,8 @@ function mapSvg(ctx, A, ui) {
     const parts = [];
     parts.push(s("circle", { class: "node-shape", cx: 0, cy: 0, r }));
     if (n.type === "oasis") parts.push(text(0, 4.5, String(n.id), "oasis-n", 12));
-    else if (port && n.id === 21) parts.push(text(r + 4, 5, n.name, "city-name start", 15)); // clear of a route
-    else parts.push(text(0, r + 15, n.name, "city-name", n.type === "small" ? 14 : 15));
+    else if (port && n.id === 21) parts.push(text(r + 4, 5, B.name(n.id), "city-name start", 15)); // clear of a route
+    else parts.push(text(0, r + 15, B.name(n.id), "city-name", n.type === "small" ? 14 : 15));
     // trading posts on the rim, each seat at its own corner (Beijing's go on its VP spaces)
     const posts = postsAt.get(n.id) || [];
     if (n.type !== "beijing") {
@@ -673,14 +673,14 @@ function cityCardFace(card, top) {
       break;
     }
     case "by_die": {
-      const t = `by die: ${(card.amount_by_die || []).join(" ")}`;
+      const t = tr("w.vo.cc.byDie", { list: (card.amount_by_die || []).join(" ") });
       parts.push(icon(card.good, 6, mid - sz / 2, sz), text(24, mid + 5, t, "small", 12));
       width = 18 + t.length * 6.4;
       break;
     }
     case "count": {
       const b = bundle(card.reward, 6, mid - sz / 2, sz);
-      const t = card.counts === "posts" ? "× posts" : "× contracts";
+      const t = tr(card.counts === "posts" ? "w.vo.cc.posts" : "w.vo.cc.contracts");
       parts.push(b.node, text(10 + b.width, mid + 5, t, "small", 12));
       width = b.width + 4 + t.length * 6.6;
       break;
@@ -688,7 +688,7 @@ function cityCardFace(card, top) {
     case "city_bonus": {
       const cost = card.cost && Object.keys(card.cost).length ? bundle(card.cost, 6, mid - sz / 2, sz) : null;
       if (cost) parts.push(cost.node, arrow(8 + cost.width));
-      const t = card.times_by_die ? "small-city bonus (1 or 2)" : "small-city bonus";
+      const t = tr(card.times_by_die ? "w.vo.cc.bonus12" : "w.vo.cc.bonus");
       parts.push(text(cost ? 26 + cost.width : 6, mid + 5, t, "small", 12));
       width = (cost ? 20 + cost.width : 0) + t.length * 6.6;
       break;
@@ -726,9 +726,12 @@ function cityCard(ctx, A, cc, B, { x, y, w, h: hgt, named = false }) {
 
 const AB_W = 460;
 
-function box(x, y, w, hgt, title, cls = "") {
-  return [s("rect", { class: `box ${cls}`, x, y, width: w, height: hgt, rx: 8 }), title ? text(x + 8, y + 18, title, "box-title", 14) : null];
+function box(x, y, w, hgt, title, cls = "", titleW = w - 16) {
+  return [s("rect", { class: `box ${cls}`, x, y, width: w, height: hgt, rx: 8 }), title ? fitText(x + 8, y + 18, title, "box-title", 14, titleW) : null];
 }
+
+/** The widest a space's title may run before the icons drawn beside it. */
+const TITLE_W = { khan: 108, bag: 90 };
 
 function actionSvg(ctx, A, ui) {
   const { view } = ctx;
@@ -740,7 +743,7 @@ function actionSvg(ctx, A, ui) {
   let y = 0;
 
   // round counter, start player, the black dice on the board
-  out.push(text(0, 20, "Round", "box-title", 14));
+  out.push(fitText(0, 20, tr("w.vo.b.round"), "box-title", 14, 44));
   for (let r = 1; r <= 5; r++) {
     const cur = r === pub.round;
     out.push(
@@ -758,7 +761,7 @@ function actionSvg(ctx, A, ui) {
     { class: "vy-space black-pool", transform: `translate(${AB_W - 160} 0)`, "data-black": "" },
     s("title", null, `Black dice on the board: ${blackN}${A.black ? "; buy one for 3 camels" : ""}`),
     s("rect", { class: "frame", width: 160, height: 28, rx: 6 }),
-    text(8, 19, "black dice", "small", 12),
+    fitText(8, 19, tr("w.vo.b.black"), "small", 12, 58),
     [...Array(blackN).keys()].map((i) => die(70 + i * 17, 6, 15, "black", null, null)),
   );
   out.push(target(blackG, Boolean(A.black), "Buy a black die for 3 camels", "black", () => send(ctx, A.black)));
@@ -769,15 +772,15 @@ function actionSvg(ctx, A, ui) {
     const option = A.spaces.get(space);
     const chosen = pend?.kind === "dice" && pend.space === space;
     const placed = space === "khan" ? pub.khan || [] : spaces[space] || [];
-    const label = `${B.space(space)}, ${plural(B.diceNeeded(space), "die", "dice")}${placed.length ? `; dice on it: ${placementsText(view, placed)}` : "; empty"}`;
+    const label = `${B.space(space)}, ${tr("w.dice", { n: B.diceNeeded(space) })}; ${placed.length ? tr("w.placed", { dice: placementsText(view, placed) }) : tr("w.empty")}`;
     const g = s(
       "g",
       { class: `vy-space ${chosen ? "chosen" : ""}`, "data-space": space, transform: `translate(${x} ${yy})` },
       s("title", null, label),
-      box(0, 0, w, hgt, title, "space"),
+      box(0, 0, w, hgt, title, "space", TITLE_W[space] || w - 16),
       inner,
     );
-    target(g, Boolean(option), `Choose ${label}`, `space-${space}`, () => send(ctx, option));
+    target(g, Boolean(option), tr("w.choose", { what: label }), `space-${space}`, () => send(ctx, option));
     if (!option) {
       g.setAttribute("role", "img");
       g.setAttribute("aria-label", label);
@@ -787,7 +790,7 @@ function actionSvg(ctx, A, ui) {
 
   // take 5 coins, Khan's favor
   out.push(
-    spaceBox("coins", 0, y, 136, 84, "5 coins", [
+    spaceBox("coins", 0, y, 136, 84, tr("w.vo.b.coins"), [
       bundle({ coins: 5 }, 10, 28, 18).node,
       placedDice(spaces.coins || [], 10, 56, 20, 120),
     ]),
@@ -801,7 +804,7 @@ function actionSvg(ctx, A, ui) {
     if (i < 3) ladder.push(text(x + 65, 67, "≤", "small", 13));
   }
   out.push(
-    spaceBox("khan", 144, y, AB_W - 144, 84, "Khan's favor", [
+    spaceBox("khan", 144, y, AB_W - 144, 84, tr("w.vo.space.khan"), [
       bundle({ camels: 2, any_good: 1 }, 120, 6, 16, { showOne: true }).node,
       ladder,
     ]),
@@ -811,7 +814,7 @@ function actionSvg(ctx, A, ui) {
   // the bazaar: a row per good, a column per die value; the pending column choice makes cells targets
   const rowH = 62;
   const rows = ["camels", "pepper", "silk", "gold"];
-  out.push(...box(0, y, AB_W, 26 + rows.length * rowH, "Bazaar: the lowest die picks the column", "bazaar"));
+  out.push(...box(0, y, AB_W, 26 + rows.length * rowH, tr("w.vo.b.bazaar"), "bazaar"));
   rows.forEach((res, ri) => {
     const ry = y + 26 + ri * rowH;
     const info = B.bazaar[res] || { dice: 1, by_die: [] };
@@ -826,16 +829,16 @@ function actionSvg(ctx, A, ui) {
       const cell = s(
         "g",
         { class: "cell", transform: `translate(${cx} ${ry + 2})`, "data-row": res, "data-column": ci + 1 },
-        s("title", null, `${res} bazaar column ${ci + 1}: ${bundleWords(gain)}`),
+        s("title", null, tr("w.vo.opt.column", { n: ci + 1, good: goodName(res), gain: bundleWords(gain) })),
         s("rect", { class: "frame", width: 57, height: 34, rx: 4 }),
         text(4, 11, String(ci + 1), "colno", 10),
         s("g", { transform: `translate(${(57 - first.width) / 2} ${rest ? 3 : 10})` }, first.node),
         rest ? s("g", { transform: `translate(${(57 - rest.width) / 2} 20)` }, rest.node) : null,
       );
-      target(cell, Boolean(option), `Take column ${ci + 1} of the ${res} bazaar: ${bundleWords(gain)}`, `col-${ci + 1}`, () => send(ctx, option));
+      target(cell, Boolean(option), tr("w.vo.opt.column", { n: ci + 1, good: goodName(res), gain: bundleWords(gain) }), `col-${ci + 1}`, () => send(ctx, option));
       cells.push(cell);
     });
-    const label = s("g", null, text(8, 20, res, "row-name", 14), [...Array(info.dice).keys()].map((i) => s("rect", { class: "need", x: 8 + i * 13, y: 27, width: 10, height: 10, rx: 2 })));
+    const label = s("g", null, text(8, 20, tOr(`w.vo.b.row.${res}`, res), "row-name", 14), [...Array(info.dice).keys()].map((i) => s("rect", { class: "need", x: 8 + i * 13, y: 27, width: 10, height: 10, rx: 2 })));
     const placed = placedDice(spaces[res] || [], 86, 40, 18, AB_W - 96);
     out.push(spaceBox(res, 0, ry, 82, rowH - 4, null, [label]));
     out.push(s("g", { class: "bazaar-row", "data-row": res }, cells, s("g", { transform: `translate(0 ${ry})` }, placed)));
@@ -848,26 +851,26 @@ function actionSvg(ctx, A, ui) {
   const chH = 64;
   const dispRows = 2;
   const inner = [
-    text(120, 18, "1 die: take 1 or 2 from the slots up to the die", "small", 12),
+    text(120, 18, tr("w.vo.b.contracts"), "small", 12),
     placedDice(spaces.contracts || [], 8, 26, 18, AB_W - 16),
   ];
-  out.push(spaceBox("contracts", 0, y, AB_W, 50 + dispRows * (chH + 6), "Contracts", inner));
+  out.push(spaceBox("contracts", 0, y, AB_W, 50 + dispRows * (chH + 6), tr("w.vo.space.contracts"), inner));
   const eligible = new Set((pend?.kind === "contracts" ? pend.eligible || [] : []).map(([, c]) => c));
   for (let i = 0; i < 6; i++) {
     const cx = 8 + (i % 3) * (cw + 4);
     const cy = y + 50 + Math.floor(i / 3) * (chH + 6);
     const c = disp[i];
-    const extra = i === 4 ? "+1 coin or camel" : i === 5 ? "+2 coins or camels" : null;
+    const extra = i === 4 ? tr("w.vo.b.extra1") : i === 5 ? tr("w.vo.b.extra2") : null;
     if (!c) {
-      out.push(s("g", { transform: `translate(${cx} ${cy})`, class: "contract empty" }, s("rect", { width: cw, height: chH, rx: 6 }), text(8, 16, `slot ${i + 1}`, "small", 11)));
+      out.push(s("g", { transform: `translate(${cx} ${cy})`, class: "contract empty" }, s("rect", { width: cw, height: chH, rx: 6 }), text(8, 16, tr("w.vo.b.slot", { n: i + 1 }), "small", 11)));
       continue;
     }
     const options = A.take.get(c.id) || [];
-    const g = contractCard(c, cx, cy, cw, chH, `slot ${i + 1}`, extra);
+    const g = contractCard(c, cx, cy, cw, chH, tr("w.vo.b.slot", { n: i + 1 }), extra);
     g.setAttribute("data-contract", c.id);
     if (eligible.has(c.id) && !options.length) g.classList.add("dim");
-    const label = `the contract in slot ${i + 1}: ${contractWords(c)}${extra ? ` (${extra})` : ""}`;
-    target(g, options.length > 0, `Take ${label}`, `take-${c.id}`, () => pick(ctx, ui, options, `Take the contract in slot ${i + 1}:`));
+    const label = tr("w.vo.b.slotContract", { n: i + 1, words: `${contractWords(c)}${extra ? ` (${extra})` : ""}` });
+    target(g, options.length > 0, tr("w.opt.take", { contract: label }), `take-${c.id}`, () => pick(ctx, ui, options, tr("w.opt.take", { contract: tr("w.vo.b.slotN", { n: i + 1 }) })));
     if (!options.length) {
       g.setAttribute("role", "img");
       g.setAttribute("aria-label", label);
@@ -879,8 +882,8 @@ function actionSvg(ctx, A, ui) {
   // travel (costs by steps taken) and the money bag
   const tiers = B.tiers.slice(1);
   out.push(
-    spaceBox("travel", 0, y, 290, 88, "Travel", [
-      text(64, 18, "steps up to the lowest die", "small", 12),
+    spaceBox("travel", 0, y, 290, 88, tr("w.vo.space.travel"), [
+      text(64, 18, tr("w.vo.b.travel"), "small", 12),
       tiers.map((cost, i) =>
         s("g", { transform: `translate(${8 + i * 46} 26)`, class: "tier" }, s("rect", { width: 42, height: 24, rx: 4 }), text(5, 16, `${i + 1}:`, "small", 11), text(28, 17, String(cost), "n", 13)),
       ),
@@ -892,7 +895,7 @@ function actionSvg(ctx, A, ui) {
     "g",
     { class: `vy-space bag ${ui.bag ? "chosen" : ""}`, transform: `translate(298 ${y})`, "data-space": "bag" },
     s("title", null, `Money bag: any die for 3 coins, a bonus action${(pub.bag || []).length ? `; dice in it: ${placementsText(view, pub.bag)}` : ""}`),
-    box(0, 0, AB_W - 298, 88, "Money bag", "space"),
+    box(0, 0, AB_W - 298, 88, tr("w.kh.space.bag"), "space", TITLE_W.bag),
     bundle({ coins: 3 }, 104, 5, 16).node,
     placedDice(pub.bag || [], 8, 30, 18, AB_W - 314),
   );
@@ -921,8 +924,8 @@ function contractCard(c, x, y, w, hgt, head, extra) {
     { class: "contract", transform: `translate(${x} ${y})` },
     s("title", null, `${contractWords(c)}${extra ? ` (${extra})` : ""}`),
     s("rect", { class: "frame", width: w, height: hgt, rx: 6 }),
-    head ? text(6, 13, head, "small", 11) : null,
-    extra ? text(w - 5, 13, extra.startsWith("+1") ? "+1 coin/camel" : "+2 coins/camels", "small bonus-tag end", 10) : null,
+    head ? fitText(6, 13, head, "small", 11, extra ? w * 0.32 : w - 12) : null,
+    extra ? fitText(w - 5, 13, extra === tr("w.vo.b.extra1") ? tr("w.vo.b.extra1Short") : tr("w.vo.b.extra2Short"), "small bonus-tag end", 10, w * 0.6) : null,
     cost.node,
     text(w - 6, 36, "↓", "arrow end", 12),
     s("line", { class: "sep", x1: 4, x2: w - 4, y1: 38.5, y2: 38.5 }),
@@ -1025,7 +1028,7 @@ function trayPanel(ctx, A, ui) {
 
   const extra = [];
   if (raschid && mine.dice.some(([k, v]) => k === "own" && !v)) {
-    extra.push(h("p", { class: "hint vy-raschid" }, "Raschid ad-Din Sinan rolls no dice: each “?” die takes the value you name when you place it."));
+    extra.push(h("p", { class: "hint vy-raschid" }, tr("w.vo.raschid", { name: B.character("raschid") })));
   }
   if (choosing && pend.picked.length) {
     extra.push(h("p", { class: "hint" }, "Chosen so far: ", pend.picked.map(([k, v]) => dieWords(k, v)).join(", ")));
