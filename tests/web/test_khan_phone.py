@@ -16,13 +16,22 @@ import pytest
 
 from tests.web.conftest import CHROMIUM
 
-from .test_khan import Seat, create_room, join
+from .test_khan import Seat as KhanSeat
+from .test_khan import create_room, join
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Chromium is not installed at /usr/bin/chromium (apt-get install -y chromium)"
 )
 
 PHONE = {"width": 390, "height": 844}
+
+
+class Seat(KhanSeat):
+    """Marco Polo II's gestures with room for a loaded machine (the sign-in and each step may be slow)."""
+
+    timeout_ms = 30000
+
+
 #: the phone page's height mid-game (it was about 4,200 px with every panel stacked)
 MAX_PHONE_HEIGHT = 2800
 #: which tab holds the gesture of an option (dice, offers and buttons are always in view)
