@@ -136,6 +136,9 @@ def test_switching_the_language_changes_the_game_words_on_the_board_and_in_the_o
         for p in (ann, bob):
             p.page.wait_for_selector("section.room[data-status='playing'] svg.kh-map", state="attached")
         play([ann, bob], bob, 6)
+        deadline = time.monotonic() + 30  # the other page's patch may still be on its way
+        while not any(p.room()["myturn"] == "true" for p in (ann, bob)) and time.monotonic() < deadline:
+            time.sleep(0.1)
         mover = next(p for p in (ann, bob) if p.room()["myturn"] == "true")
         page = mover.page
         page.wait_for_selector(".all-choices [data-move]", state="attached")
