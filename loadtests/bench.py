@@ -381,6 +381,8 @@ class Table:
         self.generation = 0
         self.use_seed = True
         self.sync_at: list[int] = []
+        #: open mode: how much later than one think time the room's first move is sent (None: not drawn yet)
+        self.phase: float | None = None
 
     # ---- fan-out bookkeeping ----
 
@@ -599,7 +601,11 @@ class Table:
                 return
             options = _options(state)
             if seat.v >= 0 and seat.v != acted and options:
-                due = seat.at + think
+                if self.phase is None:
+                    # the room's first move waits a random part of one think time more: rooms that all
+                    # start at once would otherwise move in waves, every room in the same millisecond
+                    self.phase = self.rng.uniform(0.0, think)
+                due = seat.at + think + self.phase
                 if due > now:
                     await asyncio.sleep(due - now)
                     if time.perf_counter() >= stop_at:
@@ -607,6 +613,7 @@ class Table:
                     continue  # look again: the view may have moved on meanwhile
                 assert self.room is not None
                 acted = v = seat.v
+                self.phase = 0.0  # only the room's first move is shifted
                 t0 = time.perf_counter()
                 try:
                     answer = await seat.request("move", room=self.room, move=self.rng.choice(options), v=v)

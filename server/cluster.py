@@ -251,10 +251,13 @@ class RedisCluster:
             await asyncio.sleep(renew_every)
             try:
                 leases = self._hub.leases()
+                sent = time.monotonic()
                 # a lease that lapsed while nobody took it is simply taken back (its token still holds)
                 held = await self.store.keep_leases(leases, self.lease_ms) if leases else []
                 for (room, token), ours in zip(leases, held, strict=True):
                     current = self._hub.rooms.get(room)
+                    if ours and current is not None and current.fence == token:
+                        current.lease_until = max(current.lease_until, sent + self.lease_ms / 1000)
                     # still here under that token: not a finished room handed back, nor settled meanwhile
                     if not ours and current is not None and current.fence == token:
                         log.warning("cluster: another node took the lease of room %s", room)

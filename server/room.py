@@ -137,6 +137,10 @@ class Room:
         self.snap_v = meta.get("snap_v", 0)
         #: the fencing token every write carries (None: a store this room owns alone, as in unit tests)
         self.fence = fence
+        #: until when (time.monotonic) the lease is known to hold: set from the moment a renewal that
+        #: succeeded was sent. Past it the room checks with the store before it answers anything, so an
+        #: owner that was paused (SIGSTOP, a long stall) never shows a view older than the new owner's.
+        self.lease_until = float("inf") if fence is None else 0.0
         self.lease_ms = lease_ms
         self.bot_delay = bot_delay
         #: after a takeover, seats stay shown as connected this long so their players can re-attach
@@ -224,6 +228,8 @@ class Room:
                     cmd.done.set_exception(RoomError("unavailable", "the room moved to another node; retry"))
                 continue
             try:
+                if time.monotonic() >= self.lease_until:
+                    await self._check_lease()
                 handler: Callable[[Command], Awaitable[Any]] = getattr(self, f"_do_{cmd.kind}")
                 result = await handler(cmd)
                 if not cmd.done.done():
@@ -388,6 +394,7 @@ class Room:
                             return None if entry is not None and last >= v else False
                         return bool(found == entry)
                     self.fence = new  # the old token can no longer write: what we read now is final
+                    self.lease_until = time.monotonic()  # checked again before the next answer
                 meta = await store.get_meta(self.id)
                 if meta is None:
                     self._lost("the room vanished from the store")
@@ -405,6 +412,19 @@ class Room:
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
         return None
+
+    async def _check_lease(self) -> None:
+        """The lease may have lapsed (no renewal for a while): renew it now or stop serving the room here."""
+        assert self.fence is not None
+        sent = time.monotonic()
+        try:
+            held = await self.hub.store.renew_lease(self.id, self.fence, self.lease_ms)
+        except StoreUnavailable as err:
+            raise RoomError("unavailable", UNAVAILABLE) from err
+        if not held:
+            self._lost("the lease lapsed and another node took the room")
+            raise RoomError("unavailable", "the room moved to another node; retry")
+        self.lease_until = max(self.lease_until, sent + self.lease_ms / 1000)
 
     def _lost(self, why: str) -> None:
         """Another node owns the room (or the store lost it): stop serving it here at once."""

@@ -96,6 +96,10 @@ class GameRenderer:
         """One option of the prompt in words; the generic one is the move as compact JSON."""
         return compact(option)
 
+    def event(self, view: View, ev: dict[str, Any]) -> str:
+        """One event of the public log in words; the generic one is the event as compact JSON."""
+        return compact(ev)
+
 
 _REGISTRY: dict[str, GameRenderer] = {}
 _GENERIC = GameRenderer()

@@ -1,7 +1,8 @@
 """The rule-engine interface every game implements, and the helpers they share.
 
 Owns: the `Game` shape (setup / view / prompt / apply / result), `IllegalMove`, the seeded
-RNG that lives inside a game state, and the all-or-nothing `apply` wrapper.
+RNG that lives inside a game state, the all-or-nothing `apply` wrapper, and the bookkeeping every engine
+shares (`_bump` counts rule firings in `state["stats"]`, `_log` appends numbered public events).
 Must not: import asyncio, sockets, stores or anything of the server. Engines are pure:
 the same seed and the same moves always give the same state.
 
@@ -214,3 +215,20 @@ class Game(ABC):
             raise NotImplementedError(f"{self.id} has no sample_state") from exc
         sampled: State = module.sample_state(self, state, seat, rng)
         return sampled
+
+    # ---- bookkeeping the engines share: `state["stats"]`, `state["seq"]`, `state["log"]` ----------
+
+    #: how many public events `_log` keeps in `state["log"]`
+    log_keep: ClassVar[int] = 24
+
+    @staticmethod
+    def _bump(state: State, rule: str) -> None:
+        """Count one firing of `rule` in `state["stats"]` (the simulations report these counts)."""
+        state["stats"][rule] = state["stats"].get(rule, 0) + 1
+
+    def _log(self, state: State, ev: dict[str, Any]) -> None:
+        """Append a public event numbered `n` from the running `state["seq"]`; keep the last `log_keep`."""
+        state["seq"] += 1
+        ev["n"] = state["seq"]
+        state["log"].append(ev)
+        del state["log"][: -self.log_keep]

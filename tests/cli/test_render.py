@@ -129,6 +129,12 @@ def test_log_events_read_as_words() -> None:
     assert event_words(view, {"ev": "comet", "n": 4}) == '{"ev":"comet"}'
 
 
+def test_a_card_drawn_from_a_neighbours_hand_is_told_without_naming_the_card() -> None:
+    view = expedition_view(you=0)
+    words = event_words(view, {"ev": "take", "seat": 1, "from_seat": 2, "n": 9})
+    assert words == "No card was left to draw: bob drew a card blindly from the hand of cy"
+
+
 def test_the_final_result_shows_scores_and_winners() -> None:
     text = view_text(finished(expedition_view(you=0)))
     assert "Game over after 6 turns." in text

@@ -324,3 +324,43 @@ async def test_a_request_right_after_a_lost_re_join_is_not_answered_forbidden(pr
             await c.close()
         await b.stop()
         await a.stop()
+
+
+async def test_an_owner_that_stopped_renewing_never_answers_with_a_view_older_than_the_new_owners(
+    prefix: str,
+) -> None:
+    # An owner paused past its lease (SIGSTOP, a long stall) wakes up still holding the room object. Its
+    # writes are fenced, but it must not answer a sync with the view of a version the new owner moved past.
+    a, b = await _node(prefix, "node-a"), await _node(prefix, "node-b")
+    clients: list[Client] = []
+    try:
+        ann, bob = await _client(a, "ann"), await _client(b, "bob")
+        clients = [ann, bob]
+        room = await ann.create("expedition", 2, {"seed": 37})
+        await ann.join(room)
+        await bob.join(room)
+        await ann.wait_for(room, lambda s: s["status"] == "playing")
+        old = a.hub.rooms[room]
+        for task in a.hub.cluster._tasks:  # type: ignore[union-attr]
+            if task.get_name() in ("cluster-renew", "cluster-watch"):
+                task.cancel()  # node a no longer renews nor looks: as if it were paused
+        await asyncio.sleep(1.5)  # the 1 s lease lapses
+        new = await b.hub._room(room)
+        assert room in b.hub.rooms and new is b.hub.rooms[room]
+        seat = GAME.active_seats(new.state)[0]
+        prompt = new.prompt_for(new.state, seat)
+        assert prompt is not None
+        await new.submit("bot", None, None, seat=seat, v=new.v, at=new.v, move=prompt["options"][0])
+        assert new.v > old.v
+        try:
+            snap = await ann.sync(room)
+        except ServerError as err:
+            assert err.code == "unavailable"  # retryable: the next try finds the new owner
+        else:
+            assert snap["v"] >= new.v, f"node a answered v={snap['v']}; the room is at v={new.v}"
+    finally:
+        for c in clients:
+            await c.close()
+        await b.stop()
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await a.stop()

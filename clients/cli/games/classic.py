@@ -441,6 +441,9 @@ class ClassicRenderer(GameRenderer):
             text.append("\n  " + notice_words(view, note), style="italic")
         return text
 
+    def event(self, view: View, ev: dict[str, Any]) -> str:
+        return event_words(view, ev)
+
     def log(self, view: View) -> Text:
         """The last few log events in words."""
         events = (view.get("public") or {}).get("log") or []

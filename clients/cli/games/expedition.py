@@ -340,6 +340,9 @@ class ExpeditionRenderer(GameRenderer):
             text.append(f"\n  Paying for the {figure_colour(public, picking.get('fig'))} figure, picked: {cards}")
         return text
 
+    def event(self, view: View, ev: dict[str, Any]) -> str:
+        return event_words(view, ev)
+
     def log(self, view: View) -> Text:
         """The last few log events in words."""
         events = (view.get("public") or {}).get("log") or []
@@ -385,6 +388,8 @@ def event_words(view: View, ev: dict[str, Any]) -> str:
             if ev.get("slot") is None:
                 return log("drawDeck")
             return log("drawFace", card=card_name(str(ev["card"])) if ev.get("card") else w("w.empty"))
+        if kind == "take":
+            return log("take", **{"from": seat_name(view, ev.get("from_seat"))})
         if kind == "reshuffle":
             return w("w.ex.log.reshuffle", n=ev.get("cards")).rstrip(".")
         if kind in ("kantshou_scoring", "final_scoring"):

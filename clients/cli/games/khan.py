@@ -697,6 +697,9 @@ class KhanRenderer(GameRenderer):
             text.append("\n  Goal cards offered (keep 1): " + "; ".join(goal_words(g) for g in offer))
         return text
 
+    def event(self, view: View, ev: dict[str, Any]) -> str:
+        return event_words(view, ev)
+
     def log(self, view: View) -> Text:
         events = (view.get("public") or {}).get("log") or []
         text = Text("Recent events", style="bold")

@@ -561,6 +561,9 @@ class VoyagesRenderer(GameRenderer):
             text.append("\n  Goal cards you discarded: " + "; ".join(goal_words(board, g) for g in gone))
         return text
 
+    def event(self, view: View, ev: dict[str, Any]) -> str:
+        return event_words(view, ev)
+
     def log(self, view: View) -> Text:
         events = (view.get("public") or {}).get("log") or []
         text = Text("Recent events", style="bold")

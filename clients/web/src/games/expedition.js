@@ -651,6 +651,8 @@ function logLine(ev, pub, seatName) {
       return t("w.ex.log.stop", { who });
     case "draw":
       return ev.slot === null || ev.slot === undefined ? t("w.ex.log.drawDeck", { who }) : t("w.ex.log.drawFace", { who, card: cardName(ev.card) });
+    case "take":
+      return t("w.ex.log.take", { who, from: seatName(ev.from_seat) });
     case "reshuffle":
       return t("w.ex.log.reshuffle", { n: ev.cards });
     case "kantshou_scoring":
