@@ -32,7 +32,8 @@ class Seat(KhanSeat):
     timeout_ms = 30000
 
 
-#: the phone page's height mid-game (it was about 4,200 px with every panel stacked)
+#: the phone page's height mid-game, the room's invite, chat, rules and log panels included (about 2,700 px;
+#: it was about 4,200 px with every panel stacked)
 MAX_PHONE_HEIGHT = 2800
 #: which tab holds the gesture of an option (dice, offers and buttons are always in view)
 TAB = {

@@ -573,6 +573,7 @@ function mapPanel(ctx, A, ui) {
 
 const CELL_W = 150;
 const CELL_H = 92;
+const CELL_H_PHONE = 82;
 
 function actionSvg(ctx, A, ui) {
   const { view } = ctx;
@@ -580,12 +581,14 @@ function actionSvg(ctx, A, ui) {
   const B = new Board(pub);
   const pend = myPending(view);
   const COLS = ctx.narrow ? 2 : 4; // two columns on a phone: the cards' text stays readable
+  const CH = ctx.narrow ? CELL_H_PHONE : CELL_H; // a phone's cells are lower: the dice sit closer to the text
+  const DICE_Y = ctx.narrow ? 55 : 58;
   const cells = [];
   const spaceBox = (space, title, lines, placements, i, { need = 0, extra = null, icons = null } = {}) => {
     const col = i % COLS;
     const row = Math.floor(i / COLS);
     const x = col * CELL_W + 2;
-    const y = row * CELL_H + 2;
+    const y = row * CH + 2;
     const option = A.spaces.get(space);
     const chosen = pend?.kind === "dice" && pend.space === space;
     const full = `${title}${need ? ` (${t("w.dice", { n: need })})` : ""}: ${lines.join(" ")}${placements.length ? `; ${t("w.placed", { dice: placementsText(view, placements) })}` : ""}`;
@@ -593,12 +596,12 @@ function actionSvg(ctx, A, ui) {
       "g",
       { class: `kh-space${chosen ? " chosen" : ""}`, "data-space": space, role: "img", "aria-label": full },
       s("title", null, full),
-      s("rect", { class: "box", x, y, width: CELL_W - 4, height: CELL_H - 4, rx: 6 }),
+      s("rect", { class: "box", x, y, width: CELL_W - 4, height: CH - 4, rx: 6 }),
       fitText(x + 6, y + 16, title, "box-title", 13, CELL_W - 16),
-      need ? text(x + CELL_W - 10, y + CELL_H - 10, t("w.dice", { n: need }), "need", 10.5) : null,
+      need ? text(x + CELL_W - 10, y + CH - 10, t("w.dice", { n: need }), "need", 10.5) : null,
       icons ? s("g", { class: "icons", transform: `translate(${x + 6} ${y + 22})`, "aria-hidden": "true" }, icons) : wrap(lines.join(" "), 27, 3).map((ln, k) => text(x + 6, y + 30 + k * 11, ln, "small", 9.8)),
       extra,
-      placedDice(placements, x + 6, y + 58, 20, CELL_W - 16, CELL_H - 62),
+      placedDice(placements, x + 6, y + DICE_Y, 20, CELL_W - 16, CH - DICE_Y - 4),
     );
     if (option) {
       g.removeAttribute("role");
@@ -656,7 +659,7 @@ function actionSvg(ctx, A, ui) {
   const rows = Math.ceil(i / COLS);
   return s(
     "svg",
-    { class: "kh-actions", viewBox: `0 0 ${COLS * CELL_W + 4} ${rows * CELL_H + 4}`, role: "group", "aria-label": t("w.kh.actionsLabel") },
+    { class: "kh-actions", viewBox: `0 0 ${COLS * CELL_W + 4} ${rows * CH + 4}`, role: "group", "aria-label": t("w.kh.actionsLabel") },
     s("title", null, t("w.kh.tab.actions")),
     cells,
   );
