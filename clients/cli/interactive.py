@@ -464,8 +464,17 @@ class Interactive:
         if word in ("l", "lobby", "leave"):
             self.replay = None
             return True
-        target = {"f": 0, "first": 0, "b": v - 1, "back": v - 1, "": v + 1, "n": v + 1, "forward": v + 1,
-                  "e": last, "last": last}.get(word)
+        target = {
+            "f": 0,
+            "first": 0,
+            "b": v - 1,
+            "back": v - 1,
+            "": v + 1,
+            "n": v + 1,
+            "forward": v + 1,
+            "e": last,
+            "last": last,
+        }.get(word)
         if target is None:
             number = rest if word in ("g", "go") else word
             try:

@@ -21,8 +21,22 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
 #: the words of the lobby and room commands, offered by completion
 COMMANDS = (
-    "create", "join", "spectate", "refresh", "quit", "sync", "leave",
-    "quick", "open", "history", "replay", "ratings", "say", "take", "rematch", "log",
+    "create",
+    "join",
+    "spectate",
+    "refresh",
+    "quit",
+    "sync",
+    "leave",
+    "quick",
+    "open",
+    "history",
+    "replay",
+    "ratings",
+    "say",
+    "take",
+    "rematch",
+    "log",
 )
 
 

@@ -114,16 +114,28 @@ def history_table(games: Sequence[dict[str, Any]]) -> RenderableType:
     if not games:
         return Text("No finished game to show.", style="dim")
     table = Table(title="Finished games", title_justify="left", show_edge=False, pad_edge=False)
-    for col, just in (("#", "right"), ("room", "left"), ("game", "left"), ("players", "left"), ("winner", "left"),
-                      ("finished", "left")):
+    for col, just in (
+        ("#", "right"),
+        ("room", "left"),
+        ("game", "left"),
+        ("players", "left"),
+        ("winner", "left"),
+        ("finished", "left"),
+    ):
         table.add_column(col, justify=just)  # type: ignore[arg-type]
     for i, g in enumerate(games, 1):
         players = list(g.get("players") or [])
         won = (g.get("result") or {}).get("winners") or []
         winners = [players[s] or f"seat {s + 1}" for s in won if s < len(players)]
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(int(g.get("finished_at") or 0) / 1000))
-        table.add_row(str(i), str(g.get("room")), str(g.get("game")), ", ".join(p or "·" for p in players),
-                      ", ".join(winners), when)
+        table.add_row(
+            str(i),
+            str(g.get("room")),
+            str(g.get("game")),
+            ", ".join(p or "·" for p in players),
+            ", ".join(winners),
+            when,
+        )
     return table
 
 
@@ -142,15 +154,21 @@ def ratings_table(game: str, players: Sequence[dict[str, Any]], you: str | None 
             name += " (server bot)"
         if you is not None and p.get("player") == you:
             name += " (you)"
-        table.add_row(str(i), name, str(p.get("rating")), str(p.get("games")),
-                      style="bold" if you is not None and p.get("player") == you else None)
+        table.add_row(
+            str(i),
+            name,
+            str(p.get("rating")),
+            str(p.get("games")),
+            style="bold" if you is not None and p.get("player") == you else None,
+        )
     return table
 
 
 def render_replay(replay: dict[str, Any]) -> RenderableType:
     """A replay step: where it is (version v of last, the seed) and the spectator's view at that version."""
     head = Text.assemble(
-        ("Replay ", "bold"), (str(replay.get("room")), "cyan"),
+        ("Replay ", "bold"),
+        (str(replay.get("room")), "cyan"),
         f"  version {replay.get('v')} of {replay.get('last')}  seed {replay.get('seed')}",
     )
     return Group(head, render_view(replay.get("state") or {}))

@@ -445,7 +445,7 @@ export function renderRoom(app, room) {
   let status;
   if (waiting) status = t("room.waitingForLink", { n: free });
   else if (view.result) status = t("room.over");
-  else if (view.prompt) status = t("room.yourMove", { text: view.prompt.text });
+  else if (view.prompt) status = t("room.yourMove", { text: (renderer.promptText && renderer.promptText(view)) || view.prompt.text });
   else status = renderer.status ? renderer.status(view, ctx) : t("room.waitingOthers");
   if (view.result && !ui.ratedAtEnd) {
     ui.ratedAtEnd = true; // the game just ended (or the page opened on a finished game): fresh ratings
