@@ -385,6 +385,11 @@ async def audit(redis_url: str, prefix: str, room: str, players: list[Player]) -
             log = await store.full_log(room)
         assert loaded is not None
         meta, state, _ = restore(loaded.meta, 0, None, log)
+        for p in players:
+            # a connection attempt of this player that timed out on a slow node may still have said hello
+            # there after the newer one did, and replaced it (4001, last hello wins): connect again
+            if p.client is not None and p.client.closed.is_set():
+                await p.settle(room)
         views = {p.name: (p.client.views[room].v, p.client.views[room].state) for p in players if p.client}
         if all(v == meta["v"] for v, _view in views.values()):
             break
