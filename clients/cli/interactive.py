@@ -274,7 +274,7 @@ class Interactive:
             return
         await self._enter(str(room), spectate=what == "spectate")
 
-    async def _create_and_join(self, game: str, seats: int, options: dict[str, Any], bots: int = 0) -> None:
+    async def _create_and_join(self, game: str, seats: int, options: dict[str, Any], bots: int | list[str] = 0) -> None:
         room = await self.session.create(game, seats, options, bots=bots)
         self.notice = _("Created room {room}.").format(room=room)
         await self._enter(room, spectate=False)

@@ -218,8 +218,11 @@ class Session:
         await self.c.request("leave", room=room)
         self.c.views.pop(room, None)
 
-    async def create(self, game: str, seats: int, options: dict[str, Any] | None = None, bots: int = 0) -> str:
-        """Create a room (the creator still has to join it); `bots` server bots take the last seats."""
+    async def create(
+        self, game: str, seats: int, options: dict[str, Any] | None = None, bots: int | list[str] = 0
+    ) -> str:
+        """Create a room (the creator still has to join it); server bots take the last seats: `bots` is
+        their count (greedy bots) or one level per bot seat (`["hard", "normal"]`)."""
         if not bots:
             return await self.c.create(game, seats, options)
         fields: dict[str, Any] = {"game": game, "seats": seats, "public": True, "bots": bots}

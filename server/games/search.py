@@ -76,6 +76,7 @@ class SearchBot:
         module = _bots_module(game_id)
         self._evaluate = getattr(module, "evaluate", None)
         self._win_bonus: float = float(getattr(module, "WIN_BONUS", 0.0))
+        self._evaluate_end = bool(getattr(module, "EVALUATE_END", False)) and self._evaluate is not None
         self.horizon = self.budget.horizon or int(getattr(module, "HORIZON", HORIZON))
         self.confidence = float(getattr(module, "SEARCH_CONFIDENCE", CONFIDENCE))
         self.last_playouts = 0
@@ -185,7 +186,10 @@ class SearchBot:
 
     def _reward(self, state: State, seat: int) -> float:
         result = self.game.result(state)
-        if result is not None:
+        if self._evaluate_end and self._evaluate is not None:
+            scores = [float(x) for x in self._evaluate(state)]
+            bonus = self._win_bonus if result is not None and seat in result["winners"] else 0.0
+        elif result is not None:
             scores = [float(x) for x in result["scores"]]
             bonus = self._win_bonus if seat in result["winners"] else 0.0
         elif self._evaluate is not None:
