@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
 import re
 import statistics
@@ -82,10 +83,20 @@ def _run(args: tuple[str, int, Budget]) -> dict[str, Any]:
     return play(*args)
 
 
+def wilson(wins: float, n: int, z: float = 1.96) -> str:
+    """The Wilson score interval of a win rate, as "lo-hi%" (ties count half a win)."""
+    if n == 0:
+        return "-"
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return f"{100 * max(0.0, centre - half):.0f}-{100 * min(1.0, centre + half):.0f}%"
+
+
 def table(rows: list[dict[str, Any]], budget: Budget) -> str:
     """The markdown table of the arena figures, one line per game."""
     lines = [
-        "| game | games | search mean | greedy mean | search win rate | search as seat 0 / 1 | "
+        "| game | games | search mean | greedy mean | search win rate (95% interval) | search as seat 0 / 1 | "
         "mean decision (ms) | max decision (ms) | playouts per decision |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
@@ -99,7 +110,8 @@ def table(rows: list[dict[str, Any]], budget: Budget) -> str:
             by_seat.append(f"{100 * statistics.fmean(sr):.0f}%" if sr else "-")
         lines.append(
             f"| {gid} | {n} | {statistics.fmean(r['search'] for r in rs):.1f} | "
-            f"{statistics.fmean(r['greedy'] for r in rs):.1f} | {100 * statistics.fmean(r['win'] for r in rs):.0f}% | "
+            f"{statistics.fmean(r['greedy'] for r in rs):.1f} | {100 * statistics.fmean(r['win'] for r in rs):.0f}% "
+            f"({wilson(sum(r['win'] for r in rs), n)}) | "
             f"{' / '.join(by_seat)} | {1000 * sum(r['think'] for r in rs) / max(1, dec):.0f} | "
             f"{1000 * max(r['max_think'] for r in rs):.0f} | {sum(r['playouts'] for r in rs) / max(1, dec):.1f} |"
         )

@@ -33,3 +33,9 @@ def test_seat_table_splits_the_win_rate_and_replace_block_keeps_the_rest(tmp_pat
     doc.write_text(f"# Khan\n\nbefore\n\n{arena.BEGIN}\nold\n{arena.END}\n\nafter\n")
     arena.replace_block(doc, "new")
     assert doc.read_text() == f"# Khan\n\nbefore\n\n{arena.BEGIN}\nnew\n{arena.END}\n\nafter\n"
+
+
+def test_wilson_interval_brackets_the_rate() -> None:
+    assert arena.wilson(0, 0) == "-"
+    assert arena.wilson(15, 20) == "53-89%"
+    assert arena.wilson(20, 20).endswith("-100%")
