@@ -206,6 +206,7 @@ def main(argv: list[str] | None = None) -> None:
         help="playouts per decision for one game (overrides --playouts there)",
     )
     ap.add_argument("--rows", default=None, help="also append every game's row to this JSON-lines file")
+    ap.add_argument("--resume", action="store_true", help="skip the games (game, k) already in the --rows file")
     ap.add_argument("--from-rows", default=None, help="no games: build the tables from a --rows file")
     a = ap.parse_args(argv)
     if a.playouts is None and a.seconds is None:
@@ -225,6 +226,10 @@ def main(argv: list[str] | None = None) -> None:
         gid, _, n = item.partition("=")
         per_game[gid] = Budget(seconds=a.seconds, playouts=int(n))
     work = [(gid, k, per_game.get(gid, budget)) for gid in games for k in range(a.games)]
+    if a.resume and a.rows and Path(a.rows).exists():
+        lines = [line for line in Path(a.rows).read_text().splitlines() if line.strip()]
+        done = {(r["game"], r["k"]) for r in map(json.loads, lines)}
+        work = [w for w in work if (w[0], w[1]) not in done]
     t0 = time.time()
     rows: list[dict[str, Any]] = []
     deadline = None if a.minutes is None else t0 + 60 * a.minutes

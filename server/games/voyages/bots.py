@@ -3,9 +3,9 @@
 Owns: one move choice from the prompt plus the seat's view (`GAME.view(state, seat)`).
 Must not: look at hidden state (it never sees the game state, only the view).
 The heuristics: fulfil contracts at once; take contracts when short of them; buy the goods the active
-contracts lack; travel towards the nearest city without a post (Beijing and goal cities first) while
-coins last; use the highest dice where the lowest die sets the yield and the lowest where it does not;
-end the turn instead of wasting dice or camels.
+contracts lack; buy a black die with camels the contracts do not need; travel towards the nearest city
+without a post (Beijing and goal cities first) while coins last; use the highest dice where the lowest die
+sets the yield and the lowest where it does not; end the turn instead of wasting dice or camels.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ TRAVEL_MIN_COINS = 12
 TRAVEL_BASE = 70
 COINS_LOW = 14
 MARKER_VALUE = {0: 5, 1: 4, 2: 4, 4: 4, 5: 6}
+#: a black die bought with camels the contracts do not need (higher than ending the turn)
+BLACK_DIE_SCORE = 15
 
 
 class GreedyBot:
@@ -102,7 +104,11 @@ class _Context:
             return 100
         if a == "space":
             return self.space_score(o["space"])
-        if a in ("bag", "reroll", "adjust", "black"):
+        if a == "black":
+            # a black die is one more placement this round for 3 camels: worth it with camels to spare
+            spare = me["camels"] - self.need.get("camels", 0) - 3
+            return BLACK_DIE_SCORE if spare >= 0 else -20
+        if a in ("bag", "reroll", "adjust"):
             return -20
         if a == "end":
             return 0
