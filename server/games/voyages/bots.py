@@ -45,6 +45,22 @@ class GreedyBot:
         return options[picks[self.rng.below(len(picks))]]
 
 
+_GRAPH: list[Any] = [None, None]
+
+
+def _graph(track: dict[str, Any]) -> tuple[dict[int, list[int]], dict[int, str]]:
+    """Adjacency and node types of the track; the engine's views share one static track object, so the
+    last one is kept (the search bot's playouts build a context for every move)."""
+    if _GRAPH[0] is not track:
+        adj: dict[int, list[int]] = {n["id"]: [] for n in track["nodes"]}
+        for e in track["edges"]:
+            adj[e["a"]].append(e["b"])
+            adj[e["b"]].append(e["a"])
+        _GRAPH[0], _GRAPH[1] = track, (adj, {n["id"]: n["type"] for n in track["nodes"]})
+    graph: tuple[dict[int, list[int]], dict[int, str]] = _GRAPH[1]
+    return graph
+
+
 class _Context:
     def __init__(self, view: dict[str, Any]) -> None:
         self.pub: dict[str, Any] = view["public"]
@@ -58,12 +74,7 @@ class _Context:
         for k in self.need:
             self.need[k] = max(0, self.need[k] - self.me[k])
         self.pending = next((p for p in self.pub["pending"] if p["seat"] == self.seat), None)
-        track = self.pub["track"]
-        self.adj: dict[int, list[int]] = {n["id"]: [] for n in track["nodes"]}
-        for e in track["edges"]:
-            self.adj[e["a"]].append(e["b"])
-            self.adj[e["b"]].append(e["a"])
-        self.types = {n["id"]: n["type"] for n in track["nodes"]}
+        self.adj, self.types = _graph(self.pub["track"])
         goal_cities = {c for g in self.priv["goals"] for c in g["cities"]}
         self.targets: dict[int, int] = {}
         for node, kind in self.types.items():
