@@ -214,11 +214,11 @@ def main(argv: list[str] | None = None) -> None:
     budget = Budget(seconds=a.seconds, playouts=a.playouts)
     command = "python -m server.games.arena " + " ".join(argv if argv is not None else sys.argv[1:])
     if a.from_rows:
-        rows = [json.loads(line) for line in Path(a.from_rows).read_text().splitlines() if line.strip()]
+        saved = [json.loads(line) for line in Path(a.from_rows).read_text().splitlines() if line.strip()]
         # the tables name the command that played the games, and how long it ran
-        command = rows[0].get("command", command) if rows else command
-        wall = max((r.get("elapsed", 0.0) for r in rows), default=0.0)
-        publish(rows, budget, a, command, wall=wall, planned=rows[0].get("planned") if rows else None)
+        command = saved[0].get("command", command) if saved else command
+        wall = max((r.get("elapsed", 0.0) for r in saved), default=0.0)
+        publish(saved, budget, a, command, wall=wall, planned=saved[0].get("planned") if saved else None)
         return
     games = a.game or sorted(all_games())
     per_game = {}
