@@ -51,14 +51,19 @@ simulate: $(STAMP)
 serve: $(STAMP) web
 	$(BIN)/python -m server --host 127.0.0.1 --port 8765 --store $(or $(STORE),sqlite:///./data/marcopolo.db)
 
+# the standard bench set (loadtests/suite.py): baseline and real server under the same loads; writes the
+# generated section of docs/benchmarks.md and keeps the JSON in loadtests/results/ (BENCH_ARGS=--quick: a smoke run)
 bench: $(STAMP)
-	$(BIN)/python -m loadtests.bench
+	$(BIN)/python -m loadtests.suite $(BENCH_ARGS)
 
 arena: $(STAMP)
 	nice -n 10 $(BIN)/python -m server.games.arena --games 20 --playouts 16 --jobs 2
 
+# locust headless against a server of its own, every game; CSVs in loadtests/results/locust-<time>/
+LOCUST_USERS ?= 200
+LOCUST_TIME ?= 5m
 loadtest: $(STAMP)
-	$(BIN)/locust -f loadtests/locustfile.py --headless -u 20 -r 5 -t 60s
+	$(BIN)/python -m loadtests.run_locust --users $(LOCUST_USERS) --time $(LOCUST_TIME) $(LOCUST_ARGS)
 
 # fault tests with real processes, many times in a row (FAULT_RUNS, default 20); stops at the first failure
 FAULT_RUNS ?= 20

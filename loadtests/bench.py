@@ -1,21 +1,36 @@
-"""`python -m loadtests.bench`: drive Expedition rooms of random-move bots against a server and print figures.
+"""`python -m loadtests.bench`: the same load against the bundled baseline and the real server, in one run.
 
-By default the server runs as a subprocess (`python -m server ...` on a free port, a fresh `mpbench:<hex>:`
-key prefix, client seeds allowed, a generous rate limit) so that server and bots do not share one event
-loop or one GIL. All bots live in this process, on one asyncio loop, each with its own WebSocket.
+Each run starts `python -m loadtests.baseline` (a bare server speaking the same wire contract for a trivial
+game, see that module) and then `python -m server`, each as a subprocess on a free port, drives both with
+the same load, and prints each one's figures and the ratios real / baseline. `--only real|baseline` runs
+one of them; `--url ws://...` drives a running server instead (no server figures).
 
-Every room has `--seats` bots. A bot moves only when its view shows a prompt, picks a random option, and
-after a `not_your_turn` / `illegal_move` (a prompt gone stale) waits for the next change of its view. When a
-game ends, the room's bots leave it, create a new room and play again, until `--seconds` have passed.
+Modes:
+- `--mode closed` (default): one move in flight per room. A room's next move is sent once every seat holds
+  the version the previous move made (its whole fan-out), by a seat whose prompt has options.
+- `--mode open --think 1.0`: every seat moves `--think` seconds after the frame that gave it its prompt,
+  whatever the others do (moves are sent with `v`, so a prompt gone stale is refused with `stale`).
+- `--mode idle --connections N`: N connections that say `hello` and then stay idle; the figure is the
+  server's RSS per connection (RSS with them, less RSS before them, over N).
 
-Figures: acknowledged moves per second; move-to-patch latency (from sending a move to receiving the mover's
-own patch for the version the move made: that patch arrives before the `ok`); move-to-ok latency; mean raw
-frame sizes of patches and of snapshots; rooms finished; errors by code; CPU of bots and server; server
-memory. Redis keys under the run's prefix are deleted at the end (SCAN + DEL).
+Every seat is one WebSocket. A room plays `--game` with `--seats` seats; moves are drawn from the prompt's
+options; when a game ends its seats leave, create a new room and play again. Every seat asks for a snapshot
+(`sync`) once per game at a random move, so the snapshot figure is that of a view in play. The load runs in
+this process, or with `--clients K` in K processes (rooms dealt out among them). Connections, `hello` and
+the first room of every table are set up before the clock starts; the figures cover `--seconds` of play.
+
+Figures, per server: moves/s (acknowledged within the window); server CPU per move in µs (utime + stime from
+/proc of the server process and every process below it, so `--workers N` counts whole, plus exited children);
+move->ok and move->last-patch (the time from sending a move until the last seat of the room holds the
+version it made) at p50 / p99 / p99.9; errors by code; the median patch frame against the median in-game
+snapshot frame; server RSS (sum over its processes) and peak; the load processes' own CPU.
 
 Examples:
-    python -m loadtests.bench --rooms 20 --seconds 20 --store both
-    python -m loadtests.bench --url ws://127.0.0.1:8765/ws --rooms 10
+    python -m loadtests.bench --rooms 250 --seats 4 --seconds 20
+    python -m loadtests.bench --rooms 250 --seats 4 --seconds 20 --store redis://127.0.0.1:6379/0
+    python -m loadtests.bench --mode open --think 1.0 --rooms 500 --seconds 20
+    python -m loadtests.bench --mode idle --connections 10000
+    python -m loadtests.bench --game khan --rooms 50 --workers 2 --clients 2
 """
 
 from __future__ import annotations
@@ -23,10 +38,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
+import itertools
 import json
+import math
+import multiprocessing
 import os
 import random
 import re
+import resource
 import secrets
 import signal
 import socket
@@ -34,24 +54,46 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
+import msgpack
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.frames import Frame, Opcode
 
-from clients.client import Client, ServerError
-
-GAME = "expedition"
+GAMES = ("expedition", "classic", "voyages", "khan")
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
 ROOT = Path(__file__).resolve().parent.parent
-#: errors a bot expects from a prompt gone stale: it waits for the next change of its view
+#: errors a prompt gone stale brings: wait for the next change of the view
 STALE = ("not_your_turn", "illegal_move", "stale")
 #: errors worth a short pause and another try
 RETRY = ("rate_limited", "unavailable")
 #: a room whose views have not changed for this long is given up as stalled
 STALL_SECONDS = 15.0
+#: the longest a request may wait for its answer
+REQUEST_TIMEOUT = 30.0
+
+_packer = msgpack.Packer(use_bin_type=True)
+
+
+def _pack(obj: Any) -> bytes:
+    out: bytes = _packer.pack(obj)
+    return out
+
+
+def _unpack(frame: bytes) -> Any:
+    return msgpack.unpackb(frame, raw=False)
+
+
+class ServerError(Exception):
+    """An `error` answer."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
 
 
 # ---- figures ---------------------------------------------------------------------------------
@@ -62,152 +104,60 @@ def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
-    rank = max(1, min(len(ordered), int(-(-q * len(ordered) // 100))))
+    rank = max(1, min(len(ordered), math.ceil(q * len(ordered) / 100)))
     return ordered[rank - 1]
+
+
+def median_of(counts: Counter[int]) -> float:
+    """The median of a histogram of integer values (the lower median); NaN when empty."""
+    total = sum(counts.values())
+    if not total:
+        return float("nan")
+    half = (total + 1) // 2
+    seen = 0
+    for value in sorted(counts):
+        seen += counts[value]
+        if seen >= half:
+            return float(value)
+    return float("nan")  # pragma: no cover
 
 
 @dataclass
 class Stats:
-    """What the bots measured. Latencies are in seconds."""
+    """What the load measured in its window (latencies in seconds)."""
 
     moves: int = 0
-    move_patch: list[float] = field(default_factory=list)
-    move_ok: list[float] = field(default_factory=list)
-    missing_patch: int = 0  # an ok whose own patch did not arrive first (should stay 0)
-    patch_frames: int = 0
-    patch_bytes: int = 0
-    own_patch_frames: int = 0
-    own_patch_bytes: int = 0
-    snapshot_frames: int = 0  # snapshots of views in play (`sync` answers a bot asks for once a game)
-    snapshot_bytes: int = 0
-    join_snapshot_frames: int = 0  # snapshots after `join` (the waiting room's small view)
-    join_snapshot_bytes: int = 0
+    ack: list[float] = field(default_factory=list)
+    fanout: list[float] = field(default_factory=list)
+    fanout_missing: int = 0  # acknowledged moves whose version did not reach every seat by patch
+    patch_sizes: Counter[int] = field(default_factory=Counter)
+    snapshot_sizes: Counter[int] = field(default_factory=Counter)  # in-game `sync` answers
     rooms_started: int = 0
     rooms_finished: int = 0
     errors: Counter[str] = field(default_factory=Counter)
+    client_cpu_s: float = 0.0  # CPU of the load processes during the window, summed
+    client_cpu_max: float = 0.0  # the busiest load process, in cores
+    client_processes: int = 1
+    connections: int = 0  # connections open after set-up (idle mode: the figure's N)
+    client_rss_mib: float = 0.0
+
+    def merge(self, other: Stats) -> None:
+        self.moves += other.moves
+        self.ack += other.ack
+        self.fanout += other.fanout
+        self.fanout_missing += other.fanout_missing
+        self.patch_sizes.update(other.patch_sizes)
+        self.snapshot_sizes.update(other.snapshot_sizes)
+        self.rooms_started += other.rooms_started
+        self.rooms_finished += other.rooms_finished
+        self.errors.update(other.errors)
+        self.client_cpu_s += other.client_cpu_s
+        self.client_cpu_max = max(self.client_cpu_max, other.client_cpu_max)
+        self.connections += other.connections
+        self.client_rss_mib += other.client_rss_mib
 
 
-@dataclass
-class Report:
-    """One run's figures (`summary()` is what the command prints)."""
-
-    label: str
-    rooms: int
-    seats: int
-    seconds: float  # measured wall time of the play phase
-    stats: Stats
-    bot_cpu: float = 0.0  # fraction of one core used by the bot process during play
-    machine_cpu: float | None = None  # cores busy on the whole machine during play (all processes)
-    server: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def moves_per_s(self) -> float:
-        return self.stats.moves / self.seconds if self.seconds > 0 else 0.0
-
-    @property
-    def mean_patch_bytes(self) -> float:
-        s = self.stats
-        return s.patch_bytes / s.patch_frames if s.patch_frames else float("nan")
-
-    @property
-    def mean_snapshot_bytes(self) -> float:
-        s = self.stats
-        return s.snapshot_bytes / s.snapshot_frames if s.snapshot_frames else float("nan")
-
-    def figures(self) -> dict[str, Any]:
-        s = self.stats
-        ms = 1000.0
-        own = s.own_patch_bytes / s.own_patch_frames if s.own_patch_frames else float("nan")
-        return {
-            "label": self.label,
-            "rooms": self.rooms,
-            "seats": self.seats,
-            "seconds": round(self.seconds, 2),
-            "moves": s.moves,
-            "moves_per_s": round(self.moves_per_s, 1),
-            "move_patch_ms": {q: round(percentile(s.move_patch, q) * ms, 2) for q in (50, 95, 99)}
-            | {"max": round(max(s.move_patch, default=float("nan")) * ms, 2)},
-            "move_ok_ms": {q: round(percentile(s.move_ok, q) * ms, 2) for q in (50, 99)},
-            "missing_patch": s.missing_patch,
-            "patch_mean_bytes": round(self.mean_patch_bytes, 1),
-            "patch_frames": s.patch_frames,
-            "own_patch_mean_bytes": round(own, 1),
-            "snapshot_mean_bytes": round(self.mean_snapshot_bytes, 1),
-            "snapshot_frames": s.snapshot_frames,
-            "join_snapshot_mean_bytes": round(
-                s.join_snapshot_bytes / s.join_snapshot_frames if s.join_snapshot_frames else float("nan"), 1
-            ),
-            "rooms_started": s.rooms_started,
-            "rooms_finished": s.rooms_finished,
-            "errors": dict(sorted(s.errors.items())),
-            "bot_cpu": round(self.bot_cpu, 2),
-            "machine_cpu": None if self.machine_cpu is None else round(self.machine_cpu, 2),
-            "server": self.server,
-        }
-
-    def summary(self) -> str:
-        f = self.figures()
-        s = self.stats
-        mp, mo = f["move_patch_ms"], f["move_ok_ms"]
-        errors = ", ".join(f"{k}={v}" for k, v in f["errors"].items()) or "none"
-        lines = [
-            f"== {self.label}: {self.rooms} rooms x {self.seats} seats, {self.seconds:.1f} s ==",
-            f"moves/s            {f['moves_per_s']:.1f}  ({s.moves} ok)",
-            f"move->patch ms     p50 {mp[50]:.2f}  p95 {mp[95]:.2f}  p99 {mp[99]:.2f}  max {mp['max']:.2f}",
-            f"move->ok ms        p50 {mo[50]:.2f}  p99 {mo[99]:.2f}",
-            f"frame bytes        patch mean {f['patch_mean_bytes']:.0f} ({s.patch_frames} frames; the mover's own"
-            f" {f['own_patch_mean_bytes']:.0f})",
-            f"                   snapshot mean {f['snapshot_mean_bytes']:.0f} ({s.snapshot_frames} in-game syncs;"
-            f" {f['join_snapshot_mean_bytes']:.0f} at join, before the start)",
-            f"rooms              finished {s.rooms_finished}  (started {s.rooms_started})",
-            f"errors             {errors}",
-        ]
-        if s.missing_patch:
-            lines.append(f"oks without own patch first: {s.missing_patch}")
-        cpu = f"cpu                bots {self.bot_cpu * 100:.0f}% of a core"
-        srv = self.server
-        if "cpu" in srv:
-            cpu += f"  server {srv['cpu'] * 100:.0f}% of a core"
-        if self.machine_cpu is not None:
-            cpu += f"  whole machine {self.machine_cpu * 100:.0f}% of a core ({os.cpu_count()} cores)"
-            if "cpu" in srv:
-                other = max(0.0, self.machine_cpu - self.bot_cpu - srv["cpu"])
-                cpu += f", other processes ~{other * 100:.0f}%"
-        lines.append(cpu)
-        if "rss_mib" in srv:
-            lines.append(
-                f"server memory      rss {srv['rss_start_mib']:.0f} MiB at start of play, {srv['rss_mib']:.0f} MiB"
-                f" at end, peak {srv['hwm_mib']:.0f} MiB"
-            )
-        if "move_mean_ms" in srv:
-            line = f"server-side        move mean {srv['move_mean_ms']:.2f} ms"
-            if "append_mean_ms" in srv:
-                line += f"  store append mean {srv['append_mean_ms']:.2f} ms"
-            lines.append(line)
-        if srv.get("redis_keys") is not None:
-            lines.append(f"redis keys         {srv['redis_keys']} under the prefix at the end (deleted)")
-        if srv.get("stop_problem"):
-            lines.append(f"server stop        {srv['stop_problem']}")
-        if srv.get("log_problems"):
-            lines.append(f"server log         {srv['log_problems']} warning/error lines in {srv['log']}, e.g.:")
-            lines.extend(f"  {line}" for line in srv.get("log_sample", []))
-        return "\n".join(lines)
-
-
-# ---- bots ------------------------------------------------------------------------------------
-
-
-class _FrameMeter(list):  # type: ignore[type-arg]
-    """Stands in for `Client.frames`: keeps only the size of the latest frame, not the frame."""
-
-    __slots__ = ("last",)
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.last = 0
-
-    def append(self, frame: bytes) -> None:  # type: ignore[override]
-        self.last = len(frame)
+# ---- the load client -------------------------------------------------------------------------
 
 
 def apply_in_place(doc: Any, ops: list[dict[str, Any]]) -> Any:
@@ -252,171 +202,444 @@ def apply_in_place(doc: Any, ops: list[dict[str, Any]]) -> Any:
     return doc
 
 
-class LightClient(Client):
-    """A Client that applies patches in place (its view is its own, nothing else holds it) and lean.
+def _options(state: dict[str, Any] | None) -> list[Any] | None:
+    prompt = state.get("prompt") if state else None
+    return prompt.get("options") if prompt else None
 
-    The stock Client copies the whole view for every patch and checks every pointer: with hundreds of
-    bots in one process that, not the server, would set the pace. A patch that does not apply, a gap,
-    and every other message go through the stock code (which re-syncs).
+
+class FrameConnection(ClientConnection):
+    """A client connection that hands each complete binary frame to `on_frame` as it is parsed.
+
+    The stock connection queues every frame for `recv()` (an assembler, a future and a task wake-up per
+    message); with thousands of connections in one process that would be most of the load client's cost.
+    Pings, pongs, closes and anything else still go through the stock code.
     """
 
-    patch_failures = 0
+    on_frame: Callable[[Any, float], None] | None = None
 
-    async def _handle(self, msg: dict[str, Any]) -> None:
-        if msg.get("t") == "patch":
-            rv = self.views.get(msg["room"])
-            if rv is not None and rv.v == msg["base"]:
-                try:
-                    rv.state = apply_in_place(rv.state, msg["ops"])
-                except (KeyError, IndexError, ValueError, TypeError):
-                    self.patch_failures += 1
-                    rv.v = -1  # the view is damaged: the stock path sees a gap and asks for a snapshot
-                else:
-                    rv.v = msg["v"]
-                    rv.patches += 1
-                    self._updated(rv)
-                    return
-        await super()._handle(msg)
+    def process_event(self, event: Any) -> None:
+        on_frame = self.on_frame
+        if on_frame is not None and type(event) is Frame and event.opcode is Opcode.BINARY and event.fin:
+            on_frame(event.data, time.perf_counter())
+            return
+        super().process_event(event)
 
 
-class Bot:
-    """One seat's player: a Client plus the bookkeeping for latencies and frame sizes."""
+class Seat:
+    """One connection: requests matched by `re`, its view kept current from snapshot + patches in place."""
 
-    def __init__(
-        self,
-        url: str,
-        name: str,
-        stats: Stats,
-        rng: random.Random,
-        stock: bool = False,
-        sync_after: tuple[int, int] = (1, 80),
-    ) -> None:
-        self.client = Client(url) if stock else LightClient(url)
-        self.sync_after = sync_after
-        self.meter = _FrameMeter()
-        self.client.frames = self.meter
-        self.client.on_update = self._on_update
+    def __init__(self, runner: Runner, table: Table | None, url: str, name: str) -> None:
+        self.runner = runner
+        self.table = table
+        self.url = url
         self.name = name
-        self.stats = stats
-        self.rng = rng
-        self.changed = asyncio.Event()
-        self.updates = 0
-        self._patches = 0  # RoomView.patches at the latest update: tells a patch from a snapshot
-        self._pending = False
-        self._syncing = False
-        self._sync_at = 0  # this bot asks for a snapshot after its n-th move in a room
-        self._moved = 0
-        self._patch_at: dict[int, tuple[float, int]] = {}  # version -> (arrival, size), while a move is out
+        self.ws: FrameConnection | None = None
+        self.reader: asyncio.Task[None] | None = None
+        self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._ids = itertools.count(1)
+        self.room: str | None = None
+        self.state: dict[str, Any] | None = None
+        self.v = -1
+        self.at = 0.0  # arrival of the frame that made the view held
+        self.event = asyncio.Event()
+        self.closed = False
+        self._sends: set[asyncio.Task[None]] = set()
 
-    async def start(self) -> None:
-        await self.client.connect()
-        await self.client.hello(self.name)
+    async def open(self) -> None:
+        ws = await connect(
+            self.url,
+            compression=None,
+            max_size=2**24,
+            ping_interval=None,
+            open_timeout=60,
+            close_timeout=2,
+            create_connection=FrameConnection,
+        )
+        assert isinstance(ws, FrameConnection)
+        ws.on_frame = self._frame
+        self.ws = ws
+        self.reader = asyncio.get_running_loop().create_task(self._watch())
+        await self.request("hello", name=self.name)
 
     async def close(self) -> None:
-        with contextlib.suppress(Exception):
-            await self.client.close()
-        failures = getattr(self.client, "patch_failures", 0)
-        if failures:
-            self.stats.errors["patch_did_not_apply"] += failures
-            self.client.patch_failures = 0
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await self.ws.close()
+        if self.reader is not None:
+            with contextlib.suppress(BaseException):
+                await self.reader
 
-    def _on_update(self, room: str) -> None:
-        now = time.perf_counter()
-        rv = self.client.views[room]
-        size = self.meter.last
-        if rv.patches != self._patches:
-            self._patches = rv.patches
-            self.stats.patch_frames += 1
-            self.stats.patch_bytes += size
-            if self._pending:
-                self._patch_at[rv.v] = (now, size)
-        elif self._syncing:
-            self.stats.snapshot_frames += 1
-            self.stats.snapshot_bytes += size
-        else:
-            self.stats.join_snapshot_frames += 1
-            self.stats.join_snapshot_bytes += size
-        self.updates += 1
-        self.changed.set()
-
-    async def join(self, room: str) -> None:
-        self._patches = 0
-        self._moved = 0
-        self._sync_at = self.rng.randint(*self.sync_after)  # a 3-seat game gives a bot about 90 moves
-        await self.client.join(room)
-
-    async def _sample_snapshot(self, room: str) -> None:
-        """Ask for a snapshot of the view in play, to weigh a full view against the patches."""
-        self._syncing = True
+    async def request(self, t: str, timeout: float = REQUEST_TIMEOUT, **fields: Any) -> dict[str, Any]:
+        """Send `{t, id, **fields}`; the answer with that `re` (its arrival time in `_at`); raises ServerError."""
+        if self.ws is None or self.closed:
+            raise ConnectionError("connection closed")
+        rid = next(self._ids)
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.waiting[rid] = fut
         try:
-            await self.client.sync(room)
+            await self.ws.send(_pack({"t": t, "id": rid, **fields}))
+            async with asyncio.timeout(timeout):
+                answer = await fut
         finally:
-            self._syncing = False
+            self.waiting.pop(rid, None)
+        if answer["t"] == "error":
+            raise ServerError(str(answer.get("code")), str(answer.get("message")))
+        return answer
 
-    async def leave(self, room: str) -> None:
-        with contextlib.suppress(ServerError):
-            await self.client.request("leave", room=room)
-        self.client.views.pop(room, None)
+    async def _watch(self) -> None:
+        """Wait for the socket to close, then fail what waits on it."""
+        assert self.ws is not None
+        with contextlib.suppress(Exception):
+            await self.ws.wait_closed()
+        self.closed = True
+        for fut in self.waiting.values():
+            if not fut.done():
+                fut.set_exception(ConnectionError("connection closed"))
+        self._changed()
 
-    async def _wait_update(self, seen: int, stop_at: float) -> bool:
-        """Wait for an update after the `seen`-th; False at the deadline or when stalled."""
-        limit = min(stop_at, time.monotonic() + STALL_SECONDS)
-        while self.updates <= seen:
-            if self.client.closed.is_set():
+    def _frame(self, frame: Any, now: float) -> None:
+        """One frame from the server, as soon as it is parsed."""
+        runner = self.runner
+        msg = _unpack(frame)
+        t = msg["t"]
+        if t == "patch":
+            if msg["room"] == self.room:
+                self._patch(msg, len(frame), now)
+        elif t == "snapshot":
+            if msg["room"] == self.room:
+                self.state, self.v, self.at = msg["state"], msg["v"], now
+                if msg.get("re") is not None and runner.measuring and self.state.get("result") is None:
+                    runner.stats.snapshot_sizes[len(frame)] += 1
+                self._changed()
+        rid = msg.get("re")
+        if rid is not None:
+            fut = self.waiting.get(rid)
+            if fut is not None and not fut.done():
+                msg["_at"] = now
+                fut.set_result(msg)
+
+    def _send_soon(self, msg: dict[str, Any]) -> None:
+        assert self.ws is not None
+        task = asyncio.get_running_loop().create_task(self.ws.send(_pack(msg)))
+        self._sends.add(task)
+        task.add_done_callback(self._sent)
+
+    def _sent(self, task: asyncio.Task[None]) -> None:
+        self._sends.discard(task)
+        if not task.cancelled():
+            task.exception()  # a closed socket: the watcher sees it
+
+    def _patch(self, msg: dict[str, Any], size: int, now: float) -> None:
+        runner = self.runner
+        if self.state is None or self.v != msg["base"]:
+            if self.v != -2:  # a gap: ask once for a snapshot
+                runner.stats.errors["gap"] += runner.measuring
+                self.v = -2
+                self._send_soon({"t": "sync", "room": msg["room"]})
+            return
+        try:
+            self.state = apply_in_place(self.state, msg["ops"])
+        except (KeyError, IndexError, ValueError, TypeError):
+            runner.stats.errors["patch_did_not_apply"] += 1
+            self.v = -2
+            self._send_soon({"t": "sync", "room": msg["room"]})
+            return
+        self.v = msg["v"]
+        self.at = now
+        if runner.measuring:
+            runner.stats.patch_sizes[size] += 1
+        if self.table is not None:
+            self.table.arrived(self.v, now)
+        self._changed()
+
+    def _changed(self) -> None:
+        self.event.set()
+        if self.table is not None:
+            self.table.event.set()
+
+
+def _moved_on(seat: Seat, v: int) -> bool:
+    return seat.v != v
+
+
+class Stalled(Exception):
+    pass
+
+
+class Table:
+    """One room's seats, playing game after game; tracks each version's arrival at every seat."""
+
+    def __init__(self, runner: Runner, index: int) -> None:
+        self.runner = runner
+        self.index = index
+        self.rng = random.Random(f"{runner.seed}:{index}")
+        self.seats: list[Seat] = []
+        self.event = asyncio.Event()
+        self.arrivals: dict[int, list[float]] = {}  # version -> [seats holding it, latest arrival]
+        self.fan_wait: dict[int, float] = {}  # version -> send time of the move that made it, until all hold it
+        self.room: str | None = None
+        self.generation = 0
+        self.use_seed = True
+        self.sync_at: list[int] = []
+        #: open mode: how much later than one think time the room's first move is sent (None: not drawn yet)
+        self.phase: float | None = None
+
+    # ---- fan-out bookkeeping ----
+
+    def arrived(self, v: int, now: float) -> None:
+        entry = self.arrivals.get(v)
+        if entry is None:
+            entry = self.arrivals[v] = [0, now]
+            if len(self.arrivals) > 64:
+                for old in sorted(self.arrivals)[:-32]:
+                    del self.arrivals[old]
+        entry[0] += 1
+        entry[1] = now
+        if entry[0] >= len(self.seats):
+            t0 = self.fan_wait.pop(v, None)
+            if t0 is not None:
+                del self.arrivals[v]
+                self._fanout(now - t0, now)
+
+    def acked(self, v: int, t0: float, at: float) -> None:
+        runner = self.runner
+        if not runner.in_window(at):
+            return
+        runner.stats.moves += 1
+        runner.stats.ack.append(at - t0)
+        entry = self.arrivals.get(v)
+        if entry is not None and entry[0] >= len(self.seats):
+            del self.arrivals[v]
+            self._fanout(entry[1] - t0, entry[1])
+        else:
+            self.fan_wait[v] = t0
+            if len(self.fan_wait) > 64:
+                for old in sorted(self.fan_wait)[:-32]:
+                    del self.fan_wait[old]
+                    runner.stats.fanout_missing += 1
+
+    def _fanout(self, latency: float, at: float) -> None:
+        if self.runner.in_window(at):
+            self.runner.stats.fanout.append(latency)
+
+    # ---- set-up ----
+
+    async def open(self) -> None:
+        self.generation += 1
+        self.seats = [
+            Seat(self.runner, self, self.runner.url, f"t{self.index}g{self.generation}s{i}")
+            for i in range(self.runner.seats)
+        ]
+        await asyncio.gather(*(s.open() for s in self.seats))
+
+    async def close(self) -> None:
+        await asyncio.gather(*(s.close() for s in self.seats))
+        self.seats = []
+        self.room = None
+
+    async def new_game(self) -> None:
+        r = self.runner
+        creator = self.seats[0]
+        answer = None
+        if self.use_seed:
+            try:
+                answer = await creator.request(
+                    "create", game=r.game, seats=r.seats, options={"seed": self.rng.randrange(2**62)}
+                )
+            except ServerError as err:
+                if err.code != "forbidden":
+                    raise
+                self.use_seed = False  # a server without --allow-client-seed: let it draw seeds
+        if answer is None:
+            answer = await creator.request("create", game=r.game, seats=r.seats)
+        room = str(answer["room"])
+        self.room = room
+        self.arrivals.clear()
+        self.fan_wait.clear()
+        for s in self.seats:
+            s.room, s.state, s.v = room, None, -1
+            await s.request("join", room=room)
+        await self.wait(self._started, time.perf_counter() + STALL_SECONDS)
+        r.stats.rooms_started += r.measuring
+        # each seat asks for one snapshot of the view in play per game, after a random number of room moves
+        self.sync_at = [self.rng.randint(*r.sync_after) for _ in self.seats]
+
+    def _started(self) -> bool:
+        return self._settled() and any(_options(s.state) for s in self.seats)
+
+    def _settled(self) -> bool:
+        v = self.seats[0].v
+        return v >= 0 and all(s.v == v for s in self.seats)
+
+    async def wait(self, cond: Callable[[], bool], stop_at: float) -> bool:
+        """Wait until `cond()`; False at `stop_at`; Stalled when nothing changed for STALL_SECONDS."""
+        last = time.perf_counter()
+        while not cond():
+            if any(s.closed for s in self.seats):
                 raise ConnectionError("connection closed")
-            self.changed.clear()
-            left = limit - time.monotonic()
-            if left <= 0:
-                if time.monotonic() < stop_at:
-                    self.stats.errors["stalled"] += 1
+            now = time.perf_counter()
+            if now >= stop_at:
                 return False
-            with contextlib.suppress(TimeoutError):  # wake up now and then to notice a closed connection
-                await asyncio.wait_for(self.changed.wait(), min(left, 1.0))
+            if now - last > STALL_SECONDS:
+                raise Stalled()
+            self.event.clear()
+            try:
+                # a closed connection sets the event too, so the wait can be long (and cheap: no task)
+                async with asyncio.timeout(min(stop_at - now, STALL_SECONDS)):
+                    await self.event.wait()
+                last = time.perf_counter()
+            except TimeoutError:
+                pass
         return True
 
-    async def play(self, room: str, stop_at: float) -> bool:
-        """Play until the game ends (True) or the deadline passes (False)."""
-        rv = self.client.views[room]
+    async def _sample(self, seat: Seat) -> None:
+        assert self.room is not None
+        await seat.request("sync", room=self.room)
+
+    async def leave(self) -> None:
+        room = self.room
+        self.room = None
+        for s in self.seats:
+            s.room, s.state, s.v = None, None, -1
+        if room is not None:
+            await asyncio.gather(*(s.request("leave", room=room) for s in self.seats), return_exceptions=True)
+
+    # ---- play ----
+
+    async def run(self, stop_at: float) -> None:
+        r = self.runner
+        while time.perf_counter() < stop_at:
+            try:
+                if not self.seats:
+                    await self.open()
+                if self.room is None:
+                    await self.new_game()
+                play = self.play_closed if r.mode == "closed" else self.play_open
+                if await play(stop_at):
+                    r.stats.rooms_finished += 1
+                    await self.leave()
+            except Stalled:
+                r.stats.errors["stalled"] += 1
+                await self.leave()
+            except Exception as exc:  # noqa: BLE001 (counted by code; the table starts over on new connections)
+                if time.perf_counter() < stop_at:
+                    r.stats.errors[_error_code(exc)] += 1
+                await self.close()
+                await asyncio.sleep(0.2)
+
+    async def play_closed(self, stop_at: float) -> bool:
+        """One move in flight: wait for the whole fan-out of a move before the next. True at the game's end."""
+        moves = 0
         while True:
-            state = rv.state
+            if time.perf_counter() >= stop_at or not await self.wait(self._settled, stop_at):
+                return False
+            state = self.seats[0].state
+            assert state is not None
             if state.get("result") is not None:
                 return True
-            if time.monotonic() >= stop_at:
-                return False
-            prompt = state.get("prompt")
-            seen = self.updates
-            if not (prompt and prompt.get("options")):
-                if not await self._wait_update(seen, stop_at):
+            movers = [s for s in self.seats if _options(s.state)]
+            if not movers:
+                v = self.seats[0].v
+                if not await self.wait(functools.partial(_moved_on, self.seats[0], v), stop_at):
                     return False
                 continue
-            move = self.rng.choice(prompt["options"])
-            self._patch_at.clear()
-            self._pending = True
+            seat = self.rng.choice(movers)
+            options = _options(seat.state)
+            assert options and self.room is not None
+            move = self.rng.choice(options)
             t0 = time.perf_counter()
             try:
-                v = await self.client.move(room, move)
+                answer = await seat.request("move", room=self.room, move=move, v=seat.v)
             except ServerError as err:
-                self.stats.errors[err.code] += 1
+                self.runner.count_error(err.code)
                 if err.code in RETRY:
                     await asyncio.sleep(0.05)
-                elif not await self._wait_update(seen, stop_at):  # stale or refused: wait for news
-                    return False
+                else:  # the views are settled, so a refusal is news: wait for the next version
+                    v = seat.v
+                    if not await self.wait(
+                        functools.partial(_moved_on, seat, v), min(stop_at, time.perf_counter() + 1.0)
+                    ):
+                        if time.perf_counter() >= stop_at:
+                            return False
                 continue
-            finally:
-                self._pending = False
-            t1 = time.perf_counter()
-            self.stats.moves += 1
-            self.stats.move_ok.append(t1 - t0)
-            own = self._patch_at.get(v)
-            if own is None:
-                self.stats.missing_patch += 1
-            else:
-                self.stats.move_patch.append(own[0] - t0)
-                self.stats.own_patch_frames += 1
-                self.stats.own_patch_bytes += own[1]
-            self._moved += 1
-            if self._moved == self._sync_at:
-                await self._sample_snapshot(room)
+            self.acked(int(answer["v"]), t0, answer["_at"])
+            moves += 1
+            for i, at in enumerate(self.sync_at):
+                if at == moves and self.runner.measuring:
+                    await self._sample(self.seats[i])
+
+    async def play_open(self, stop_at: float) -> bool:
+        loop = asyncio.get_running_loop()
+        tasks = [loop.create_task(self._seat_open(s, i, stop_at)) for i, s in enumerate(self.seats)]
+        try:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+        finally:
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        for t in done:
+            if not t.cancelled() and t.exception() is not None:
+                raise t.exception()  # type: ignore[misc]
+        state = self.seats[0].state if self.seats else None
+        return bool(state and state.get("result") is not None)
+
+    async def _seat_open(self, seat: Seat, index: int, stop_at: float) -> None:
+        """This seat moves `think` seconds after the frame that gave it its prompt."""
+        r = self.runner
+        think = r.think
+        acted = -1  # the version this seat last moved from
+        moves = 0
+        last_change = time.perf_counter()
+        while True:
+            if seat.closed:
+                raise ConnectionError("connection closed")
+            now = time.perf_counter()
+            if now >= stop_at:
+                return
+            state = seat.state
+            if state is not None and state.get("result") is not None:
+                return
+            options = _options(state)
+            if seat.v >= 0 and seat.v != acted and options:
+                if self.phase is None:
+                    # the room's first move waits a random part of one think time more: rooms that all
+                    # start at once would otherwise move in waves, every room in the same millisecond
+                    self.phase = self.rng.uniform(0.0, think)
+                due = seat.at + think + self.phase
+                if due > now:
+                    await asyncio.sleep(due - now)
+                    if time.perf_counter() >= stop_at:
+                        return
+                    continue  # look again: the view may have moved on meanwhile
+                assert self.room is not None
+                acted = v = seat.v
+                self.phase = 0.0  # only the room's first move is shifted
+                t0 = time.perf_counter()
+                try:
+                    answer = await seat.request("move", room=self.room, move=self.rng.choice(options), v=v)
+                except ServerError as err:
+                    r.count_error(err.code)
+                    if err.code in RETRY:
+                        acted = -1
+                        await asyncio.sleep(0.05)
+                    continue
+                self.acked(int(answer["v"]), t0, answer["_at"])
+                moves += 1
+                last_change = time.perf_counter()
+                if moves == self.sync_at[index] and r.measuring:
+                    await self._sample(seat)
+                continue
+            seat.event.clear()
+            try:
+                async with asyncio.timeout(min(stop_at - now, STALL_SECONDS)):
+                    await seat.event.wait()
+                last_change = time.perf_counter()
+            except TimeoutError:
+                if time.perf_counter() - max(last_change, self._latest()) > STALL_SECONDS + think:
+                    raise Stalled() from None
+
+    def _latest(self) -> float:
+        return max((s.at for s in self.seats), default=0.0)
 
 
 def _error_code(exc: BaseException) -> str:
@@ -429,111 +652,255 @@ def _error_code(exc: BaseException) -> str:
     return type(exc).__name__
 
 
-class Table:
-    """One room's worth of bots, playing game after game until the deadline."""
+@dataclass
+class LoadSpec:
+    """What one load process does (picklable: it is sent to `--clients` processes)."""
 
-    def __init__(self, index: int, url: str, seats: int, stats: Stats, rng: random.Random, **bot_options: Any) -> None:
-        self.index = index
-        self.bot_options = bot_options
-        self.url = url
-        self.seats = seats
-        self.stats = stats
-        self.rng = rng
-        self.bots: list[Bot] = []
-        self.use_seed = True
-        self._generation = 0
+    url: str
+    mode: str = "closed"
+    game: str = "expedition"
+    seats: int = 4
+    tables: tuple[int, ...] = ()  # the table indexes this process plays
+    think: float = 1.0
+    connections: int = 0  # idle mode
+    seed: int = 1
+    sync_after: tuple[int, int] = (1, 80)
 
-    async def seat_bots(self) -> None:
-        self._generation += 1
-        self.bots = [
-            Bot(
-                self.url,
-                f"t{self.index}g{self._generation}s{i}",
-                self.stats,
-                random.Random(self.rng.random()),
-                **self.bot_options,
-            )
-            for i in range(self.seats)
-        ]
-        await asyncio.gather(*(b.start() for b in self.bots))
+
+class Runner:
+    """The load of one process: `setup()` (untimed), `play(stop_at)` (the window), `close()`."""
+
+    def __init__(self, spec: LoadSpec) -> None:
+        self.spec = spec
+        self.url = spec.url
+        self.mode = spec.mode
+        self.game = spec.game
+        self.seats = spec.seats
+        self.think = spec.think
+        self.seed = spec.seed
+        self.sync_after = spec.sync_after
+        self.stats = Stats()
+        self.measuring = False
+        self.stop_at = math.inf
+        self.tables = [Table(self, i) for i in spec.tables]
+        self.idle: list[Seat] = []
+        self.setup_stats = Stats()
+
+    def in_window(self, at: float) -> bool:
+        return self.measuring and at <= self.stop_at
+
+    def count_error(self, code: str) -> None:
+        if self.measuring:
+            self.stats.errors[code] += 1
+
+    async def setup(self) -> None:
+        """Open every connection (in batches) and seat the first room of every table."""
+        if self.mode == "idle":
+            n = self.spec.connections
+            for i in range(0, n, 100):
+                batch = [Seat(self, None, self.url, f"idle{self.seed}x{j}") for j in range(i, min(n, i + 100))]
+                results = await asyncio.gather(*(s.open() for s in batch), return_exceptions=True)
+                for s, res in zip(batch, results, strict=True):
+                    if isinstance(res, BaseException):
+                        self.stats.errors[_error_code(res)] += 1
+                        await s.close()
+                    else:
+                        self.idle.append(s)
+            self._end_setup(len(self.idle))
+            return
+
+        async def one(t: Table) -> None:
+            try:
+                await t.open()
+                await t.new_game()
+            except Exception as exc:  # noqa: BLE001
+                self.stats.errors[f"setup_{_error_code(exc)}"] += 1
+                await t.close()
+
+        for i in range(0, len(self.tables), 25):
+            await asyncio.gather(*(one(t) for t in self.tables[i : i + 25]))
+        self._end_setup(sum(len(t.seats) for t in self.tables))
+
+    def _end_setup(self, connections: int) -> None:
+        """Set-up figures apart (`setup_stats`): the window's figures start from nothing."""
+        self.setup_stats = Stats(errors=Counter(self.stats.errors), connections=connections)
+        self.stats = Stats()
+
+    async def play(self, stop_at: float) -> Stats:
+        self.stop_at = stop_at
+        self.measuring = True
+        cpu0, t0 = time.process_time(), time.perf_counter()
+        if self.mode == "idle":
+            await asyncio.sleep(max(0.0, stop_at - time.perf_counter()))
+            lost = sum(s.closed for s in self.idle)
+            if lost:
+                self.stats.errors["idle_connection_closed"] += lost
+        else:
+            await asyncio.gather(*(t.run(stop_at) for t in self.tables))
+        self.measuring = False
+        cpu = time.process_time() - cpu0
+        wall = max(1e-9, time.perf_counter() - t0)
+        self.stats.client_cpu_s = cpu
+        self.stats.client_cpu_max = cpu / wall
+        self.stats.client_rss_mib = _proc_rss_kib(os.getpid()) / 1024
+        return self.stats
 
     async def close(self) -> None:
-        await asyncio.gather(*(b.close() for b in self.bots))
-        self.bots = []
-
-    async def _create(self) -> str:
-        creator = self.bots[0].client
-        if self.use_seed:
-            try:
-                return await creator.create(GAME, self.seats, options={"seed": self.rng.randrange(2**63)})
-            except ServerError as err:
-                if err.code != "forbidden":
-                    raise
-                self.use_seed = False  # a server without --allow-client-seed: let it draw seeds
-        return await creator.create(GAME, self.seats)
-
-    async def run(self, stop_at: float) -> None:
-        try:
-            while time.monotonic() < stop_at:
-                try:
-                    if not self.bots:
-                        await self.seat_bots()
-                    room = await self._create()
-                    self.stats.rooms_started += 1
-                    for bot in self.bots:
-                        await bot.join(room)
-                    async with asyncio.TaskGroup() as tg:
-                        plays = [tg.create_task(bot.play(room, stop_at)) for bot in self.bots]
-                    if all(p.result() for p in plays):
-                        self.stats.rooms_finished += 1
-                    # leave, so that the server may drop the finished room from memory
-                    await asyncio.gather(*(bot.leave(room) for bot in self.bots))
-                except* Exception as eg:  # counted by code or type; the table starts over on new connections
-                    self.stats.errors[_error_code(eg.exceptions[0])] += 1
-                    await self.close()
-                    await asyncio.sleep(0.2)
-        finally:
-            await self.close()
+        for i in range(0, len(self.tables), 50):
+            await asyncio.gather(*(t.close() for t in self.tables[i : i + 50]))
+        for i in range(0, len(self.idle), 500):
+            await asyncio.gather(*(s.close() for s in self.idle[i : i + 500]))
+        self.idle = []
 
 
-async def run_load(
-    url: str,
-    *,
-    rooms: int,
-    seats: int = 3,
-    seconds: float = 10.0,
-    seed: int = 1,
-    stock: bool = False,
-    sync_after: tuple[int, int] = (1, 80),
-) -> Report:
-    """The core: connect `rooms * seats` bots, play for `seconds`, close every connection, return figures.
+# ---- load in several processes ---------------------------------------------------------------
 
-    `stock` makes the bots use the stock `Client` (a copy of the view per patch) instead of `LightClient`.
-    Each bot asks once per game for a snapshot (`sync`) after a random number of its moves in `sync_after`.
-    """
-    stats = Stats()
-    master = random.Random(seed)
-    tables = [
-        Table(i, url, seats, stats, random.Random(master.random()), stock=stock, sync_after=sync_after)
-        for i in range(rooms)
-    ]
+
+def _child_main(conn: Any, spec: LoadSpec) -> None:
+    """A `--clients` process: set up, say ready, play when told, send the figures, close when told."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us
+    asyncio.run(_child(conn, spec))
+
+
+async def _child(conn: Any, spec: LoadSpec) -> None:
+    loop = asyncio.get_running_loop()
+    runner = Runner(spec)
     try:
-        # connections are set up before the clock starts (in batches, not to look like a SYN flood)
-        for i in range(0, rooms, 25):
-            await asyncio.gather(*(t.seat_bots() for t in tables[i : i + 25]))
-        cpu0, t0, machine0 = time.process_time(), time.perf_counter(), _machine_ticks()
-        stop_at = time.monotonic() + seconds
-        await asyncio.gather(*(t.run(stop_at) for t in tables))
-        elapsed = time.perf_counter() - t0
-        cpu = (time.process_time() - cpu0) / elapsed if elapsed > 0 else 0.0
-        machine1 = _machine_ticks()
-        machine = None
-        if machine0 and machine1 and machine1[1] > machine0[1]:
-            busy, total = machine1[0] - machine0[0], machine1[1] - machine0[1]
-            machine = busy / total * (os.cpu_count() or 1)
+        await runner.setup()
+        conn.send(("ready", runner.setup_stats))
+        deadline = await loop.run_in_executor(None, conn.recv)  # wall-clock end of the window
+        stop_at = time.perf_counter() + (deadline - time.time())
+        stats = await runner.play(stop_at)
+        conn.send(("done", stats))
+        await loop.run_in_executor(None, conn.recv)
     finally:
-        await asyncio.gather(*(t.close() for t in tables))
-    return Report(label=url, rooms=rooms, seats=seats, seconds=elapsed, stats=stats, bot_cpu=cpu, machine_cpu=machine)
+        await runner.close()
+        conn.close()
+
+
+class Load:
+    """The load for one server: in this process (`clients=1`) or in `clients` processes."""
+
+    def __init__(self, spec: LoadSpec, rooms: int, clients: int = 1) -> None:
+        self.clients = max(1, clients)
+        self.specs = []
+        for k in range(self.clients):
+            tables = tuple(range(k, rooms, self.clients)) if spec.mode != "idle" else ()
+            conns = spec.connections // self.clients + (k < spec.connections % self.clients)
+            self.specs.append(
+                LoadSpec(**(asdict(spec) | {"tables": tables, "connections": conns, "seed": spec.seed + k}))
+            )
+        self.runner: Runner | None = None
+        self.procs: list[Any] = []
+        self.pipes: list[Any] = []
+
+    async def setup(self) -> Stats:
+        if self.clients == 1:
+            self.runner = Runner(self.specs[0])
+            await self.runner.setup()
+            return self.runner.setup_stats
+        ctx = multiprocessing.get_context("spawn")
+        for spec in self.specs:
+            ours, theirs = ctx.Pipe()
+            p = ctx.Process(target=_child_main, args=(theirs, spec), daemon=True)
+            p.start()
+            theirs.close()
+            self.procs.append(p)
+            self.pipes.append(ours)
+        setup = Stats()
+        for pipe in self.pipes:
+            _, stats = await self._recv(pipe)
+            setup.merge(stats)
+        return setup
+
+    async def _recv(self, pipe: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        ready = await loop.run_in_executor(None, pipe.poll, 900)
+        if not ready:
+            raise RuntimeError("a load process did not answer")
+        return pipe.recv()
+
+    async def play(self, stop_at: float) -> Stats:
+        if self.runner is not None:
+            return await self.runner.play(stop_at)
+        deadline = time.time() + (stop_at - time.perf_counter())
+        for pipe in self.pipes:
+            pipe.send(deadline)
+        total = Stats(client_processes=self.clients)
+        for pipe in self.pipes:
+            _, stats = await self._recv(pipe)
+            total.merge(stats)
+        return total
+
+    async def close(self) -> None:
+        if self.runner is not None:
+            await self.runner.close()
+            return
+        for pipe in self.pipes:
+            with contextlib.suppress(OSError):
+                pipe.send("close")
+        loop = asyncio.get_running_loop()
+        for p in self.procs:
+            await loop.run_in_executor(None, p.join, 60)
+            if p.is_alive():
+                p.kill()
+        self.procs, self.pipes = [], []
+
+
+# ---- /proc -----------------------------------------------------------------------------------
+
+
+def _stat_fields(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def process_tree(root: int) -> list[int]:
+    """`root` and every process below it (from /proc/*/stat parent ids)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int(_stat_fields(int(entry.name))[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        out.append(pid)
+        todo.extend(children.get(pid, []))
+    return out
+
+
+def tree_cpu_s(root: int) -> float:
+    """CPU seconds (user + system) of `root`, of every live process below it, and of its reaped children."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in process_tree(root):
+        try:
+            f = _stat_fields(pid)
+        except (OSError, IndexError):
+            continue
+        total += int(f[11]) + int(f[12])
+        if pid == root:
+            total += int(f[13]) + int(f[14])  # cutime + cstime: children that exited and were waited for
+    return total / tick
+
+
+def _proc_rss_kib(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def tree_rss_kib(root: int) -> int:
+    """RSS summed over the process tree (pages shared between forked workers count once per process)."""
+    return sum(_proc_rss_kib(pid) for pid in process_tree(root))
 
 
 def _machine_ticks() -> tuple[int, int] | None:
@@ -546,7 +913,18 @@ def _machine_ticks() -> tuple[int, int] | None:
     return sum(fields[:8]) - idle, sum(fields[:8])
 
 
-# ---- the server subprocess -------------------------------------------------------------------
+def raise_nofile() -> tuple[int, int]:
+    """Raise this process's soft limit of open files to the hard limit (children inherit it)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY:
+        hard = 1 << 20
+    if soft < hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)
+
+
+# ---- server subprocesses ---------------------------------------------------------------------
 
 
 def free_port() -> int:
@@ -574,64 +952,53 @@ async def http_get(host: str, port: int, path: str, timeout: float = 5.0) -> tup
     return await asyncio.wait_for(go(), timeout)
 
 
-def _proc_figures(pid: int) -> dict[str, float]:
-    """RSS, peak RSS (MiB) and CPU seconds of a process, from /proc (empty where there is no /proc)."""
-    out: dict[str, float] = {}
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                out["rss_mib"] = int(line.split()[1]) / 1024
-            elif line.startswith("VmHWM:"):
-                out["hwm_mib"] = int(line.split()[1]) / 1024
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        out["cpu_s"] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        pass
-    return out
-
-
-def _metric_mean(text: str, name: str, labels: str = "") -> float | None:
-    """Mean of a Prometheus histogram (sum / count) in the text exposition, in ms."""
-
-    def value(suffix: str) -> float | None:
-        m = re.search(rf"^{name}_{suffix}{re.escape(labels)} ([0-9.eE+-]+)$", text, re.MULTILINE)
-        return float(m.group(1)) if m else None
-
-    total, count = value("sum"), value("count")
-    if not total or not count:
-        return None
-    return total / count * 1000.0
-
-
 def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-class ServerProcess:
-    """`python -m server` on a free port, started and stopped around a run."""
+def real_server_args(port: int, store: str, prefix: str, workers: str | None = None) -> list[str]:
+    args = ["-m", "server", "--port", str(port), "--store", store, "--prefix", prefix]
+    args += ["--allow-client-seed", "--rate", "1000", "--burst", "2000", "--log-level", "WARNING"]
+    # every connection comes from loopback: no per-address limits (docs/security.md)
+    args += ["--max-conns-per-addr", "0", "--creates-per-minute", "0", "--waiting-rooms-per-player", "0"]
+    if workers is not None:
+        args += ["--workers", str(workers)]
+    return args
 
-    def __init__(self, store: str, prefix: str) -> None:
+
+def baseline_args(port: int, store: str, prefix: str) -> list[str]:
+    return ["-m", "loadtests.baseline", "--port", str(port), "--store", store, "--prefix", prefix]
+
+
+class ServerProcess:
+    """A server subprocess on a free port, started and stopped around a run."""
+
+    def __init__(self, kind: str, store: str, workers: str | None = None) -> None:
+        self.kind = kind  # "baseline" or "real"
         self.store = store
-        self.prefix = prefix
+        self.prefix = f"mpbench:{secrets.token_hex(4)}:"
         self.port = free_port()
+        if kind == "baseline":
+            self.args = baseline_args(self.port, store, self.prefix)
+        else:
+            self.args = real_server_args(self.port, store, self.prefix, workers)
         self.proc: asyncio.subprocess.Process | None = None
         self.stop_problem: str | None = None
-        self.log = tempfile.NamedTemporaryFile(prefix="mpbench-server-", suffix=".log", delete=False)  # noqa: SIM115
+        self.log = tempfile.NamedTemporaryFile(prefix=f"mpbench-{kind}-", suffix=".log", delete=False)  # noqa: SIM115
 
     @property
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
 
-    async def start(self, timeout: float = 20.0) -> None:
-        args = ["--port", str(self.port), "--store", self.store, "--prefix", self.prefix]
-        args += ["--allow-client-seed", "--rate", "1000", "--burst", "2000", "--log-level", "WARNING"]
-        # every bot connects from loopback: no per-address limits (docs/security.md)
-        args += ["--max-conns-per-addr", "0", "--creates-per-minute", "0", "--waiting-rooms-per-player", "0"]
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    async def start(self, timeout: float = 30.0) -> None:
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable,
-            "-m",
-            "server",
-            *args,
+            *self.args,
             cwd=ROOT,
             stdout=self.log,
             stderr=asyncio.subprocess.STDOUT,
@@ -640,34 +1007,31 @@ class ServerProcess:
             preexec_fn=_default_sigint,
         )
         deadline = time.monotonic() + timeout
+        healthy = 0  # several answers in a row: with --workers each connection may reach another process
         while True:
             if self.proc.returncode is not None:
-                raise RuntimeError(f"the server exited with {self.proc.returncode}; see {self.log.name}")
+                raise RuntimeError(f"the {self.kind} server exited with {self.proc.returncode}; see {self.log.name}")
+            status = 0
             with contextlib.suppress(OSError, TimeoutError, ValueError, IndexError):
                 status, _ = await http_get("127.0.0.1", self.port, "/healthz", timeout=1.0)
-                if status == 200:
-                    return
+            healthy = healthy + 1 if status == 200 else 0
+            if healthy >= 8:
+                return
+            if healthy:
+                continue
             if time.monotonic() > deadline:
-                raise RuntimeError(f"the server did not answer /healthz in {timeout} s; see {self.log.name}")
+                raise RuntimeError(
+                    f"the {self.kind} server did not answer /healthz in {timeout} s; see {self.log.name}"
+                )
             await asyncio.sleep(0.1)
-
-    def figures(self) -> dict[str, float]:
-        return _proc_figures(self.proc.pid) if self.proc is not None else {}
-
-    async def metrics(self) -> str:
-        with contextlib.suppress(OSError, TimeoutError, ValueError, IndexError):
-            status, body = await http_get("127.0.0.1", self.port, "/metrics")
-            if status == 200:
-                return body.decode()
-        return ""
 
     async def stop(self) -> None:
         if self.proc is not None and self.proc.returncode is None:
-            self.proc.send_signal(signal.SIGINT)  # the server stops its rooms and store cleanly on Ctrl-C
+            self.proc.send_signal(signal.SIGINT)  # both servers stop cleanly on Ctrl-C
             try:
-                await asyncio.wait_for(self.proc.wait(), 10)
+                await asyncio.wait_for(self.proc.wait(), 15)
             except TimeoutError:
-                self.stop_problem = "did not stop within 10 s of SIGINT: killed"
+                self.stop_problem = "did not stop within 15 s of SIGINT: killed"
                 self.proc.kill()
                 await self.proc.wait()
         self.log.close()
@@ -704,43 +1068,257 @@ async def clean_redis(url: str, prefix: str) -> int:
     return n
 
 
-async def bench_store(store: str, *, rooms: int, seats: int, seconds: float, seed: int, stock: bool = False) -> Report:
-    """Start a server subprocess on `store`, run the load, gather server figures, stop, clean up."""
-    prefix = f"mpbench:{secrets.token_hex(4)}:"
-    server = ServerProcess(store, prefix)
-    label = "memory" if store == "memory" else f"redis ({urlsplit(store).netloc})"
+# ---- one measured run ------------------------------------------------------------------------
+
+
+@dataclass
+class Report:
+    """One server's figures under one load."""
+
+    label: str  # "baseline" / "real" / "external"
+    mode: str
+    game: str
+    rooms: int
+    seats: int
+    seconds: float
+    stats: Stats
+    server_cpu_s: float | None = None
+    server_processes: int = 0
+    rss_base_kib: int = 0  # before the load's connections were opened
+    setup_cpu_s: float | None = None  # server CPU while the connections were opened (idle mode: connect + hello)
+    rss_start_kib: int = 0
+    rss_end_kib: int = 0
+    rss_peak_kib: int = 0
+    machine_cpu: float | None = None  # busy cores on the whole machine during the window
+    notes: list[str] = field(default_factory=list)
+
+    def figures(self) -> dict[str, Any]:
+        s = self.stats
+        ms = 1000.0
+        patch = median_of(s.patch_sizes)
+        snap = median_of(s.snapshot_sizes)
+        out: dict[str, Any] = {
+            "label": self.label,
+            "mode": self.mode,
+            "game": self.game,
+            "rooms": self.rooms,
+            "seats": self.seats,
+            "seconds": round(self.seconds, 2),
+            "moves": s.moves,
+            "moves_per_s": round(s.moves / self.seconds, 1) if self.seconds > 0 else 0.0,
+            "ack_ms": {str(q): round(percentile(s.ack, q) * ms, 3) for q in (50, 99, 99.9)},
+            "fanout_ms": {str(q): round(percentile(s.fanout, q) * ms, 3) for q in (50, 99, 99.9)},
+            "fanout_samples": len(s.fanout),
+            "fanout_missing": s.fanout_missing,
+            "patch_median_bytes": patch,
+            "snapshot_median_bytes": snap,
+            "patch_to_snapshot": round(patch / snap, 4) if snap and not math.isnan(snap) else float("nan"),
+            "patch_frames": sum(s.patch_sizes.values()),
+            "snapshot_samples": sum(s.snapshot_sizes.values()),
+            "rooms_started": s.rooms_started,
+            "rooms_finished": s.rooms_finished,
+            "errors": dict(sorted(s.errors.items())),
+            "connections": s.connections,
+            "client_cpu": round(s.client_cpu_s / self.seconds, 3) if self.seconds > 0 else 0.0,
+            "client_cpu_max": round(s.client_cpu_max, 3),
+            "client_processes": s.client_processes,
+            "client_rss_mib": round(s.client_rss_mib, 1),
+            "machine_cpu": None if self.machine_cpu is None else round(self.machine_cpu, 2),
+            "notes": self.notes,
+        }
+        if self.server_cpu_s is not None:
+            out["server_cpu"] = round(self.server_cpu_s / self.seconds, 3)
+            out["server_cpu_us_per_move"] = round(self.server_cpu_s * 1e6 / s.moves, 1) if s.moves else float("nan")
+            out["server_processes"] = self.server_processes
+            out["rss_start_mib"] = round(self.rss_start_kib / 1024, 1)
+            out["rss_end_mib"] = round(self.rss_end_kib / 1024, 1)
+            out["rss_peak_mib"] = round(self.rss_peak_kib / 1024, 1)
+            if self.mode == "idle" and s.connections and self.setup_cpu_s is not None:
+                out["setup_cpu_us_per_connection"] = round(self.setup_cpu_s * 1e6 / s.connections, 1)
+            if self.mode == "idle" and s.connections:
+                out["rss_base_mib"] = round(self.rss_base_kib / 1024, 1)
+                out["rss_per_connection_kib"] = round((self.rss_end_kib - self.rss_base_kib) / s.connections, 2)
+        return out
+
+    def summary(self) -> str:
+        f = self.figures()
+        a, fo = f["ack_ms"], f["fanout_ms"]
+        errors = ", ".join(f"{k}={v}" for k, v in f["errors"].items()) or "none"
+        if self.mode == "idle":
+            lines = [f"== {self.label}: idle, {f['connections']} connections, {self.seconds:.1f} s =="]
+        else:
+            shape = f"{self.rooms} rooms x {self.seats} seats"
+            lines = [f"== {self.label}: {self.mode}, {self.game}, {shape}, {self.seconds:.1f} s =="]
+        if self.mode == "idle":
+            lines.append(f"connections        {f['connections']} open (each said hello)")
+        else:
+            lines += [
+                f"moves/s            {f['moves_per_s']:.1f}  ({f['moves']} acknowledged)",
+                f"move->ok ms        p50 {a['50']:.2f}  p99 {a['99']:.2f}  p99.9 {a['99.9']:.2f}",
+                f"move->last patch   p50 {fo['50']:.2f}  p99 {fo['99']:.2f}  p99.9 {fo['99.9']:.2f}"
+                f"  ({f['fanout_samples']} moves; {f['fanout_missing']} not seen by every seat)",
+                f"frame bytes        patch median {f['patch_median_bytes']:.0f} ({f['patch_frames']} frames),"
+                f" in-game snapshot median {f['snapshot_median_bytes']:.0f} ({f['snapshot_samples']} syncs):"
+                f" {f['patch_to_snapshot'] * 100:.1f}%",
+                f"rooms              started {f['rooms_started']}  finished {f['rooms_finished']} within the window",
+            ]
+        lines.append(f"errors             {errors}")
+        if "server_cpu" in f:
+            line = f"server cpu         {f['server_cpu'] * 100:.0f}% of a core ({f['server_processes']} processes)"
+            if self.mode != "idle":
+                line += f", {f['server_cpu_us_per_move']:.0f} us per move"
+            elif "setup_cpu_us_per_connection" in f:
+                line += f" idle; {f['setup_cpu_us_per_connection']:.0f} us per connection opened (connect + hello)"
+            lines.append(line)
+            line = (
+                f"server rss         {f['rss_start_mib']:.1f} MiB before the window, {f['rss_end_mib']:.1f} at its end,"
+                f" peak {f['rss_peak_mib']:.1f}"
+            )
+            if "rss_per_connection_kib" in f:
+                line += (
+                    f"; {f['rss_base_mib']:.1f} MiB before the connections:"
+                    f" {f['rss_per_connection_kib']:.1f} KiB per idle connection"
+                )
+            lines.append(line)
+        line = (
+            f"load client        {f['client_cpu'] * 100:.0f}% of a core in {f['client_processes']} process(es),"
+            f" busiest {f['client_cpu_max'] * 100:.0f}%"
+        )
+        if f["machine_cpu"] is not None:
+            line += f"; whole machine {f['machine_cpu'] * 100:.0f}% of a core ({os.cpu_count()} cores)"
+        lines.append(line)
+        lines += [f"note               {n}" for n in self.notes]
+        return "\n".join(lines)
+
+
+async def measure(
+    spec: LoadSpec, *, rooms: int, seconds: float, clients: int, label: str, server: ServerProcess | None = None
+) -> Report:
+    """Set the load up, measure `seconds` of it (server CPU and RSS from /proc when `server` is given)."""
+    load = Load(spec, rooms, clients)
+    report = Report(label, spec.mode, spec.game if spec.mode != "idle" else "-", rooms, spec.seats, seconds, Stats())
+    pid = server.pid if server is not None else None
+    try:
+        setup_cpu0 = 0.0
+        if pid:
+            report.rss_base_kib = tree_rss_kib(pid)
+            setup_cpu0 = tree_cpu_s(pid)
+        setup = await load.setup()
+        if spec.mode == "idle":
+            await asyncio.sleep(1.0)  # let the server settle the last connections
+        if pid:
+            report.setup_cpu_s = tree_cpu_s(pid) - setup_cpu0
+        cpu0 = tree_cpu_s(pid) if pid else None
+        if pid:
+            report.rss_start_kib = report.rss_peak_kib = tree_rss_kib(pid)
+        machine0 = _machine_ticks()
+        t0 = time.perf_counter()
+        stop_at = t0 + seconds
+        cpu_end: list[float] = []
+
+        async def sampler() -> None:
+            while True:
+                left = stop_at - time.perf_counter()
+                if left <= 0:
+                    break
+                await asyncio.sleep(min(1.0, left))
+                if pid:
+                    report.rss_peak_kib = max(report.rss_peak_kib, tree_rss_kib(pid))
+            if pid:
+                cpu_end.append(tree_cpu_s(pid))
+                report.rss_end_kib = tree_rss_kib(pid)
+                report.rss_peak_kib = max(report.rss_peak_kib, report.rss_end_kib)
+                report.server_processes = len(process_tree(pid))
+
+        sampling = asyncio.get_running_loop().create_task(sampler())
+        stats = await load.play(stop_at)
+        await sampling
+        machine1 = _machine_ticks()
+        if machine0 and machine1 and machine1[1] > machine0[1]:
+            report.machine_cpu = (machine1[0] - machine0[0]) / (machine1[1] - machine0[1]) * (os.cpu_count() or 1)
+        stats.connections = setup.connections
+        stats.errors.update(setup.errors)
+        if cpu0 is not None and cpu_end:
+            report.server_cpu_s = cpu_end[0] - cpu0
+        report.stats = stats
+        if spec.mode != "idle" and stats.client_cpu_max > 0.9:
+            report.notes.append("a load process used over 90% of a core: the load client may set the pace (--clients)")
+    finally:
+        await load.close()
+    return report
+
+
+async def bench_server(kind: str, a: argparse.Namespace) -> Report:
+    """Start one server (`baseline` or `real`), measure the load against it, stop it, clean up."""
+    server = ServerProcess(kind, a.store, a.workers if kind == "real" else None)
     try:
         await server.start()
-        before = server.figures()
-        report = await run_load(server.url, rooms=rooms, seats=seats, seconds=seconds, seed=seed, stock=stock)
-        after = server.figures()
-        metrics = await server.metrics()
+        spec = LoadSpec(
+            url=server.url,
+            mode=a.mode,
+            game=a.game,
+            seats=a.seats,
+            think=a.think,
+            connections=a.connections,
+            seed=a.seed,
+        )
+        report = await measure(spec, rooms=a.rooms, seconds=a.seconds, clients=a.clients, label=kind, server=server)
     finally:
         await server.stop()
-        keys = await clean_redis(store, prefix) if store.startswith("redis") else None
-    report.label = label
-    srv: dict[str, Any] = {"log": server.log.name}
-    if "cpu_s" in after and "cpu_s" in before:
-        srv["cpu"] = round((after["cpu_s"] - before["cpu_s"]) / report.seconds, 2)
-    if "rss_mib" in after:
-        srv |= {"rss_start_mib": before.get("rss_mib", 0.0), "rss_mib": after["rss_mib"], "hwm_mib": after["hwm_mib"]}
-    move_mean = _metric_mean(metrics, "mp_move_latency_seconds")
-    if move_mean is not None:
-        srv["move_mean_ms"] = round(move_mean, 3)
-    append_mean = _metric_mean(metrics, "mp_store_latency_seconds", '{op="append"}')
-    if append_mean is not None:
-        srv["append_mean_ms"] = round(append_mean, 3)
-    srv["redis_keys"] = keys
+        if a.store.startswith("redis"):
+            await clean_redis(a.store, server.prefix)
     if server.stop_problem:
-        srv["stop_problem"] = server.stop_problem
+        report.notes.append(f"server stop: {server.stop_problem}")
     count, sample = server.log_problems()
     if count:
-        srv["log_problems"], srv["log_sample"] = count, sample
+        report.notes.append(f"{count} warning/error lines in {server.log.name}, e.g. {sample[:2]}")
     else:
-        Path(server.log.name).unlink(missing_ok=True)  # kept only when it has something to show
-        del srv["log"]
-    report.server = srv
+        Path(server.log.name).unlink(missing_ok=True)
     return report
+
+
+def ratios(real: dict[str, Any], base: dict[str, Any]) -> dict[str, float]:
+    """real / baseline for the figures where the comparison means something."""
+
+    def r(x: Any, y: Any) -> float:
+        try:
+            return round(float(x) / float(y), 2) if y and not math.isnan(float(y)) else float("nan")
+        except (TypeError, ValueError):
+            return float("nan")
+
+    out: dict[str, float] = {}
+    if real["mode"] == "idle":
+        out["rss_per_connection"] = r(real.get("rss_per_connection_kib"), base.get("rss_per_connection_kib"))
+        out["setup_cpu_per_connection"] = r(
+            real.get("setup_cpu_us_per_connection"), base.get("setup_cpu_us_per_connection")
+        )
+        return out
+    out["cpu_per_move"] = r(real.get("server_cpu_us_per_move"), base.get("server_cpu_us_per_move"))
+    out["moves_per_s"] = r(real["moves_per_s"], base["moves_per_s"])
+    for q in ("50", "99", "99.9"):
+        out[f"ack_p{q}"] = r(real["ack_ms"][q], base["ack_ms"][q])
+        out[f"fanout_p{q}"] = r(real["fanout_ms"][q], base["fanout_ms"][q])
+    out["rss_end"] = r(real.get("rss_end_mib"), base.get("rss_end_mib"))
+    return out
+
+
+def format_ratios(rat: dict[str, float]) -> str:
+    names = {
+        "cpu_per_move": "server CPU per move",
+        "moves_per_s": "moves/s",
+        "ack_p50": "move->ok p50",
+        "ack_p99": "move->ok p99",
+        "ack_p99.9": "move->ok p99.9",
+        "fanout_p50": "move->last patch p50",
+        "fanout_p99": "move->last patch p99",
+        "fanout_p99.9": "move->last patch p99.9",
+        "rss_end": "server RSS",
+        "rss_per_connection": "RSS per idle connection",
+        "setup_cpu_per_connection": "CPU per connection opened",
+    }
+    lines = ["== real / baseline =="]
+    lines += [f"{names.get(k, k):<26} {v:.2f}x" for k, v in rat.items()]
+    return "\n".join(lines)
 
 
 # ---- command line ----------------------------------------------------------------------------
@@ -748,51 +1326,73 @@ async def bench_store(store: str, *, rooms: int, seats: int, seconds: float, see
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="python -m loadtests.bench", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--mode", choices=("closed", "open", "idle"), default="closed", help="load shape (default closed)")
+    ap.add_argument("--game", choices=GAMES, default="expedition", help="game id played by every room")
     ap.add_argument("--rooms", type=int, default=20, help="concurrent rooms (default 20)")
-    ap.add_argument("--seats", type=int, default=3, help="bots per room, 2..5 (default 3)")
-    ap.add_argument("--seconds", type=float, default=20.0, help="length of the play phase (default 20)")
-    ap.add_argument(
-        "--store",
-        default="memory",
-        help=f"memory (default), redis://host:port/db, or both (memory, then {DEFAULT_REDIS})",
-    )
-    ap.add_argument("--url", help="target a running server (ws://host:port/ws) instead of starting one")
-    ap.add_argument("--seed", type=int, default=1, help="seeds the bots' choices and the rooms' decks")
-    ap.add_argument("--stock-client", action="store_true", help="bots use the stock Client (copies the view per patch)")
+    ap.add_argument("--seats", type=int, default=4, help="seats per room, 2..5 (default 4)")
+    ap.add_argument("--seconds", type=float, default=20.0, help="length of the measured window (default 20)")
+    ap.add_argument("--think", type=float, default=1.0, help="open mode: seconds a seat thinks after its prompt")
+    ap.add_argument("--connections", type=int, default=1000, help="idle mode: connections (default 1000)")
+    ap.add_argument("--store", default="memory", help="memory (default) or redis://host:port/db, for both servers")
+    ap.add_argument("--workers", help="passed to the real server as --workers (left out when not given)")
+    ap.add_argument("--clients", type=int, default=1, help="load processes (default 1: this one)")
+    ap.add_argument("--only", choices=("both", "baseline", "real"), default="both", help="which servers to run")
+    ap.add_argument("--url", help="drive a running server (ws://host:port/ws) instead; no server figures")
+    ap.add_argument("--seed", type=int, default=1, help="seeds the moves and the rooms' decks")
     ap.add_argument("--json", dest="json_path", help="also write the figures as JSON to this file")
     a = ap.parse_args(argv)
     if not 2 <= a.seats <= 5:
         ap.error("--seats must be 2..5")
-    if a.rooms < 1 or a.seconds <= 0:
-        ap.error("--rooms and --seconds must be positive")
+    if a.game != "expedition" and a.seats > 4:
+        ap.error(f"{a.game} seats 2..4")
+    if a.rooms < 1 or a.seconds <= 0 or a.clients < 1 or a.connections < 1:
+        ap.error("--rooms, --seconds, --clients and --connections must be positive")
+    if a.store == "redis":
+        a.store = DEFAULT_REDIS
+    if a.workers not in (None, "1") and not a.store.startswith("redis"):
+        ap.error("--workers above 1 needs a redis:// store (the workers share rooms through it)")
     return a
 
 
-async def amain(a: argparse.Namespace) -> list[Report]:
-    reports: list[Report] = []
+def command_line(argv: list[str]) -> str:
+    return "python -m loadtests.bench " + " ".join(argv)
+
+
+async def amain(a: argparse.Namespace) -> dict[str, Any]:
+    raise_nofile()
+    out: dict[str, Any] = {"args": vars(a), "reports": []}
     if a.url:
-        report = await run_load(
-            a.url, rooms=a.rooms, seats=a.seats, seconds=a.seconds, seed=a.seed, stock=a.stock_client
+        spec = LoadSpec(
+            url=a.url, mode=a.mode, game=a.game, seats=a.seats, think=a.think, connections=a.connections, seed=a.seed
         )
-        report.label = f"external {a.url}"
+        report = await measure(spec, rooms=a.rooms, seconds=a.seconds, clients=a.clients, label=f"external {a.url}")
         print(report.summary(), flush=True)
-        return [report]
-    stores = ["memory", DEFAULT_REDIS] if a.store == "both" else [a.store]
-    for store in stores:
-        report = await bench_store(
-            store, rooms=a.rooms, seats=a.seats, seconds=a.seconds, seed=a.seed, stock=a.stock_client
-        )
+        out["reports"].append(report.figures())
+        return out
+    kinds = ["baseline", "real"] if a.only == "both" else [a.only]
+    figures: dict[str, dict[str, Any]] = {}
+    for kind in kinds:
+        report = await bench_server(kind, a)
         print(report.summary(), flush=True)
-        reports.append(report)
-    return reports
+        figures[kind] = report.figures()
+        out["reports"].append(figures[kind])
+    if len(figures) == 2:
+        out["ratios"] = ratios(figures["real"], figures["baseline"])
+        print(format_ratios(out["ratios"]), flush=True)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     a = parse(argv)
-    reports = asyncio.run(amain(a))
+    out = asyncio.run(amain(a))
+    out["command"] = command_line(argv)
     if a.json_path:
-        Path(a.json_path).write_text(json.dumps([r.figures() for r in reports], indent=2) + "\n")
-    return 1 if any(r.stats.moves == 0 for r in reports) else 0
+        Path(a.json_path).write_text(json.dumps(out, indent=2, default=str) + "\n")
+    bad = any(r["moves"] == 0 for r in out["reports"] if r["mode"] != "idle") or any(
+        r["connections"] == 0 for r in out["reports"]
+    )
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

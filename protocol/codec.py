@@ -52,6 +52,36 @@ def encode(msg: BaseModel | Mapping[str, Any]) -> bytes:
     return cast(bytes, msgpack.packb(data, use_bin_type=True))
 
 
+_PATCH_HEAD = msgpack.packb("t") + msgpack.packb("patch") + msgpack.packb("room")
+
+
+def encode_ops(ops: list[dict[str, Any]]) -> tuple[int, bytes]:
+    """Patch operations packed once, to be spliced into many `patch` frames by `patch_frame`."""
+    return len(ops), b"".join(msgpack.packb(op, use_bin_type=True) for op in ops)
+
+
+def patch_frame(room: str, base: int, v: int, shared: tuple[int, bytes], ops: list[dict[str, Any]]) -> bytes:
+    """The frame of `{t: patch, room, base, v, ops}` whose ops are the pre-packed `shared` ones followed by
+    `ops`: the same bytes `encode` gives for that map, without packing the shared part again."""
+    n, packed = shared
+    out = msgpack.Packer(use_bin_type=True)
+    return b"".join(
+        (
+            b"\x85",  # a map of 5
+            _PATCH_HEAD,
+            out.pack(room),
+            out.pack("base"),
+            out.pack(base),
+            out.pack("v"),
+            out.pack(v),
+            out.pack("ops"),
+            out.pack_array_header(n + len(ops)),
+            packed,
+            *(out.pack(op) for op in ops),
+        )
+    )
+
+
 def decode_client(
     data: bytes | bytearray | memoryview, *, max_size: int = MAX_FRAME, max_depth: int = MAX_DEPTH
 ) -> ClientMessage:
@@ -202,7 +232,5 @@ def _clip(text: str, limit: int) -> str:
 @cache
 def _optional_fields(model: type[BaseModel]) -> tuple[str, ...]:
     return tuple(
-        name
-        for name, field in model.model_fields.items()
-        if not field.is_required() and field.default is None
+        name for name, field in model.model_fields.items() if not field.is_required() and field.default is None
     )

@@ -82,8 +82,12 @@ def apply_patch_jsonpatch(doc: Any, ops: list[Op], *, in_place: bool = False) ->
 # ---- the built-in backend -------------------------------------------------------------------
 
 
-def make_patch_builtin(old: Any, new: Any) -> list[Op]:
-    """`make_patch` without dependencies: maps per key, lists by index with tail add/remove."""
+def make_patch_builtin(old: Any, new: Any, *, copy: bool = True) -> list[Op]:
+    """`make_patch` without dependencies: maps per key, lists by index with tail add/remove.
+
+    With `copy=False` the operations' values share structure with `new` (for a caller that encodes them at
+    once and never changes `new`)."""
+    _copy = _deep_copy if copy else _same_value
     ops: list[Op] = []
     stack: list[tuple[str, Any, Any]] = [("", old, new)]
     while stack:
@@ -319,4 +323,11 @@ def _copy(value: Any) -> Any:
         return {k: _copy(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_copy(v) for v in value]
+    return value
+
+
+_deep_copy = _copy
+
+
+def _same_value(value: Any) -> Any:
     return value

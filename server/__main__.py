@@ -10,7 +10,10 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import signal
+import subprocess
 import sys
+import time
 import types
 import typing
 from typing import Any
@@ -76,9 +79,76 @@ def _describe(error: Any) -> str:
     return f"{where}: {error['msg']}"
 
 
+def _worker_argv(argv: list[str], node_id: str) -> list[str]:
+    """The command line of one worker: the parent's flags, one process, SO_REUSEPORT, its own node id."""
+    out: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        name = arg.split("=", 1)[0]
+        if name in ("--workers", "--node-id"):
+            skip = "=" not in arg
+            continue
+        out.append(arg)
+    return [sys.executable, "-m", "server", *out, "--workers", "1", "--reuse-port", "--node-id", node_id]
+
+
+def run_workers(settings: Settings, argv: list[str]) -> int:
+    """Supervise `--workers N` processes on one port: each is a node of one cluster (leases and relays
+    through Redis), with node id `<node-id>-w<i>` so a worker restarted after a crash takes its rooms back.
+    SIGTERM/SIGINT are passed on to every worker (each hands its rooms over, see server.app); a worker that
+    dies is started again, at most once per second."""
+    n = settings.worker_count
+    if settings.store_kind not in ("redis", "redis+sentinel", "rediss"):
+        log.error("--workers %d needs a redis:// store: the workers share rooms through it", n)
+        return 2
+    if settings.port == 0:
+        log.error("--workers needs a fixed --port (every worker listens on it)")
+        return 2
+    ids = [f"{settings.node_id}-w{i + 1}" for i in range(n)]
+    procs: dict[str, subprocess.Popen[bytes]] = {}
+    started: dict[str, float] = {}
+    stopping = False
+
+    def stop(signum: int, _frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+        for proc in procs.values():
+            with contextlib.suppress(ProcessLookupError):
+                proc.send_signal(signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    log.info("starting %d workers on %s:%d: %s", n, settings.host, settings.port, ", ".join(ids))
+    while not stopping:
+        for wid in ids:
+            proc = procs.get(wid)
+            if proc is not None and proc.poll() is None:
+                continue
+            if proc is not None:
+                log.warning("worker %s exited with %s; starting it again", wid, proc.returncode)
+            if time.monotonic() - started.get(wid, -10.0) < 1.0:
+                continue
+            procs[wid] = subprocess.Popen(_worker_argv(argv, wid))
+            started[wid] = time.monotonic()
+        time.sleep(0.2)
+    for proc in procs.values():
+        try:
+            proc.wait(timeout=settings.close_timeout + 10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    settings = parse(argv)
+    args = sys.argv[1:] if argv is None else argv
+    settings = parse(args)
     setup_logging(settings)
+    if settings.worker_count > 1:
+        return run_workers(settings, args)
     log.info(
         "starting node %s on %s:%d (store %s)",
         settings.node_id,

@@ -82,8 +82,9 @@ def stamp(room: Room, meta: dict[str, Any], state: dict[str, Any] | None, mover:
         meta["clock"] = None
         return
     seats = [
-        s for s in range(meta["seats"])
-        if _human(meta, s) and (p := room.game.prompt(state, s)) is not None and p.get("options")
+        s
+        for s in range(meta["seats"])
+        if _human(meta, s) and (p := room.prompt_for(state, s)) is not None and p.get("options")
     ]
     old = meta.get("clock")
     if not seats:

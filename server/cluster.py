@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any, Protocol
 
 import msgpack
@@ -77,6 +78,12 @@ class LocalCluster:
         pass
 
 
+#: how long a message to another node waits for Redis before it is dropped
+PUBLISH_PATIENCE = 5.0
+#: most messages to other nodes sent in one pipeline
+PUBLISH_BATCH = 500
+
+
 class RedisCluster:
     """Leases and pub/sub on the room store's Redis."""
 
@@ -88,7 +95,7 @@ class RedisCluster:
         self.lease_ms = lease_ms
         self.check_every = check_every
         self._hub: ClusterHub | None = None
-        self._out: asyncio.Queue[tuple[str, bytes] | None] = asyncio.Queue()
+        self._out: asyncio.Queue[tuple[str, bytes, float] | None] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
         self._heard = 0.0
@@ -139,24 +146,47 @@ class RedisCluster:
 
     def send(self, node: str, payload: dict[str, Any]) -> None:
         """Queue a message for one node (sent in order by one publisher task)."""
-        self._out.put_nowait((self.channel(node), msgpack.packb(payload, use_bin_type=True)))
+        self._out.put_nowait((self.channel(node), msgpack.packb(payload, use_bin_type=True), time.monotonic()))
 
     def broadcast(self, payload: dict[str, Any]) -> None:
-        self._out.put_nowait((self.channel(None), msgpack.packb(payload, use_bin_type=True)))
+        self._out.put_nowait((self.channel(None), msgpack.packb(payload, use_bin_type=True), time.monotonic()))
 
     async def _publish(self) -> None:
+        """Publish queued messages in order, everything queued so far in one pipeline (one round trip):
+        under load a message-at-a-time publisher falls behind the loop and heartbeats arrive late."""
         while True:
             item = await self._out.get()
             if item is None:
                 return
-            channel, data = item
-            for attempt in (1, 2):  # a connection Redis closed is replaced once; then the message is dropped
-                try:
-                    await self.store.client.publish(channel, data)
-                    break
-                except Exception as err:  # noqa: BLE001 - a lost message is retried by clients (timeouts, sync)
-                    if attempt == 2:
-                        log.warning("cluster: publish to %s failed: %s", channel, err)
+            batch = [item]
+            while len(batch) < PUBLISH_BATCH and not self._out.empty():
+                nxt = self._out.get_nowait()
+                if nxt is None:
+                    await self._publish_batch(batch)
+                    return
+                batch.append(nxt)
+            await self._publish_batch(batch)
+
+    async def _publish_batch(self, batch: list[tuple[str, bytes, float]]) -> None:
+        # While Redis is away the batch waits (in order, with everything behind it) until PUBLISH_PATIENCE
+        # seconds after its oldest message was queued, then it is dropped: what is lost then is made good
+        # when the receiving node subscribes again (it re-joins every room it relays) or by the clients'
+        # retries. Past its deadline a batch gets one try, so a long outage drains the queue.
+        deadline = batch[0][2] + PUBLISH_PATIENCE
+        delay = 0.05
+        while True:
+            try:
+                async with self.store.client.pipeline(transaction=False) as pipe:
+                    for channel, data, _queued in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
+                return
+            except Exception as err:  # noqa: BLE001
+                if time.monotonic() + delay > deadline:
+                    log.warning("cluster: publishing %d messages failed: %s", len(batch), err)
+                    return
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 0.5)
 
     async def _beat(self) -> None:
         """Send this node a heartbeat every second: the listener knows its subscription is alive."""
@@ -207,6 +237,8 @@ class RedisCluster:
         self._pubsub = pubsub
         self._heard = asyncio.get_running_loop().time()  # the heartbeat clock starts again with the subscription
         log.info("cluster: subscribed again")
+        if self._hub is not None:  # what other nodes sent meanwhile reached nobody: catch up
+            self._hub.resubscribed()
 
     async def _renew(self) -> None:
         """Renew the leases of our rooms, in one round trip, every third of the lease.
@@ -219,10 +251,13 @@ class RedisCluster:
             await asyncio.sleep(renew_every)
             try:
                 leases = self._hub.leases()
+                sent = time.monotonic()
                 # a lease that lapsed while nobody took it is simply taken back (its token still holds)
                 held = await self.store.keep_leases(leases, self.lease_ms) if leases else []
                 for (room, token), ours in zip(leases, held, strict=True):
                     current = self._hub.rooms.get(room)
+                    if ours and current is not None and current.fence == token:
+                        current.lease_until = max(current.lease_until, sent + self.lease_ms / 1000)
                     # still here under that token: not a finished room handed back, nor settled meanwhile
                     if not ours and current is not None and current.fence == token:
                         log.warning("cluster: another node took the lease of room %s", room)
@@ -261,6 +296,10 @@ class RemoteConn:
 
     def push(self, msg: dict[str, Any]) -> None:
         self.cluster.send(self.node, {"op": "push", "conn": self.id, "msg": msg})
+
+    def push_bytes(self, data: bytes, t: str = "?") -> None:
+        """An encoded frame, relayed as it is (the node holding the socket sends these very bytes)."""
+        self.cluster.send(self.node, {"op": "frame", "conn": self.id, "data": data, "t": t})
 
     def close(self, code: int, reason: str) -> None:
         self.cluster.send(self.node, {"op": "close", "conn": self.id, "code": code, "reason": reason})

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import socket
 import sys
 from datetime import UTC, datetime
@@ -140,6 +141,13 @@ class Settings(BaseSettings):
         24 * 3600, ge=0, description="seconds all players of a game may be away before it closes (0: never)"
     )
     #: folder of the browser client, served at /
+    workers: str = Field(
+        "1",
+        pattern=r"^(auto|[1-9][0-9]{0,2})$",
+        description="processes serving one port (SO_REUSEPORT), sharing rooms through the Redis store as nodes "
+        "do; auto = one per core. More than 1 needs a redis:// or redis+sentinel:// store and a fixed --port",
+    )
+    reuse_port: bool = Field(False, description="listen with SO_REUSEPORT (set for each worker of --workers)")
     web_root: str | None = Field(None, description="folder of the browser client (default clients/web/dist)")
     log_level: str = Field("INFO", description="DEBUG, INFO, WARNING, ERROR or CRITICAL")
     log_format: Literal["text", "json"] = Field(
@@ -182,6 +190,11 @@ class Settings(BaseSettings):
             if value not in LOG_LEVELS:
                 raise ValueError(f"log level must be one of {', '.join(LOG_LEVELS)}")
         return value
+
+    @property
+    def worker_count(self) -> int:
+        """How many processes `--workers` asks for."""
+        return (os.cpu_count() or 1) if self.workers == "auto" else int(self.workers)
 
     @property
     def store_kind(self) -> str:

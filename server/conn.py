@@ -61,6 +61,7 @@ class Conn:
         kill: Callable[[], Any] | None = None,
         close_timeout: float = 5.0,
         addr: str = "",
+        write_now: Callable[[bytes], bool] | None = None,
     ) -> None:
         #: unique across nodes when `prefix` is the node id (rooms on other nodes key viewers by it)
         self.id = f"{prefix}:{next(_ids)}"
@@ -71,6 +72,8 @@ class Conn:
         self.closed = False
         self.close_code: int | None = None
         self._send = send
+        #: writes a frame at once, without a task switch, when the socket takes it (False: queue it)
+        self._write_now = write_now
         self._close = close
         self._kill = kill
         self._close_timeout = close_timeout
@@ -96,8 +99,14 @@ class Conn:
     # ---- the outbox -------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the writer task (call once, inside the event loop)."""
-        self._writer = asyncio.create_task(self._write_loop(), name=f"conn-{self.id}-writer")
+        """Ready to send (call once, inside the event loop). Without `write_now` the writer task starts
+        now; with it, only once a frame has to wait (an idle connection then costs no task)."""
+        if self._write_now is None:
+            self._start_writer()
+
+    def _start_writer(self) -> None:
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write_loop(), name=f"conn-{self.id}-writer")
 
     @property
     def queued(self) -> tuple[int, int]:
@@ -114,10 +123,16 @@ class Conn:
         """Queue one encoded frame (the same bytes may be shared by many connections)."""
         if self.closed:
             return
+        if self._write_now is not None and self._idle.is_set() and self._write_now(data):
+            # nothing queued or being sent: the frame goes straight to the socket, in order
+            self._metrics.out(t).inc()
+            self._metrics.bytes_out.inc(len(data))
+            return
         if len(self._queue) >= self._queue_size or self._queued_bytes + len(data) > self._queue_bytes:
             self._overflow()
             return
         self._queue.append(data)
+        self._start_writer()
         self._queued_bytes += len(data)
         self._count(t, data)
 
@@ -137,13 +152,14 @@ class Conn:
             return
         slot = self._latest[key] = _Slot(key, data)
         self._queue.append(slot)
+        self._start_writer()
         self._queued_bytes += len(data)
         self._count(t, data)
 
     def _count(self, t: str, data: bytes) -> None:
         self._idle.clear()
         self._wake.set()
-        self._metrics.messages_out.labels(t).inc()
+        self._metrics.out(t).inc()
         self._metrics.bytes_out.inc(len(data))
 
     def _overflow(self) -> None:

@@ -38,6 +38,8 @@ log = logging.getLogger("marcopolo.hub")
 LOBBY_DELAY = 0.05
 #: the longest think time a room may ask of its search bots (`create.options.bot_think_ms`)
 MAX_BOT_THINK_MS = 10_000
+#: how long a re-join forwarded to another node may go unanswered before it is sent again
+JOIN_CONFIRM_SECONDS = 1.5
 #: v1.1 requests handled by server.lobby: (hub, conn, msg) -> None, answering on the connection
 LOBBY_REQUESTS: dict[type, Any] = {
     m.QuickMatch: lobby.quick_match,
@@ -92,6 +94,8 @@ class RemoteRoom:
         if kind == "join":
             hub.remote_views.setdefault(self.id, {})[conn.id] = bool(args.get("spectate"))
             hub.remote_owner[self.id] = self.owner
+            if re is None:  # a re-join the server makes on its own: nobody else would notice it got lost
+                hub.join_pending[(self.id, conn.id)] = time.monotonic() + JOIN_CONFIRM_SECONDS
             if args.get("invite"):
                 hub.invites[self.id] = args["invite"]
         elif kind == "leave":
@@ -120,6 +124,12 @@ class Hub:
         #: rooms of other nodes that local connections watch: room -> {connection id: spectating}
         self.remote_views: dict[str, dict[str, bool]] = {}
         self.remote_owner: dict[str, str] = {}
+        #: re-joins forwarded to another node and not yet answered `joined`: (room, conn id) -> deadline.
+        #: Pub/sub drops what a node publishes while the other one is (re-)subscribing, so an unanswered
+        #: re-join is sent again (a join of a seat already held only re-attaches it).
+        self.join_pending: dict[tuple[str, str], float] = {}
+        self._rooms_dirty = False
+        self.metrics.before_render.append(self._render_rooms)
         #: connections of other nodes that watch rooms of this node
         self.remote_conns: dict[str, RemoteConn] = {}
         self._lobby_task: asyncio.Task[None] | None = None
@@ -294,7 +304,7 @@ class Hub:
                 raise ProtocolError("too_large", f"frame over {self.settings.max_frame} bytes", peek_id(data))
             msg = decode_client(data, max_size=self.settings.max_frame, max_depth=self.settings.max_depth)
             re = msg.id
-            self.metrics.messages_in.labels(msg.t).inc()
+            self.metrics.into(msg.t).inc()
             await self.dispatch(conn, msg)
         except ProtocolError as err:
             self.error(conn, err.code, err.message, err.re)
@@ -408,10 +418,12 @@ class Hub:
                 except RoomError:
                     self.remote_views.setdefault(room_id, {})[conn.id] = spectate
                     raise
-        elif self.remote_owner.get(room_id) != room.owner:
+        elif self.remote_owner.get(room_id) != room.owner or (room_id, conn.id) in self.join_pending:
+            # (a re-join not yet answered may have been lost: send it again, ahead of this request)
             args = {"seat": None, "spectate": views[conn.id], "invite": self.invites.get(room_id)}
             self.forward(room.owner, room_id, "join", conn, None, args)
             self.remote_owner[room_id] = room.owner
+            self.join_pending[(room_id, conn.id)] = time.monotonic() + JOIN_CONFIRM_SECONDS
         return room
 
     # ---- the cluster ------------------------------------------------------------------------
@@ -426,8 +438,15 @@ class Hub:
         op = payload.get("op")
         if op == "push":
             target = self.local_conns.get(payload["conn"])
+            msg = payload["msg"]
+            if self.join_pending and isinstance(msg, dict) and msg.get("t") == "joined":
+                self.join_pending.pop((str(msg.get("room")), payload["conn"]), None)
             if target is not None:
-                target.push(payload["msg"])
+                target.push(msg)
+        elif op == "frame":
+            target = self.local_conns.get(payload["conn"])
+            if target is not None:
+                target.push_bytes(payload["data"], str(payload.get("t", "?")))
         elif op == "req":
             room_id = payload["room"]
             room = self.rooms.get(room_id)
@@ -514,6 +533,14 @@ class Hub:
         self._count_rooms()
         await room.stop()
 
+    def resubscribed(self) -> None:
+        """This node's pub/sub subscription was down and is back: pushes relayed to it meanwhile are lost,
+        so every local viewer of a room on another node is joined there again (a join of a held seat or
+        a spectator's join only re-attaches it, and sends the current view)."""
+        for room_id in self.remote_views:
+            self.remote_owner.pop(room_id, None)
+        asyncio.get_running_loop().create_task(self.check_remote_rooms())
+
     async def check_remote_rooms(self) -> None:
         """Follow rooms whose node changed or died: take them over, or re-join them where they went."""
         async with self._follow_lock:
@@ -522,6 +549,16 @@ class Hub:
     async def _check_remote_rooms(self) -> None:
         if not self.ready:
             return
+        if self.join_pending:
+            now = time.monotonic()
+            for key, deadline in list(self.join_pending.items()):
+                room_id, cid = key
+                if cid not in self.local_conns or cid not in self.remote_views.get(room_id, {}):
+                    del self.join_pending[key]
+                elif deadline < now:  # unanswered: forget the owner, so the loop below joins it again
+                    log.info("re-join of %s to %s was not answered; sending it again", cid, room_id)
+                    del self.join_pending[key]
+                    self.remote_owner.pop(room_id, None)
         for room_id, views in list(self.remote_views.items()):
             if not views:
                 self.remote_views.pop(room_id, None)
@@ -754,6 +791,13 @@ class Hub:
             conn.push_latest("lobby", data, "lobby")
 
     def _count_rooms(self) -> None:
+        """The rooms gauge is counted when /metrics is read, not on every change of a room."""
+        self._rooms_dirty = True
+
+    def _render_rooms(self) -> None:
+        if not self._rooms_dirty:
+            return
+        self._rooms_dirty = False
         self.metrics.rooms.clear()
         counts: dict[tuple[str, str], int] = {}
         for r in self.rooms.values():

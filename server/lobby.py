@@ -435,7 +435,10 @@ class _Cursor:
     def __init__(self, meta: dict[str, Any], entries: list[dict[str, Any]]) -> None:
         self.meta, self.entries = meta, entries
         self.game = get_game(meta["game"])
-        touched = {e.get("seat") for e in entries} | {s for e in entries for s in e.get("bots") or []}
+        # seats a join or a freeing names in the log (a move's seat does not: a bot seated at creation moves too)
+        touched = {e.get("seat") for e in entries if e["k"] in ("join", "free")} | {
+            s for e in entries for s in e.get("bots") or []
+        }
         #: bots seated at the creation are in the meta from v0 (no log entry seats them)
         self.names: list[str | None] = [
             meta["names"][i] if str(meta["players"][i]).startswith("bot:") and i not in touched else None

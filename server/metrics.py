@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 
@@ -38,6 +41,31 @@ class Metrics:
         )
         self.takeovers = Counter("mp_takeovers", "Rooms this node took over from another node", registry=r)
 
+        self._out: dict[tuple[int, str], Any] = {}
+        #: called before every scrape (gauges that are cheaper to count then than on every change)
+        self.before_render: list[Callable[[], None]] = []
+
+    def out(self, t: str) -> Any:
+        """The `messages_out` counter of type `t` (looked up once per type, not per frame)."""
+        return self._child(self.messages_out, t)
+
+    def into(self, t: str) -> Any:
+        """The `messages_in` counter of type `t`."""
+        return self._child(self.messages_in, t)
+
+    def store_op(self, op: str) -> Any:
+        """The `store_latency` histogram of operation `op`."""
+        return self._child(self.store_latency, op)
+
+    def _child(self, metric: Any, label: str) -> Any:
+        key = (id(metric), label)
+        child = self._out.get(key)
+        if child is None:
+            child = self._out[key] = metric.labels(label)
+        return child
+
     def render(self) -> bytes:
         """The text exposition format."""
+        for hook in self.before_render:
+            hook()
         return generate_latest(self.registry)

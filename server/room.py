@@ -30,6 +30,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from protocol.codec import encode_ops, patch_frame
 from protocol.patch import make_patch_builtin as make_patch
 from server import botpool, clock, lobby
 from server.games import Game, IllegalMove, get_game
@@ -67,6 +68,8 @@ class Conn(Protocol):
 
     def push(self, msg: dict[str, Any]) -> None: ...
 
+    def push_bytes(self, data: bytes, t: str = "?") -> None: ...
+
 
 class Hub(Protocol):
     """What a room needs from the server around it."""
@@ -88,7 +91,15 @@ class Viewer:
     conn: Conn
     seat: int | None
     v: int = 0
-    last: dict[str, Any] = field(default_factory=dict)
+    #: the last view sent, in its two parts: what every viewer sees (the same object for every viewer
+    #: at one version) and what this seat alone sees (`you`, `private`, `prompt`)
+    last_shared: dict[str, Any] = field(default_factory=dict)
+    last_own: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def last(self) -> dict[str, Any]:
+        """The whole last view sent."""
+        return {**self.last_shared, **self.last_own}
 
 
 @dataclass
@@ -127,6 +138,10 @@ class Room:
         self.snap_v = meta.get("snap_v", 0)
         #: the fencing token every write carries (None: a store this room owns alone, as in unit tests)
         self.fence = fence
+        #: until when (time.monotonic) the lease is known to hold: set from the moment a renewal that
+        #: succeeded was sent. Past it the room checks with the store before it answers anything, so an
+        #: owner that was paused (SIGSTOP, a long stall) never shows a view older than the new owner's.
+        self.lease_until = float("inf") if fence is None else 0.0
         self.lease_ms = lease_ms
         self.bot_delay = bot_delay
         #: seconds a search bot thinks per decision (the room's `bot_think_ms` option wins over this setting)
@@ -142,6 +157,12 @@ class Room:
         self._task: asyncio.Task[None] | None = None
         #: the timer of the turn clock and the lobby's timed events (server.clock)
         self._clock_task: asyncio.Task[None] | None = None
+        #: per version, built once: the shared part of the view (keyed by the meta and state objects,
+        #: which are replaced, never changed, on every version) and each seat's prompt (keyed by the state)
+        self._shared_key: tuple[Any, Any] | None = None
+        self._shared: dict[str, Any] = {}
+        self._own: dict[int | None, dict[str, Any]] = {}
+        self._prompts: tuple[Any, dict[int, dict[str, Any] | None]] = (None, {})
 
     # ---- identity ---------------------------------------------------------------------------
 
@@ -210,6 +231,8 @@ class Room:
                     cmd.done.set_exception(RoomError("unavailable", "the room moved to another node; retry"))
                 continue
             try:
+                if time.monotonic() >= self.lease_until:
+                    await self._check_lease()
                 handler: Callable[[Command], Awaitable[Any]] = getattr(self, f"_do_{cmd.kind}")
                 result = await handler(cmd)
                 if not cmd.done.done():
@@ -245,54 +268,87 @@ class Room:
             for i in range(self.meta["seats"])
         ]
 
+    def prompt_for(self, state: dict[str, Any], seat: int) -> dict[str, Any] | None:
+        """`game.prompt(state, seat)`, computed once per state (states are never changed in place)."""
+        cached_state, prompts = self._prompts
+        if cached_state is not state:
+            prompts = {}
+            self._prompts = (state, prompts)
+        if seat not in prompts:
+            prompts[seat] = self.game.prompt(state, seat)
+        return prompts[seat]
+
+    def _view_parts(self) -> tuple[dict[str, Any], dict[int | None, dict[str, Any]]]:
+        """The shared part of the current version's view and the cache of its per-seat parts."""
+        key = (self.meta, self.state)
+        if self._shared_key is None or self._shared_key[0] is not key[0] or self._shared_key[1] is not key[1]:
+            seats = self.seats_view()
+            shared: dict[str, Any] = {"game": self.meta["game"], "room": self.id, "status": self.status,
+                                      "seats": seats, **clock.view_keys(self.meta)}  # fmt: skip
+            if self.state is None:
+                shared["public"] = {"status": "waiting", "seats": seats}
+                shared["result"] = None
+            else:
+                shared["public"] = self.game.public_view(self.state)
+                shared["result"] = self.game.result(self.state)
+            self._shared_key, self._shared, self._own = key, shared, {}
+        return self._shared, self._own
+
+    def _own_view(self, seat: int | None) -> dict[str, Any]:
+        """What only `seat` sees of the current version (`you`, `private`, `prompt`), built once per seat."""
+        _shared, own = self._view_parts()
+        part = own.get(seat)
+        if part is None:
+            if self.state is None or seat is None:
+                part = {"you": seat, "private": None, "prompt": None}
+            else:
+                private = self.game.private_view(self.state, seat)
+                part = {"you": seat, "private": private, "prompt": self.prompt_for(self.state, seat)}
+            own[seat] = part
+        return part
+
     def build_view(self, seat: int | None) -> dict[str, Any]:
         """The whole document one viewer sees (DESIGN.md section 3)."""
-        seats = self.seats_view()
-        base = {"game": self.meta["game"], "room": self.id, "you": seat, "status": self.status, "seats": seats,
-                **clock.view_keys(self.meta)}
-        if self.state is None:
-            return {
-                **base,
-                "public": {"status": "waiting", "seats": seats},
-                "private": None,
-                "prompt": None,
-                "result": None,
-            }
-        view = self.game.view(self.state, seat)
-        return {
-            **base,
-            "public": view["public"],
-            "private": view["private"],
-            "prompt": self.game.prompt(self.state, seat),
-            "result": self.game.result(self.state),
-        }
+        shared, _own = self._view_parts()
+        return {**shared, **self._own_view(seat)}
 
     def _snapshot_to(self, viewer: Viewer, re: int | None) -> None:
-        view = self.build_view(viewer.seat)
-        viewer.last = view
+        viewer.last_shared, _ = self._view_parts()
+        viewer.last_own = self._own_view(viewer.seat)
         viewer.v = self.v
+        view = {**viewer.last_shared, **viewer.last_own}
         viewer.conn.push({"t": "snapshot", "re": re, "room": self.id, "v": self.v, "state": view})
 
     def _broadcast(self, first: Conn | None = None, skip: Conn | None = None) -> None:
-        """Send every viewer the patch from its last view to the current version (mover first)."""
+        """Send every viewer the patch from its last view to the current version (mover first).
+
+        The shared part is diffed once per distinct old version and its operations encoded once; per
+        viewer only its own part is diffed, and viewers with the same old and new parts (spectators)
+        share one encoded frame."""
         self._schedule_bots()
         clock.schedule(self)
-        views: dict[int | None, dict[str, Any]] = {}
-        patches: dict[tuple[int | None, int], list[Any]] = {}
+        shared, _ = self._view_parts()
+        shared_ops: dict[int, tuple[int, bytes]] = {}
+        frames: dict[tuple[int, int, int], tuple[bytes, int]] = {}  # ids of objects alive throughout
         order = sorted(self.viewers.values(), key=lambda vw: vw.conn is not first)
         for viewer in order:
             if viewer.conn is skip:
                 continue
-            key = viewer.seat
-            if key not in views:
-                views[key] = self.build_view(key)
-            new = views[key]
-            pkey = (key, viewer.v)
-            if pkey not in patches:
-                patches[pkey] = make_patch(viewer.last, new)
-            viewer.conn.push({"t": "patch", "room": self.id, "base": viewer.v, "v": self.v, "ops": patches[pkey]})
-            viewer.last = new
-            viewer.v = self.v
+            own = self._own_view(viewer.seat)
+            fkey = (id(viewer.last_shared), id(viewer.last_own), id(own))
+            frame = frames.get(fkey)
+            if frame is None:
+                skey = id(viewer.last_shared)
+                packed = shared_ops.get(skey)
+                if packed is None:
+                    ops = make_patch(viewer.last_shared, shared, copy=False)
+                    packed = shared_ops[skey] = encode_ops(ops)
+                frame = frames[fkey] = (
+                    patch_frame(self.id, viewer.v, self.v, packed, make_patch(viewer.last_own, own, copy=False)),
+                    viewer.v,
+                )
+            viewer.conn.push_bytes(frame[0], "patch")
+            viewer.last_shared, viewer.last_own, viewer.v = shared, own, self.v
 
     # ---- persistence ------------------------------------------------------------------------
 
@@ -301,7 +357,7 @@ class Room:
         try:
             return await coro
         finally:
-            self.hub.metrics.store_latency.labels(op).observe(time.perf_counter() - t0)
+            self.hub.metrics.store_op(op).observe(time.perf_counter() - t0)
 
     async def _commit(self, entry: dict[str, Any] | None, meta: dict[str, Any]) -> None:
         """Store one new version (a log entry + the new meta, or the meta alone) under the room's token.
@@ -341,6 +397,7 @@ class Room:
                             return None if entry is not None and last >= v else False
                         return bool(found == entry)
                     self.fence = new  # the old token can no longer write: what we read now is final
+                    self.lease_until = time.monotonic()  # checked again before the next answer
                 meta = await store.get_meta(self.id)
                 if meta is None:
                     self._lost("the room vanished from the store")
@@ -358,6 +415,19 @@ class Room:
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
         return None
+
+    async def _check_lease(self) -> None:
+        """The lease may have lapsed (no renewal for a while): renew it now or stop serving the room here."""
+        assert self.fence is not None
+        sent = time.monotonic()
+        try:
+            held = await self.hub.store.renew_lease(self.id, self.fence, self.lease_ms)
+        except StoreUnavailable as err:
+            raise RoomError("unavailable", UNAVAILABLE) from err
+        if not held:
+            self._lost("the lease lapsed and another node took the room")
+            raise RoomError("unavailable", "the room moved to another node; retry")
+        self.lease_until = max(self.lease_until, sent + self.lease_ms / 1000)
 
     def _lost(self, why: str) -> None:
         """Another node owns the room (or the store lost it): stop serving it here at once."""
@@ -580,8 +650,9 @@ class Room:
         """Apply, store, then tell everyone; `conn` (the mover, if a person) gets its patch, then `ok`."""
         if self.state is None or self.status == "waiting":
             raise RoomError("illegal_move", "the game has not started")
+        prompt = self.prompt_for(self.state, seat)
         try:
-            state = self.game.apply(self.state, seat, move)
+            state = self.game.apply(self.state, seat, move, prompt["options"] if prompt else None)
         except IllegalMove as err:
             code = "not_your_turn" if err.code == "not_your_turn" else "illegal_move"
             raise RoomError(code, err.message) from None
@@ -648,7 +719,7 @@ class Room:
         self._bot_timers.pop(seat, None)
         if self.state is None or self.status != "playing" or seat not in self.game.active_seats(self.state):
             return
-        prompt = self.game.prompt(self.state, seat)
+        prompt = self.prompt_for(self.state, seat)
         if prompt is None:
             return
         move = cmd.args.get("move")

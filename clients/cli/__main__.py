@@ -27,6 +27,7 @@ from rich.text import Text
 from clients.cli.bot import CLIENT_LEVELS, LEVELS, BotGaveUp, RandomBot, level_name
 from clients.cli.i18n import LANGUAGES, error_sentence, language_from_env, set_language
 from clients.cli.interactive import Interactive, stdin_lines
+from clients.cli.public import invite_link, parse_link
 from clients.cli.render import renderer_for, result_lines
 from clients.cli.session import Session, SessionLost, default_token_file
 from clients.client import ServerError
@@ -69,8 +70,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         metavar="SECONDS",
         help="room option of a created room: seconds its search (hard) bots think per decision",
     )
-    ap.add_argument("--join", metavar="ROOM", help="join this room")
-    ap.add_argument("--spectate", metavar="ROOM", help="watch this room")
+    ap.add_argument("--join", metavar="ROOM", help="join this room (a room id or its link, invite included)")
+    ap.add_argument("--spectate", metavar="ROOM", help="watch this room (a room id or its link)")
+    ap.add_argument(
+        "--quick", action="store_true", help="play now: a seat in the fullest waiting room of --game with --seats"
+    )
+    ap.add_argument("--replay", metavar="ROOM", help="step through the replay of this finished room")
+    ap.add_argument(
+        "--turn-seconds", type=int, metavar="S", help="seconds per move of a created room (10..86400; no clock)"
+    )
+    ap.add_argument("--private", action="store_true", help="a created room is unlisted: others join by its link")
     ap.add_argument("--seed", type=int, help="seed of the bot's random choices")
     ap.add_argument(
         "--option",
@@ -86,8 +95,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--reconnect-attempts", type=int, default=5, help="connection attempts, with doubling pauses (default 5)"
     )
     args = ap.parse_args(argv)
-    if sum(bool(x) for x in (args.create, args.join, args.spectate)) > 1:
-        ap.error("use at most one of --create, --join and --spectate")
+    if sum(bool(x) for x in (args.create, args.join, args.spectate, args.quick, args.replay)) > 1:
+        ap.error("use at most one of --create, --join, --spectate, --quick and --replay")
     n_bots = len(args.bots) if isinstance(args.bots, list) else args.bots
     if n_bots < 0 or (n_bots and n_bots >= args.seats):
         ap.error("--bots N wants 0 <= N < --seats (you take a seat too)")
@@ -160,7 +169,9 @@ async def run(
         out.print(Text(f"welcome {args.name}: player {welcome['player']} (token in {token_file})", style="dim"))
         if args.bot:
             return await run_bot(session, args, options, out)
-        create = (args.game, args.seats, options, args.bots) if args.create else None
+        create: tuple[Any, ...] | None = (args.game, args.seats, options, args.bots) if args.create else None
+        if create is not None and (args.turn_seconds is not None or args.private):
+            create = (*create, {"turn_seconds": args.turn_seconds, "public": not args.private})
         prompt = None
         if lines is None and sys.stdin.isatty() and out.is_terminal:
             from clients.cli.prompt import PromptLines  # prompt_toolkit: history and completion on a terminal
@@ -168,7 +179,8 @@ async def run(
             prompt = PromptLines()
             lines = prompt.start()
         ui = Interactive(session, out, lines if lines is not None else stdin_lines(), prompt=prompt)
-        return await ui.run(create=create, join=args.join, spectate=args.spectate)
+        quick = (args.game, args.seats, args.turn_seconds) if args.quick else None
+        return await ui.run(create=create, join=args.join, spectate=args.spectate, quick=quick, replay=args.replay)
     except SessionLost as err:
         out.print(Text(str(err), style="red"))
         return 1
@@ -185,13 +197,20 @@ async def run(
 async def run_bot(session: Session, args: argparse.Namespace, options: dict[str, Any], out: Console) -> int:
     """`--bot random|greedy`: create or join one room (or take the seat held already), play it, print the result."""
     if args.create:
-        room = await session.create(args.game, args.seats, options, bots=args.bots)
+        room = await session.create(
+            args.game, args.seats, options, bots=args.bots, public=not args.private, turn_seconds=args.turn_seconds
+        )
         n_bots = len(args.bots) if isinstance(args.bots, list) else args.bots
         bots = f", {n_bots} server bot{'s' if n_bots != 1 else ''}" if n_bots else ""
         out.print(f"created room {room} ({args.game}, {args.seats} seats{bots})")
+        out.print(f"invite link: {invite_link(session.url, room, session.invite_of(room))}")
         seat = await session.join(room)
+    elif args.quick:
+        room, seat = await session.quick_match(args.game, args.seats, turn_seconds=args.turn_seconds)
+        out.print(f"quick match: room {room}")
     elif args.join or args.spectate:
-        room = args.join or args.spectate
+        room, invite = parse_link(args.join or args.spectate)
+        session.keep_invite(room, invite)
         seat = await session.join(room, spectate=bool(args.spectate))
     elif session.rooms:
         room = next(iter(session.rooms))

@@ -1,8 +1,8 @@
 """Languages of the terminal client's menus and notices: gettext catalogues (`locale/<lang>.po`) read with Babel.
 
 Owns: the chosen language (`--lang`, else the environment's LANG), `_()` for a message, error codes as
-sentences. The catalogues are read as .po files at start (no compile step). Must not: translate what the
-server sends or the game renderers' words (those are English).
+sentences. The catalogues are read as .po files at start (no compile step); the game renderers' words come from
+the catalogues the browser uses too (`clients/words/`, `w()`). Must not: translate what players type.
 """
 
 from __future__ import annotations
@@ -10,9 +10,12 @@ from __future__ import annotations
 import os
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
+
+from clients import words as _words
 
 LOCALE = Path(__file__).resolve().parent / "locale"
 LANGUAGES: tuple[str, ...] = ("en", "hu", "fi", "it", "es")
@@ -57,6 +60,17 @@ def _(message: str) -> str:
         return message
     entry = cat.get(message)
     return str(entry.string) if entry is not None and entry.string else message
+
+
+def w(key: str, **params: Any) -> str:
+    """A game word or game text (`clients/words/<lang>.json`, shared with the browser) in the current language."""
+    return _words.text(_current, key, **params)
+
+
+def w_or(key: str, fallback: str, **params: Any) -> str:
+    """`w(key)` when the catalogue has the key, else `fallback` (data named by the server that we may not know)."""
+    out = _words.text(_current, key, **params)
+    return fallback if out == key else out
 
 
 def N_(message: str) -> str:

@@ -1,10 +1,12 @@
 """The terminal client's interactive mode: a lobby menu and a room screen, redrawn on every update.
 
-Owns: one event loop over a single queue (lines typed, room updates, lobby pushes, a dropped
-connection), the lobby screen (rooms numbered; create, join, spectate, refresh, quit), the room
-screen (the view drawn by `render`, the prompt's options numbered so a move is one number + Enter;
-`s` sync, `l` leave, `q` quit), and reading stdin on a daemon thread so the event loop never blocks
-(a thread that never returns cannot hold up the exit, unlike one in the default executor).
+Owns: one event loop over a single queue (lines typed, room updates, lobby pushes, chat lines, clock
+ticks, a dropped connection), the lobby screen (rooms numbered; create, join, spectate, refresh, quit;
+quick match, open a link, finished games, ratings, chat), the room screen (the view drawn by `render`,
+the prompt's options numbered so a move is one number + Enter; the turn clock, the room's link, chat;
+`s` sync, `l` leave, `q` quit, `t` take a seat, `r` rematch), the replay screen (first, back, forward,
+last, go to a version), and reading stdin on a daemon thread so the event loop never blocks (a thread that
+never returns cannot hold up the exit, unlike one in the default executor).
 Must not: know any game's rules or draw a view itself; all drawing is in `render`.
 """
 
@@ -19,6 +21,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from clients.cli import public
 from clients.cli.i18n import N_, _, error_sentence
 from clients.cli.render import (
     known_games,
@@ -31,7 +34,18 @@ from clients.cli.session import CONNECTION_ERRORS, Session, SessionLost
 from clients.client import ServerError
 
 LOBBY_MENU = N_("1) create a room   2) join a room   3) spectate a room   4) refresh   5) quit")
+LOBBY_MORE = N_(
+    "quick GAME SEATS: play now   open LINK: open a room's link   history: finished games   "
+    "replay N: watch one again   ratings GAME   say TEXT: chat"
+)
 ROOM_HELP = N_("number: make that move   s: sync   l: leave (to the lobby)   q: quit")
+ROOM_MORE = N_(
+    "log: the whole game   say TEXT: chat   t: take a free seat   r: rematch (at the end)   replay: watch it again"
+)
+LOG_HELP = N_("log N: older page   Enter: back to the room")
+REPLAY_HELP = N_("f: first   b: back   n or Enter: forward   e: last   g N: go to version N   l: lobby   q: quit")
+#: the clock of a room made by `quick` (as in the browser): strangers cannot hold a game up for long
+QUICK_TURN_SECONDS = 120
 
 
 def stdin_lines() -> asyncio.Queue[str | None]:
@@ -72,18 +86,31 @@ class Interactive:
         #: a follow-up question waiting for its answer: (what, data)
         self.pending: tuple[str, Any] | None = None
         self.notice: str = ""
+        #: the replay being stepped through (the server's `replay` answer), or None
+        self.replay: dict[str, Any] | None = None
+        #: finished games as last listed (`history`), numbered on screen for `replay N`
+        self.history: list[dict[str, Any]] | None = None
+        #: the leaderboard asked for last: (game, rows)
+        self.board: tuple[str, list[dict[str, Any]]] | None = None
+        #: every log event seen per room (running number -> words): the whole game, not the view's last few
+        self.logs: dict[str, dict[int, str]] = {}
+        #: the page of the whole log on screen (1: the newest), or None for the room screen
+        self.log_shown: int | None = None
 
     # ---- main loop ------------------------------------------------------------------------
 
     async def run(
         self,
         *,
-        create: tuple[str, int, dict[str, Any], int] | None = None,
+        create: tuple[Any, ...] | None = None,
         join: str | None = None,
         spectate: str | None = None,
+        quick: tuple[str, int, int | None] | None = None,
+        replay: str | None = None,
     ) -> int:
         """Show the lobby (or the room asked for, or a re-joined seat) and follow the user's commands."""
         forward = asyncio.create_task(self._forward_lines())
+        ticker = asyncio.create_task(self._tick()) if self.console.is_terminal else None
         in_place = self.console.is_terminal
         if in_place:
             self.console.set_alt_screen(True)  # the screen is redrawn in place, the shell's screen kept
@@ -92,12 +119,16 @@ class Interactive:
             if self.session.rooms:
                 self.room = next(iter(self.session.rooms))
             if create is not None:
-                game, seats, options, bots = create
-                await self._create_and_join(game, seats, options, bots)
+                game, seats, options, bots, *more = create
+                await self._create_and_join(game, seats, options, bots, **(more[0] if more else {}))
             elif join:
-                await self._enter(join, spectate=False)
+                await self._open_link(join, spectate=False)
             elif spectate:
-                await self._enter(spectate, spectate=True)
+                await self._open_link(spectate, spectate=True)
+            elif quick is not None:
+                await self._quick(*quick)
+            elif replay:
+                await self._replay_to(public.parse_link(replay)[0], 0)
             self.show()
             dirty = False
             while True:
@@ -107,9 +138,17 @@ class Interactive:
                         return 0
                     dirty = True
                 elif kind == "update":
+                    updated = self.session.view(str(arg))
+                    if updated is not None:  # every version, also those a coalesced redraw skips
+                        public.gather_log(self.logs.setdefault(str(arg), {}), updated)
                     dirty = dirty or arg == self.room
                 elif kind == "lobby":
-                    dirty = dirty or self.room is None
+                    dirty = dirty or (self.room is None and self.replay is None)
+                elif kind == "chat":
+                    dirty = dirty or (arg == self.room and self.replay is None)
+                elif kind == "tick":
+                    view = self.session.view(self.room) if self.room else None
+                    dirty = dirty or bool(view and view.get("clock") and self.replay is None)
                 elif kind == "closed" and arg is self.session.client:  # skip stale events of replaced clients
                     await self.session.reconnect()
                     dirty = True
@@ -120,8 +159,19 @@ class Interactive:
             if in_place:
                 self.console.set_alt_screen(False)
             forward.cancel()
+            if ticker is not None:
+                ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await forward
+            if ticker is not None:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await ticker
+
+    async def _tick(self) -> None:
+        """Once a second on a terminal: the countdown of a running clock is redrawn."""
+        while True:
+            await asyncio.sleep(1.0)
+            self.session.events.put_nowait(("tick", None))
 
     async def _forward_lines(self) -> None:
         while True:
@@ -162,19 +212,57 @@ class Interactive:
         else:
             paint()
 
+    def chats(self, room: str | None) -> list[dict[str, Any]]:
+        """The chat lines this connection holds for a room (None: the lobby), oldest first."""
+        lines = getattr(self.session.client, "chats", None) or []
+        return [c for c in lines if c.get("room") == room]
+
     def _print_screen(self) -> None:
         view = self.session.view(self.room) if self.room else None
-        if self.room and view is not None:
+        if self.replay is not None:
+            self.console.print(public.render_replay(self.replay))
+            self.console.print(Text(_(REPLAY_HELP), style="dim"))
+        elif self.room and view is not None and self.log_shown is not None:
+            public.gather_log(self.logs.setdefault(self.room, {}), view)
+            size = max(5, self.console.height - 4) if self.console.is_terminal else None
+            self.console.print(public.log_page(self.logs[self.room], self.log_shown, size))
+            self.console.print(Text(_(LOG_HELP), style="dim"))
+        elif self.room and view is not None:
+            public.gather_log(self.logs.setdefault(self.room, {}), view)
             self.console.print(render_view(view))
+            clock = public.clock_line(view)
+            if clock is not None:
+                self.console.print(clock)
+            url = getattr(self.session, "url", None)
+            if view.get("status") != "finished" and url:
+                link = public.invite_link(url, self.room, self.session.invite_of(self.room))
+                self.console.print(Text(_("Invite link: {link}").format(link=link)))
+            chat = public.chat_lines(self.chats(self.room))
+            if chat is not None:
+                self.console.print(chat)
             self.console.print(render_prompt(view))
+            if view.get("you") is None and view.get("status") == "waiting":
+                self.console.print(Text(_("A seat is free: t takes it."), style="bold"))
+            rematch = self._rematch_offer()
+            if rematch:
+                self.console.print(Text(_("A rematch is open: r joins it."), style="bold"))
             self.console.print(Text(_(ROOM_HELP), style="dim"))
+            self.console.print(Text(_(ROOM_MORE), style="dim"))
         else:
             self.room = None
             client = self.session.client
             self.listed = list(client.lobby) if client is not None else []
             held = [r for r, watching in self.session.rooms.items() if not watching]
             self.console.print(render_lobby(self.listed, held))
+            if self.history is not None:
+                self.console.print(public.history_table(self.history))
+            if self.board is not None:
+                self.console.print(public.ratings_table(*self.board, you=self.session.player))
+            chat = public.chat_lines(self.chats(None))
+            if chat is not None:
+                self.console.print(chat)
             self.console.print(Text(_(LOBBY_MENU), style="bold"))
+            self.console.print(Text(_(LOBBY_MORE), style="dim"))
         if self.pending is not None:
             self.console.print(Text(self._question(), style="bold yellow"))
         if self.notice:
@@ -202,6 +290,17 @@ class Interactive:
         try:
             if self.pending is not None:
                 await self._answer(line)
+                return True
+            if self.replay is not None:
+                return await self._replay_command(line)
+            if line.lower().startswith("say "):
+                text = line[4:].strip()
+                if text:
+                    await self.session.c.chat(text, room=self.room)
+                return True
+            if self.room is not None and self.log_shown is not None:
+                word, _sep, rest = line.partition(" ")
+                self.log_shown = int(rest) if word == "log" and rest.strip().isdigit() else None
                 return True
             if self.room is not None:
                 return await self._room_command(line)
@@ -232,6 +331,24 @@ class Interactive:
             await self.session.c.request("list_rooms")
         elif word in ("5", "q", "quit", "exit"):
             return False
+        elif word in ("quick", "play", "p"):
+            args = rest.split()
+            try:
+                seats = int(args[1]) if len(args) > 1 else 2
+            except ValueError:
+                self.notice = _("{line} is not a number of seats.").format(line=repr(args[1]))
+                return True
+            await self._quick(args[0] if args else "expedition", seats, QUICK_TURN_SECONDS)
+        elif word in ("open", "link"):
+            if rest.strip():
+                await self._open_link(rest.strip(), spectate=False)
+        elif word in ("h", "history"):
+            self.history = await self.session.c.history(rest.strip() or None)
+        elif word == "replay":
+            await self._replay_pick(rest.strip())
+        elif word == "ratings":
+            game = rest.strip() or "expedition"
+            self.board = (game, await self.session.c.ratings(game))
         else:
             self.notice = _("Unknown command {line}.").format(line=repr(line)) + " " + _(LOBBY_MENU)
         return True
@@ -274,8 +391,10 @@ class Interactive:
             return
         await self._enter(str(room), spectate=what == "spectate")
 
-    async def _create_and_join(self, game: str, seats: int, options: dict[str, Any], bots: int | list[str] = 0) -> None:
-        room = await self.session.create(game, seats, options, bots=bots)
+    async def _create_and_join(
+        self, game: str, seats: int, options: dict[str, Any], bots: int | list[str] = 0, **fields: Any
+    ) -> None:
+        room = await self.session.create(game, seats, options, bots=bots, **fields)
         self.notice = _("Created room {room}.").format(room=room)
         await self._enter(room, spectate=False)
 
@@ -288,11 +407,103 @@ class Interactive:
             else _("Seated at seat {n} in room {room}.").format(n=seat + 1, room=room)
         )
 
+    # ---- public lobbies: quick match, links, rematch, replays ------------------------------
+
+    async def _quick(self, game: str, seats: int, turn_seconds: int | None = None) -> None:
+        room, seat = await self.session.quick_match(game, seats, turn_seconds=turn_seconds)
+        self.room = room
+        self.history = self.board = None
+        self.notice = _("Quick match: seat {n} in room {room}.").format(n=(seat or 0) + 1, room=room)
+
+    async def _open_link(self, link: str, *, spectate: bool) -> None:
+        """Open a pasted link or room id: a free seat of a waiting room, else watch it."""
+        try:
+            room, invite = public.parse_link(link)
+        except ValueError:
+            self.notice = _("There is no room {line} in the list.").format(line=repr(link))
+            return
+        self.session.keep_invite(room, invite)
+        if spectate:
+            await self._enter(room, spectate=True)
+            return
+        try:
+            await self._enter(room, spectate=False)
+        except ServerError as err:
+            if err.code != "room_full":
+                raise
+            await self._enter(room, spectate=True)
+
+    def _rematch_offer(self) -> str | None:
+        """The rematch room another player opened for the room on screen (from the `rematch` push)."""
+        pushes = getattr(self.session.client, "pushes", None) or []
+        if self.room is None:
+            return None
+        offers = [p for p in pushes if p.get("t") == "rematch" and p.get("room") == self.room]
+        return str(offers[-1]["new"]) if offers else None
+
+    async def _replay_pick(self, what: str) -> None:
+        if what.isdigit() and self.history and 1 <= int(what) <= len(self.history):
+            await self._replay_to(str(self.history[int(what) - 1]["room"]), 0)
+        elif what:
+            await self._replay_to(public.parse_link(what)[0], 0)
+        else:
+            self.notice = _("Type history first, then replay N.")
+
+    async def _replay_to(self, room: str, v: int) -> None:
+        last = self.replay["last"] if self.replay is not None and self.replay.get("room") == room else None
+        if last is not None:
+            v = max(0, min(int(last), v))
+        self.replay = await self.session.c.replay(room, v)
+
+    async def _replay_command(self, line: str) -> bool:
+        assert self.replay is not None
+        word, _sep, rest = line.lower().partition(" ")
+        room, v, last = str(self.replay["room"]), int(self.replay["v"]), int(self.replay["last"])
+        if word in ("q", "quit", "exit"):
+            return False
+        if word in ("l", "lobby", "leave"):
+            self.replay = None
+            return True
+        target = {
+            "f": 0,
+            "first": 0,
+            "b": v - 1,
+            "back": v - 1,
+            "": v + 1,
+            "n": v + 1,
+            "forward": v + 1,
+            "e": last,
+            "last": last,
+        }.get(word)
+        if target is None:
+            number = rest if word in ("g", "go") else word
+            try:
+                target = int(number)
+            except ValueError:
+                self.notice = _("Unknown command {line}.").format(line=repr(line)) + " " + _(REPLAY_HELP)
+                return True
+        await self._replay_to(room, target)
+        return True
+
     async def _room_command(self, line: str) -> bool:
         assert self.room is not None
         word = line.lower()
         if word in ("q", "quit", "exit"):
             return False
+        if word in ("t", "take"):
+            await self._enter(self.room, spectate=False)
+            return True
+        if word in ("r", "rematch"):
+            offer = self._rematch_offer()
+            new = offer or await self.session.rematch(self.room)
+            await self._enter(new, spectate=False)
+            return True
+        if word == "replay":
+            await self._replay_to(self.room, 0)
+            return True
+        if word == "log":
+            self.log_shown = 1
+            return True
         if word in ("s", "sync"):
             await self.session.c.sync(self.room)
             return True

@@ -20,7 +20,24 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
 #: the words of the lobby and room commands, offered by completion
-COMMANDS = ("create", "join", "spectate", "refresh", "quit", "sync", "leave")
+COMMANDS = (
+    "create",
+    "join",
+    "spectate",
+    "refresh",
+    "quit",
+    "sync",
+    "leave",
+    "quick",
+    "open",
+    "history",
+    "replay",
+    "ratings",
+    "say",
+    "take",
+    "rematch",
+    "log",
+)
 
 
 class ChoiceCompleter(Completer):

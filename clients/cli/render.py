@@ -88,9 +88,17 @@ class GameRenderer:
         """The final scores and winners."""
         return result_table(view)
 
+    def prompt_text(self, view: View) -> str | None:
+        """The prompt's question in the client's language, from the view's structure; None: the server's text."""
+        return None
+
     def label(self, view: View, option: Move) -> str:
         """One option of the prompt in words; the generic one is the move as compact JSON."""
         return compact(option)
+
+    def event(self, view: View, ev: dict[str, Any]) -> str:
+        """One event of the public log in words; the generic one is the event as compact JSON."""
+        return compact(ev)
 
 
 _REGISTRY: dict[str, GameRenderer] = {}
@@ -159,7 +167,8 @@ def render_prompt(view: View) -> RenderableType:
         if view.get("status") == "waiting":
             return Text("Waiting for the seats to fill…", style="dim")
         return Text("Waiting for the other players…", style="dim")
-    lines = Text(str(prompt.get("text", "Your move.")), style="bold")
+    asked = renderer_for(view.get("game")).prompt_text(view)
+    lines = Text(asked or str(prompt.get("text", "Your move.")), style="bold")
     for i, label in enumerate(option_labels(view), 1):
         lines.append(f"\n  {i:>3}) ", style="cyan")
         lines.append(label)

@@ -2,8 +2,9 @@
 
 Owns: the token file (read before `hello`, written after `welcome`, so a restarted client resumes the
 same player), re-joining the rooms listed in `welcome.rooms` and the rooms this session joined itself,
-reconnecting with backoff when the connection drops, and one event queue fed by the client
-(`("update", room)`, `("lobby", None)`, `("closed", client)`) that the interactive loop and the bot read.
+reconnecting with backoff when the connection drops, the invites of unlisted rooms (kept across connections),
+and one event queue fed by the client (`("update", room)`, `("lobby", None)`, `("chat", room)`,
+`("closed", client)`) that the interactive loop and the bot read.
 Must not: render or decide moves; game rules stay on the server.
 """
 
@@ -84,6 +85,8 @@ class Session:
         #: seat held per room, from `welcome` and `joined`
         self.seats: dict[str, int | None] = {}
         self.watching_lobby = False
+        #: invites of unlisted rooms (created here, from a pasted link, from a rematch): room -> secret
+        self.invites: dict[str, str] = {}
         self.events: asyncio.Queue[Event] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
@@ -155,9 +158,11 @@ class Session:
         self.player = welcome["player"]
         write_token(self.token_file, welcome["token"])
         client.on_update = lambda room: self.events.put_nowait(("update", room))
+        client.invites.update(self.invites)
         self._tasks = [
             asyncio.create_task(self._watch_closed(client)),
             asyncio.create_task(self._watch_lobby(client)),
+            asyncio.create_task(self._watch_chat(client)),
         ]
         for held in welcome.get("rooms") or []:
             self.rooms.setdefault(held["room"], False)
@@ -187,6 +192,7 @@ class Session:
                 await task
         client, self.client = self.client, None
         if client is not None:
+            self.invites.update(client.invites)  # invites pushed with a rematch outlive the connection
             client.on_update = None
             with contextlib.suppress(*CONNECTION_ERRORS):
                 await client.close()
@@ -202,7 +208,28 @@ class Session:
             client.lobby_changed.clear()
             self.events.put_nowait(("lobby", None))
 
+    async def _watch_chat(self, client: Client) -> None:
+        seen = 0
+        while True:
+            await client.chat_changed.wait()
+            client.chat_changed.clear()
+            for line in client.chats[seen:]:
+                self.events.put_nowait(("chat", line.get("room")))
+            seen = len(client.chats)
+
     # ---- requests that the session remembers ----------------------------------------------
+
+    def keep_invite(self, room: str, invite: str | None) -> None:
+        """Remember an unlisted room's invite (for this connection and every later one)."""
+        if invite:
+            self.invites[room] = invite
+            if self.client is not None:
+                self.client.invites[room] = invite
+
+    def invite_of(self, room: str) -> str | None:
+        """The invite held for a room (None for a listed room, or one this session was not invited to)."""
+        client_invites = self.client.invites if self.client is not None else {}
+        return self.invites.get(room) or client_invites.get(room)
 
     async def join(self, room: str, *, spectate: bool = False) -> int | None:
         """Join (or watch) a room; it is re-joined after every reconnect."""
@@ -219,16 +246,42 @@ class Session:
         self.c.views.pop(room, None)
 
     async def create(
-        self, game: str, seats: int, options: dict[str, Any] | None = None, bots: int | list[str] = 0
+        self,
+        game: str,
+        seats: int,
+        options: dict[str, Any] | None = None,
+        bots: int | list[str] = 0,
+        *,
+        public: bool = True,
+        turn_seconds: int | None = None,
     ) -> str:
         """Create a room (the creator still has to join it); server bots take the last seats: `bots` is
         their count (greedy bots) or one level per bot seat (`["hard", "normal"]`)."""
-        if not bots:
+        if not bots and turn_seconds is None and public:
             return await self.c.create(game, seats, options)
-        fields: dict[str, Any] = {"game": game, "seats": seats, "public": True, "bots": bots}
+        fields: dict[str, Any] = {"game": game, "seats": seats, "public": public}
+        if bots:
+            fields["bots"] = bots
         if options:
             fields["options"] = options
-        return str((await self.c.request("create", **fields))["room"])
+        if turn_seconds is not None:
+            fields["turn_seconds"] = turn_seconds
+        answer = await self.c.request("create", **fields)
+        self.keep_invite(str(answer["room"]), answer.get("invite"))
+        return str(answer["room"])
+
+    async def quick_match(self, game: str, seats: int, *, turn_seconds: int | None = None) -> tuple[str, int | None]:
+        """A seat in the fullest fitting waiting public room of `game` (or a new one); re-joined on reconnect."""
+        room, seat = await self.c.quick_match(game, seats, turn_seconds=turn_seconds)
+        self.rooms[room] = False
+        self.seats[room] = seat
+        return room, seat
+
+    async def rematch(self, room: str) -> str:
+        """Open (or find) the rematch of a finished room; returns the new room (its invite is kept)."""
+        new = await self.c.rematch(room)
+        self.keep_invite(new, self.c.invites.get(new))
+        return new
 
     async def watch_lobby(self) -> list[dict[str, Any]]:
         """Ask for the room list and live `lobby` pushes (again after every reconnect)."""

@@ -1,7 +1,8 @@
 """The rule-engine interface every game implements, and the helpers they share.
 
 Owns: the `Game` shape (setup / view / prompt / apply / result), `IllegalMove`, the seeded
-RNG that lives inside a game state, and the all-or-nothing `apply` wrapper.
+RNG that lives inside a game state, the all-or-nothing `apply` wrapper, and the bookkeeping every engine
+shares (`_bump` counts rule firings in `state["stats"]`, `_log` appends numbered public events).
 Must not: import asyncio, sockets, stores or anything of the server. Engines are pure:
 the same seed and the same moves always give the same state.
 
@@ -12,6 +13,7 @@ A state is a plain map (str keys; values maps, lists, ints, strings, bools, None
 
 from __future__ import annotations
 
+import marshal
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
@@ -52,8 +54,10 @@ def unpack(data: bytes) -> State:
 
 
 def clone(state: State) -> State:
-    """A deep copy of a state, through msgpack (fast, and proves it round-trips)."""
-    return unpack(pack(state))
+    """A deep copy of a state (through `marshal`: the fastest copy of plain maps, lists and scalars in
+    CPython, about 1.4-2x a msgpack round trip; that states round-trip through msgpack is checked by the
+    conformance suite and by every snapshot)."""
+    return marshal.loads(marshal.dumps(state))  # type: ignore[no-any-return]
 
 
 class Rng:
@@ -113,15 +117,18 @@ class Game(ABC):
         state = self._setup(seats, opts, Rng(seed))
         return state
 
-    def apply(self, state: State, seat: int, move: Move) -> State:
-        """Validate and apply one move; returns a new state, never touches the given one."""
+    def apply(self, state: State, seat: int, move: Move, legal: list[Move] | None = None) -> State:
+        """Validate and apply one move; returns a new state, never touches the given one.
+
+        `legal`: `legal_moves(state, seat)` if the caller has it already (a prompt of this very state)."""
         if not isinstance(move, dict):
             raise IllegalMove("bad_move", "a move is a map")
         if self.result(state) is not None:
             raise IllegalMove("game_over", "the game is over")
         if seat not in self.active_seats(state):
             raise IllegalMove("not_your_turn", f"seat {seat} may not move now")
-        legal = self.legal_moves(state, seat)
+        if legal is None:
+            legal = self.legal_moves(state, seat)
         if move not in legal:
             raise IllegalMove("illegal_move", "that move is not one of the legal options")
         new = clone(state)
@@ -136,6 +143,14 @@ class Game(ABC):
         if not options:
             return None
         return {"text": self._prompt_text(state, seat), "options": options}
+
+    def public_view(self, state: State) -> dict[str, Any]:
+        """The part of every view that is the same for every viewer."""
+        return self._public_view(state)
+
+    def private_view(self, state: State, seat: int) -> dict[str, Any] | None:
+        """What only `seat` sees (its hand, its objectives...)."""
+        return self._private_view(state, seat)
 
     def view(self, state: State, seat: int | None) -> View:
         """What one viewer may see: `{public, private}`; `private` is None for spectators."""
@@ -200,3 +215,20 @@ class Game(ABC):
             raise NotImplementedError(f"{self.id} has no sample_state") from exc
         sampled: State = module.sample_state(self, state, seat, rng)
         return sampled
+
+    # ---- bookkeeping the engines share: `state["stats"]`, `state["seq"]`, `state["log"]` ----------
+
+    #: how many public events `_log` keeps in `state["log"]`
+    log_keep: ClassVar[int] = 24
+
+    @staticmethod
+    def _bump(state: State, rule: str) -> None:
+        """Count one firing of `rule` in `state["stats"]` (the simulations report these counts)."""
+        state["stats"][rule] = state["stats"].get(rule, 0) + 1
+
+    def _log(self, state: State, ev: dict[str, Any]) -> None:
+        """Append a public event numbered `n` from the running `state["seq"]`; keep the last `log_keep`."""
+        state["seq"] += 1
+        ev["n"] = state["seq"]
+        state["log"].append(ev)
+        del state["log"][: -self.log_keep]

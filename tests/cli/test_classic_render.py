@@ -158,7 +158,7 @@ def test_the_ends_of_your_move_are_numbered_on_the_map_as_in_the_prompt() -> Non
 def test_option_labels_read_as_words_in_every_phase() -> None:
     set_up = GAME.setup(2, None, 1)
     start = room_view(set_up, set_up["turn"])  # the start player is drawn from the seed
-    assert option_labels(start) == ["declare land and spin the land compass", "declare sea and spin the sea compass"]
+    assert option_labels(start) == ["Go by land: spin the land compass", "Go by sea: spin the sea compass"]
     seen: dict[str, list[str]] = {}
     for seed, greedy in ((3, True), (4, False), (5, False), (6, True)):
         for state in game(2, seed, greedy=greedy, max_rounds=30):
@@ -171,22 +171,25 @@ def test_option_labels_read_as_words_in_every_phase() -> None:
         for label in labels:
             assert not label.startswith("{"), (kind, label)
     assert {"spin", "move", "sell", "done-sell", "buy", "done-buy", "ransom", "force"} <= set(seen)
-    assert "spin the land compass" in seen["spin"]
-    assert all(label.startswith("end the move at ") for label in seen["move"])
-    assert "end the move at Caffa (violet trading post)" in seen["move"]
-    assert "end the move at Constantinople (port)" in seen["move"]
-    assert all(label == "done selling" for label in seen["done-sell"])
-    assert all(label == "done trading (end the visit)" for label in seen["done-buy"])
-    assert any(label.startswith("sell a violet 80 card for 80 bezants") for label in seen["sell"])
-    assert "buy the top violet card for 20 bezants" in seen["buy"]
+    assert "Spin the land compass" in seen["spin"]
+    assert all(label.startswith("End the move at ") for label in seen["move"])
+    assert "End the move at Caffa (violet trading post)" in seen["move"]
+    assert "End the move at Constantinople (port)" in seen["move"]
+    assert all(label == "Done selling" for label in seen["done-sell"])
+    assert all(label == "Done trading" for label in seen["done-buy"])
+    assert any(label.startswith("Sell violet 80 for 80 bezants") for label in seen["sell"])
+    assert "Buy the top violet card for 20 bezants" in seen["buy"]
     assert any(
-        label in ("make ann sell you a blind card for 30 bezants", "make bob sell you a blind card for 30 bezants")
+        label in ("Make ann sell you a blind card for 30 bezants", "Make bob sell you a blind card for 30 bezants")
         for label in seen["force"]
     )
     ransom = set(seen["ransom"])
-    assert {"pay 50 bezants onto the robbers' ransom space", "pay 50 bezants onto the pirates' ransom space"} & ransom
+    assert {
+        "Pay 50 bezants onto the ransom space of the robbers",
+        "Pay 50 bezants onto the ransom space of the pirates",
+    } & ransom
     assert any(
-        label.startswith("give a ") and label.endswith(" card onto the robbers' ransom space") for label in ransom
+        label.startswith("Give ") and label.endswith(" onto the ransom space of the robbers") for label in ransom
     )
 
 
@@ -202,14 +205,14 @@ def test_the_protected_fight_the_gifts_and_the_lost_card_read_as_words() -> None
         if {"fight", "decline", "discard"} <= set(labels):
             break
     assert labels["fight"] in (
-        "fight the robbers (the Golden Table protects you: you lose nothing)",
-        "fight the pirates (the Golden Table protects you: you lose nothing)",
+        "Fight the robbers (the Golden Table protects you: you lose nothing)",
+        "Fight the pirates (the Golden Table protects you: you lose nothing)",
     )
-    assert labels["decline"] == "decline the fight (your turn ends)"
-    assert labels["discard"].startswith("put a ") and labels["discard"].endswith(" card at the bottom of its stack")
+    assert labels["decline"] == "Decline the fight (your turn ends)"
+    assert labels["discard"].startswith("Put ") and labels["discard"].endswith(" at the bottom of its stack")
     renderer = renderer_for("classic")
     view = room_view(GAME.setup(2, None, 1), 0)
-    assert renderer.label(view, {"a": "gift", "card": "violet-80-2"}) == "give a violet 80 card to the Khan"
+    assert renderer.label(view, {"a": "gift", "card": "violet-80-2"}) == "Give violet 80 to the Khan"
     assert renderer.label(view, {"a": "teleport", "to": "venice"}) == '{"a":"teleport","to":"venice"}'
 
 

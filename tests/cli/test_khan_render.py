@@ -57,17 +57,17 @@ def test_the_khan_renderer_is_registered() -> None:
 
 def test_own_goal_cards_appear_in_your_render_only() -> None:
     state = play(GAME.setup(3, {}, 7), 60)
-    ids = [[g["id"] for g in GAME.view(state, s)["private"]["goals"]] for s in range(3)]
-    assert all(len(x) == 1 for x in ids)
-    texts = [view_text(view_of(state, s), width=160) for s in range(3)]
-    spectator = view_text(view_of(state, None), width=160)
+    goals = [[goal_words(g) for g in GAME.view(state, s)["private"]["goals"]] for s in range(3)]
+    assert all(len(x) == 1 for x in goals) and len({x[0] for x in goals}) == 3
+    texts = [view_text(view_of(state, s), width=400) for s in range(3)]
+    spectator = view_text(view_of(state, None), width=400)
     for s in range(3):
         assert "Your goal cards (secret)" in texts[s]
-        assert f"{ids[s][0]}:" in texts[s]
+        assert f"\n    {goals[s][0]}" in texts[s]
         for other in range(3):
             if other != s:
-                assert ids[s][0] not in texts[other]
-        assert ids[s][0] not in spectator
+                assert goals[s][0] not in texts[other]
+        assert goals[s][0] not in spectator
     assert "Your goal cards" not in spectator
     assert "You are watching." in spectator
 
@@ -75,14 +75,15 @@ def test_own_goal_cards_appear_in_your_render_only() -> None:
 def test_goal_offer_is_yours_only_and_goal_labels_name_the_icons() -> None:
     state = GAME.setup(2, CHARS2, 4)
     view = view_of(state, 0)
-    offer = [g["id"] for g in view["private"]["goal_offer"]]
+    offer = [goal_words(g) for g in view["private"]["goal_offer"]]
+    theirs = {goal_words(g) for g in view_of(state, 1)["private"]["goal_offer"]}
     assert len(offer) == 3
-    own = view_text(view, width=160)
-    other = view_text(view_of(state, 1), width=160)
-    for gid in offer:
-        assert gid in own and gid not in other
+    own = view_text(view, width=400)
+    other = view_text(view_of(state, 1), width=400)
+    for words in offer:
+        assert words in own and (words in theirs or words not in other)
     labels = option_labels(view)
-    assert all(label.startswith("keep the goal card goal-") for label in labels)
+    assert labels == [f"Keep the goal card: {words}" for words in offer]
     assert "seal improved" in labels[0] or "shield" in labels[0]
 
 
@@ -92,7 +93,7 @@ def test_goal_cards_are_shown_for_everybody_after_the_final_scoring() -> None:
     spectator = view_text(view_of(state, None), width=160)
     for seat in (0, 1):
         for g in GAME.view(state, seat)["private"]["goals"]:
-            assert f"{g['id']}:" in spectator
+            assert goal_words(g) in spectator
 
 
 def test_the_map_lists_locations_and_routes_with_costs_and_gates() -> None:
@@ -119,7 +120,7 @@ def test_the_turn_line_players_and_action_spaces_are_shown() -> None:
         assert space in text
     khan = next(line for line in text.splitlines() if line.startswith("Khan's favor"))
     assert "neutral [1] ≤ neutral [1] ≤ empty" in khan  # the two 2-player neutral dice
-    assert "Offer tiles on the books" in text and "Book I: offer-1-" in text
+    assert "Offer tiles on the books" in text and "Book I: 1) " in text and "offer-" not in text
     assert "Contracts in the contract cities" in text and "City cards" in text
 
 
@@ -127,20 +128,20 @@ def test_placing_dice_and_the_log_read_as_words() -> None:
     state = to_play(GAME.setup(2, CHARS2, 5))
     view = view_of(state, 0)
     labels = option_labels(view)
-    assert "choose Book I (1 die)" in labels
-    assert "choose Travel 3 (2 dice)" in labels
-    assert "end your turn" not in labels
+    assert "Book I (1 die)" in labels
+    assert "Travel 3 (2 dice)" in labels
+    assert "End your turn" not in labels
     state = GAME.apply(state, 0, {"a": "space", "space": "book1"})
     view = view_of(state, 0)
     labels = option_labels(view)
-    assert labels[-1] == "cancel this action (take the dice back)"
-    assert all(label.startswith("place your ") and label.endswith(" die on Book I") for label in labels[:-1])
+    assert labels[-1] == "Cancel this action (take the dice back)"
+    assert all(label.startswith("Place your ") and label.endswith(" die on Book I") for label in labels[:-1])
     die = view["prompt"]["options"][0]
     state = GAME.apply(state, 0, die)
     labels = option_labels(view_of(state, 0))
-    assert labels[0].startswith("take offer 1: ")
+    assert labels[0].startswith("Take offer 1: ")
     text = view_text(view_of(state, None), width=200)
-    assert f"ann placed own {die['value']} on Book I" in text
+    assert f"ann placed {die['value']} on Book I" in text
     book = next(line for line in text.splitlines() if line.startswith("Book I "))
     assert f"ann [{die['value']}]" in book
 
@@ -151,7 +152,7 @@ def test_travel_labels_name_the_route_cost() -> None:
     while GAME.view(state, 0)["public"]["pending"][0]["kind"] == "dice":
         state = GAME.apply(state, 0, GAME.legal_moves(state, 0)[0])
     labels = option_labels(view_of(state, 0))
-    assert "move from Beijing to Karakorum (route: 1 coin)" in labels
+    assert "Move from Beijing to Karakorum (route: 1 coin)" in labels
 
 
 def test_option_labels_read_as_words_in_real_games() -> None:
@@ -178,18 +179,18 @@ def test_the_other_choices_read_as_words() -> None:
     state = GAME.setup(2, CHARS2, 5)
     view = view_of(state, 0)
     words = {
-        "buy a black die for 3 camels": {"a": "black"},
-        "turn your 3 die to 2 for 2 camels": {"a": "adjust", "kind": "own", "value": 3, "by": -1},
-        "reroll the black 5 die for 1 camel": {"a": "reroll", "kind": "black", "value": 5},
-        "put your 4 die in the money bag for 1 jade": {"a": "bag", "kind": "own", "value": 4, "take": "jade"},
-        "take 1 silk": {"a": "good", "good": "silk"},
-        "take the jeweler's guild seal (+3 jade)": {"a": "seal", "seal": "jeweler"},
-        "move your trading post from Kashgar": {"a": "relocate", "from": "kashgar"},
-        "place your extra trading post in Xian": {"a": "post", "city": "xian"},
-        "use the pair of 3s for 1 gold": {"a": "pair", "value": 3},
-        "deliver your caravan's goods": {"a": "deliver"},
-        "move your caravan to Lhasa": {"a": "haul", "to": "lhasa"},
-        "play Gantulga Od": {"a": "character", "character": "gantulga"},
+        "Buy a black die for 3 camels": {"a": "black"},
+        "Turn your 3 die to 2 for 2 camels": {"a": "adjust", "kind": "own", "value": 3, "by": -1},
+        "Reroll the black 5 die for 1 camel": {"a": "reroll", "kind": "black", "value": 5},
+        "Money bag: your 4 die for 1 jade": {"a": "bag", "kind": "own", "value": 4, "take": "jade"},
+        "Take 1 silk": {"a": "good", "good": "silk"},
+        "Take the jeweler's seal (+3 jade)": {"a": "seal", "seal": "jeweler"},
+        "Move your trading post from Kashgar": {"a": "relocate", "from": "kashgar"},
+        "Place your extra trading post in Xian": {"a": "post", "city": "xian"},
+        "Use the pair of 3s for 1 gold": {"a": "pair", "value": 3},
+        "Deliver your caravan's goods": {"a": "deliver"},
+        "Move your caravan to Lhasa": {"a": "haul", "to": "lhasa"},
+        "Play Gantulga Od": {"a": "character", "character": "gantulga"},
     }
     for expected, option in words.items():
         assert option_label(view, option) == expected
@@ -202,7 +203,7 @@ def test_words_for_costs_rewards_cards_and_goals() -> None:
     assert card_words({"kind": "per_pip", "reward": {"coins": 2}}) == "2 coins per pip of the die"
     assert card_words({"kind": "move", "steps_by_die": [1, 1, 2, 2, 3, 3]}).startswith("move 1/1/2/2/3/3")
     g = {"id": "goal-0", "icons": [{"seal": "farmer", "vp": 4}, {"shield": "lion"}]}
-    assert goal_words(g) == "goal-0: farmer's seal improved: 4 VP, lion shield: +1 shield"
+    assert goal_words(g) == "farmer's seal improved: 4 VP, lion shield"
 
 
 def test_the_result_shows_scores_camels_and_the_breakdown() -> None:

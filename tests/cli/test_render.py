@@ -39,18 +39,18 @@ def test_a_spectators_render_shows_no_hand_and_no_secret_gold() -> None:
 def test_option_labels_read_as_words() -> None:
     view = expedition_view(you=0)
     assert option_labels(view) == [
-        "move red figure to space 4 paying blue-oil-1 + blue-oil-2",
-        "lighten the load with the red figure (pay 1 gold, to space 4)",
-        "pass",
+        "Move the red figure to space 4, paying blue oil, blue oil",
+        "Lighten the load: move the red figure to space 4 for a 1-chest",
+        "Pass: move no figure, go on to draw a card",
     ]
     words = {
-        "draw face-up card 1 (green-silk-1)": {"a": "draw", "from": "display", "slot": 0},
-        "draw face-up card 4 (yellow-leader-3)": {"a": "draw", "from": "display", "slot": 3},
-        "draw from the deck": {"a": "draw", "from": "deck"},
-        "stop moving": {"a": "stop"},
-        "pay with red-silk-1": {"a": "pick", "card": "red-silk-1"},
-        "cancel picking cards": {"a": "cancel"},
-        "choose the cards one by one to move the blue figure to space 4": {"a": "choose", "fig": 1},
+        "Take the face-up green silk": {"a": "draw", "from": "display", "slot": 0},
+        "Take the face-up yellow caravan leader": {"a": "draw", "from": "display", "slot": 3},
+        "Draw the top card of the draw pile": {"a": "draw", "from": "deck"},
+        "Stop moving and draw a card": {"a": "stop"},
+        "Pay with red silk": {"a": "pick", "card": "red-silk-1"},
+        "Cancel paying card by card": {"a": "cancel"},
+        "Pay for the blue figure to space 4 card by card": {"a": "choose", "fig": 1},
     }
     for expected, move in words.items():
         assert option_label(view, move) == expected
@@ -58,8 +58,8 @@ def test_option_labels_read_as_words() -> None:
 
 def test_the_prompt_lists_options_numbered_from_one() -> None:
     text = view_text(expedition_view(you=0))
-    assert "1) move red figure to space 4 paying blue-oil-1 + blue-oil-2" in text
-    assert "3) pass" in text
+    assert "1) Move the red figure to space 4, paying blue oil, blue oil" in text
+    assert "3) Pass: move no figure, go on to draw a card" in text
 
 
 def test_an_unknown_move_shape_is_shown_as_its_json() -> None:
@@ -89,8 +89,8 @@ def test_the_track_shows_requirements_in_words_scores_chests_and_figures() -> No
 def test_the_table_players_turn_and_phase_are_shown() -> None:
     text = view_text(expedition_view(you=1))
     assert "Turn 7: ann to play, moving figures." in text
-    assert "Face-up cards:  1:green-silk-1 2:red-oil-2 3:empty 4:yellow-leader-3 5:purple-fruit-1" in text
-    assert "Deck: 17 cards.  Discard pile: 2 cards (top red-leader-1)." in text
+    assert "Face-up cards:  1:green silk 2:red oil 3:empty 4:yellow caravan leader 5:purple fruit" in text
+    assert "Deck: 17 cards.  Discard pile: 2 cards (top red caravan leader)." in text
     player_rows = [line for line in text.splitlines() if "│" in line and ("ann" in line or "bob" in line)]
     assert len(player_rows) == 2
     ann = player_rows[0].split("│")
@@ -111,28 +111,34 @@ def test_public_gold_is_shown_for_everybody() -> None:
 
 def test_log_events_read_as_words() -> None:
     text = view_text(expedition_view(you=0))
-    assert "bob moved the blue figure from 1 to 2 paying blue-leader-2" in text
+    assert "bob moved the blue figure to space 2 paying blue caravan leader" in text
     assert "bob stopped moving" in text
-    assert "bob drew face-up card 3 (green-oil-1)" in text
-    assert "cy moved the green figure from 2 to 3 lightening the load (1 gold)" in text
+    assert "bob took the face-up green oil" in text
+    assert "cy lightened the load: the green figure to space 3 for 1 gold" in text
     assert "cy passed" in text
-    assert "cy drew from the deck" in text
-    assert "the discard pile was shuffled into a new deck of 12 cards" in text
+    assert "cy drew from the draw pile" in text
+    assert "The discard pile was shuffled into a new draw pile (12 cards)" in text
     view = expedition_view(you=2)
-    chest = {"ev": "move", "seat": 2, "fig": 2, "from": 3, "to": 4, "paid": ["a", "b"], "chest": 2}
+    chest = {"ev": "move", "seat": 2, "fig": 2, "from": 3, "to": 4, "paid": ["red-oil-1", "red-silk-2"], "chest": 2}
     assert (
         event_words(view, chest)
-        == "cy (you) moved the green figure from 3 to 4 paying a + b and took a chest worth 2 gold"
+        == "cy (you) moved the green figure to space 4 paying red oil, red silk, took a chest of 2 gold"
     )
     kantshou = {"ev": "kantshou_scoring", "paid": [{"fig": 0, "seat": 0, "gold": 3}]}
-    assert event_words(view, kantshou) == "Kantshou scoring: red figure of ann: +3 gold"
+    assert event_words(view, kantshou) == "Kantshou scoring: ann 3 gold"
     assert event_words(view, {"ev": "comet", "n": 4}) == '{"ev":"comet"}'
+
+
+def test_a_card_drawn_from_a_neighbours_hand_is_told_without_naming_the_card() -> None:
+    view = expedition_view(you=0)
+    words = event_words(view, {"ev": "take", "seat": 1, "from_seat": 2, "n": 9})
+    assert words == "No card was left to draw: bob drew a card blindly from the hand of cy"
 
 
 def test_the_final_result_shows_scores_and_winners() -> None:
     text = view_text(finished(expedition_view(you=0)))
     assert "Game over after 6 turns." in text
-    assert "final scoring: green figure of cy: +4 gold" in text
+    assert "Final scoring on the last stretch: cy 4 gold" in text
     rows = [[c.strip() for c in line.split("│")] for line in text.splitlines() if "│" in line and "winner" in line]
     assert rows == [["1", "cy", "14", "9", "winner"]]
     assert "Winner: cy" in text

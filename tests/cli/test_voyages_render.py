@@ -5,7 +5,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from clients.cli.games.voyages import VoyagesRenderer, bundle_words, card_words, event_words
+from clients.cli.games.voyages import (
+    Board,
+    VoyagesRenderer,
+    bundle_words,
+    card_words,
+    contract_words,
+    event_words,
+    goal_words,
+)
 from clients.cli.render import option_label, option_labels, renderer_for, view_text
 from server.games.base import State
 from server.games.voyages.bots import GreedyBot
@@ -57,19 +65,20 @@ def test_the_voyages_renderer_is_registered() -> None:
 
 def test_own_goal_cards_appear_in_your_render_only() -> None:
     state = play(GAME.setup(2, {}, 7), 30)
-    mine = [g["id"] for g in GAME.view(state, 0)["private"]["goals"]]
-    theirs = [g["id"] for g in GAME.view(state, 1)["private"]["goals"]]
-    assert len(mine) == 2 and len(theirs) == 2
-    own = view_text(view_of(state, 0), width=140)
-    other = view_text(view_of(state, 1), width=140)
-    spectator = view_text(view_of(state, None), width=140)
+    board = Board(GAME.view(state, None)["public"])
+    mine = [goal_words(board, g) for g in GAME.view(state, 0)["private"]["goals"]]
+    theirs = [goal_words(board, g) for g in GAME.view(state, 1)["private"]["goals"]]
+    assert len(mine) == 2 and len(theirs) == 2 and not set(mine) & set(theirs)
+    own = view_text(view_of(state, 0), width=400).replace(" ✓", "")
+    other = view_text(view_of(state, 1), width=400).replace(" ✓", "")
+    spectator = view_text(view_of(state, None), width=400).replace(" ✓", "")
     assert "Your goal cards (secret)" in own
-    for gid in mine:
-        assert f"{gid}:" in own
-        assert gid not in other
-        assert gid not in spectator
-    for gid in theirs:
-        assert gid not in own
+    for words in mine:
+        assert words in own
+        assert words not in other
+        assert words not in spectator
+    for words in theirs:
+        assert words not in own
     assert "Your goal cards" not in spectator
     assert "You are watching." in spectator
 
@@ -77,10 +86,11 @@ def test_own_goal_cards_appear_in_your_render_only() -> None:
 def test_goal_cards_are_shown_for_everybody_after_the_final_scoring() -> None:
     state = play(GAME.setup(2, {}, 3), 2000)
     assert GAME.result(state) is not None
-    spectator = view_text(view_of(state, None), width=140)
+    spectator = view_text(view_of(state, None), width=400).replace(" ✓", "")
+    board = Board(GAME.view(state, None)["public"])
     for seat in (0, 1):
         for g in GAME.view(state, seat)["private"]["goals"]:
-            assert f"{g['id']}:" in spectator
+            assert goal_words(board, g) in spectator
 
 
 def test_the_map_lists_the_25_locations_and_the_30_routes_with_their_costs() -> None:
@@ -125,7 +135,7 @@ def test_dice_placed_on_action_spaces_and_the_khan_ladder_are_shown() -> None:
     state = move(state, {"a": "space", "space": "khan"})
     text = view_text(view_of(state, 0), width=160)
     assert "ann (you) is placing dice on Khan's favor (0 of 1 chosen)" in text
-    assert "place your own die as a 4 on Khan's favor" in option_labels(view_of(state, 0))
+    assert "Place your die as a 4 on Khan's favor" in option_labels(view_of(state, 0))
     state = move(state, {"a": "die", "kind": "own", "value": 4})
     state = move(state, {"a": "good", "good": "silk"})
     text = view_text(view_of(state, None), width=160)
@@ -133,7 +143,7 @@ def test_dice_placed_on_action_spaces_and_the_khan_ladder_are_shown() -> None:
     assert "neutral [1] ≤ neutral [1] ≤ ann [4] ≤ empty" in khan
     coins = next(line for line in text.splitlines() if line.startswith("Take 5 coins"))
     assert "neutral [1]" in coins  # the 2-player neutral die
-    assert "ann placed own 4 on Khan's favor" in text
+    assert "ann placed 4 on Khan's favor" in text
 
 
 def test_the_contract_display_city_cards_and_the_bazaar_are_shown() -> None:
@@ -142,11 +152,11 @@ def test_the_contract_display_city_cards_and_the_bazaar_are_shown() -> None:
     text = view_text(view, width=160)
     display = view["public"]["display"]
     assert len(display) == 6
-    assert f"slot 1: {display[0]['id']}: pay " in text
+    assert f"slot 1: {contract_words(display[0])}" in text
     assert "(+2 coins or camels)" in text
     for cc in view["public"]["city_cards"]:
-        assert cc["card"]["id"] in text
-    assert text.count("  Sumatra: city-card-") == 3
+        assert card_words(cc["card"]) in text
+    assert text.count("  Sumatra: ") == 3 and "city-card-" not in text
     gold = next(line for line in text.splitlines() if line.startswith("gold ") and "│" in line)
     assert "3 gold + 1 free move" in gold and "2 gold + 2 camels" in gold
 
@@ -171,37 +181,37 @@ def test_labels_name_the_action_the_dice_and_the_places() -> None:
     state = GAME.setup(2, {}, 11)  # a seed whose drawn start player is seat 0 (no compensation)
     view = view_of(state, 0)
     labels = option_labels(view)
-    assert "choose Bazaar: gold (3 dice)" in labels
-    assert "choose Travel (2 dice)" in labels
-    assert "put your die (any value) in the money bag for 3 coins" in labels
+    assert "Bazaar: gold (3 dice)" in labels
+    assert "Travel (2 dice)" in labels
+    assert "Money bag: put your die (any value) in it for 3 coins" in labels
     state = move(state, {"a": "space", "space": "travel"})
     state = move(state, {"a": "die", "kind": "own", "value": 2})
     state = move(state, {"a": "die", "kind": "own", "value": 2})
     labels = option_labels(view_of(state, 0))
-    assert "move from Venezia to Alexandria" in labels
-    assert "move from Venezia to Oasis 9 (route: 3 camels)" not in labels  # ann has 2 camels only
-    assert "move from Venezia to Oasis 1" in labels
+    assert "Move from Venezia to Alexandria" in labels
+    assert "Move from Venezia to Oasis 9 (route: 3 camels)" not in labels  # ann has 2 camels only
+    assert "Move from Venezia to Oasis 1" in labels
     state = move(state, {"a": "step", "fig": 0, "to": 1})
     labels = option_labels(view_of(state, 0))
-    assert labels == ["move from Oasis 1 to Venezia", "move from Oasis 1 to Moscow", "stop moving here"]
+    assert labels == ["Move from Oasis 1 to Venezia", "Move from Oasis 1 to Moscow", "Stop moving here"]
 
 
 def test_the_other_pending_choices_read_as_words() -> None:
     state = GAME.setup(2, {}, 11)  # a seed whose drawn start player is seat 0 (no compensation)
     view = view_of(state, 0)
     words = {
-        "take column 3 of the silk bazaar: 2 silk + 1 camel": {"a": "column", "n": 3},
-        "take 1 pepper and 1 gold": {"a": "goods", "goods": ["pepper", "gold"]},
-        "buy a black die for 3 camels": {"a": "black"},
-        "turn your 3 die to 2 for 2 camels": {"a": "adjust", "kind": "own", "value": 3, "by": -1},
-        "reroll the black 5 die for 1 camel": {"a": "reroll", "kind": "black", "value": 5},
-        "end your turn": {"a": "end"},
-        "take the bonus 3 camels": {"a": "bonus", "marker": 1},
-        "take the bonus of Kochi (3 VP)": {"a": "city", "city": 24},
-        "move your trading post from Moscow": {"a": "relocate", "from": 2},
-        "give 1 silk for 2 camels": {"a": "trade", "give": "silk"},
-        "decline the new contract": {"a": "decline"},
-        "play Wilhelm von Rubruk": {"a": "character", "character": "wilhelm"},
+        "Take column 3 of the silk bazaar: 2 silk + 1 camel": {"a": "column", "n": 3},
+        "Take 1 pepper and 1 gold": {"a": "goods", "goods": ["pepper", "gold"]},
+        "Buy a black die for 3 camels": {"a": "black"},
+        "Turn your 3 die to 2 for 2 camels": {"a": "adjust", "kind": "own", "value": 3, "by": -1},
+        "Reroll the black 5 die for 1 camel": {"a": "reroll", "kind": "black", "value": 5},
+        "End your turn": {"a": "end"},
+        "Take the bonus 3 camels": {"a": "bonus", "marker": 1},
+        "Take the bonus of Kochi (3 VP)": {"a": "city", "city": 24},
+        "Move your trading post from Moscow": {"a": "relocate", "from": 2},
+        "Give 1 silk for 2 camels": {"a": "trade", "give": "silk"},
+        "Decline the new contract": {"a": "decline"},
+        "Play Wilhelm von Rubruk": {"a": "character", "character": "wilhelm"},
     }
     view["public"]["pending"] = [{"seat": 0, "kind": "column", "res": "silk", "max": 4}]
     for expected, option in words.items():
@@ -217,7 +227,7 @@ def test_words_for_costs_rewards_and_city_cards() -> None:
     )
     assert card_words({"kind": "per_pip", "reward": {"coins": 2}}) == "2 coins per pip of the die"
     assert card_words({"kind": "by_die", "good": "gold", "amount_by_die": [1, 1, 1, 1, 1, 3]}) == (
-        "gold by die value 1–6: 1/1/1/1/1/3"
+        "by die value 1 to 6: gold 1/1/1/1/1/3"
     )
 
 

@@ -392,6 +392,12 @@ async def audit(redis_url: str, prefix: str, room: str, players: list[Player]) -
     game = get_game(meta["game"])
     for p in players:
         v, view = views[p.name]
+        if v != meta["v"] and p.client is not None:  # diagnostics: does the server still send to it?
+            try:
+                snap = await p.client.request("sync", timeout=3, room=room)
+                print(f"{p.name} (node {p.node}) is at v={v}; a sync now answers v={snap.get('v')}")
+            except Exception as err:  # noqa: BLE001
+                print(f"{p.name} (node {p.node}) is at v={v}; a sync now fails: {err!r}")
         assert v == meta["v"], (p.name, v, meta["v"])
         if state is not None:
             expect = game.view(state, p.seat if p.seat >= 0 else None)

@@ -22,8 +22,7 @@ import pytest
 
 from .procs import REDIS_SERVER, NodeProc, Player, RedisProc, audit
 
-# `faults`: outside the default run (`make test`), run by `make faults` many times in a row; see
-# docs/benchmarks.md for the open finding (a rare stall after a Redis restart with two nodes)
+# `faults`: part of the default run (`make test`, about 30 s); `make faults` runs them FAULT_RUNS times in a row
 pytestmark = [pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not installed"), pytest.mark.faults]
 
 
@@ -134,6 +133,21 @@ async def close_all(players: list[Player]) -> None:
         await p.close()
 
 
+async def survive(
+    c: Cluster, room: str, players: list[Player], eve: Player, fault: Callable[[], Awaitable[Any]], **play: Any
+) -> dict[str, Any]:
+    """Play through `fault`, then audit the stored log and every view; on failure print the nodes' logs.
+    The players are closed either way. Returns the audit's figures."""
+    try:
+        await play_through(room, players, fault, **play)
+        return await audit(c.redis.url, c.prefix, room, [*players, eve])
+    except BaseException:
+        print(c.logs())
+        raise
+    finally:
+        await close_all([*players, eve])
+
+
 async def test_two_nodes_ride_out_redis_killed_for_five_seconds_mid_game(redis: RedisProc) -> None:
     async with cluster(redis, 2) as c:
         room, players, eve = await seated(c, 101)
@@ -143,14 +157,7 @@ async def test_two_nodes_ride_out_redis_killed_for_five_seconds_mid_game(redis: 
             await asyncio.sleep(5)
             redis.start()
 
-        try:
-            await play_through(room, players, fault)
-            figures = await audit(redis.url, c.prefix, room, [*players, eve])
-        except BaseException:
-            print(c.logs())
-            raise
-        finally:
-            await close_all([*players, eve])
+        figures = await survive(c, room, players, eve, fault)
         assert figures["acks"] >= 16
 
 
@@ -162,14 +169,7 @@ async def test_a_redis_stall_beyond_the_client_timeout_loses_and_doubles_nothing
             redis.stall(3)  # the store's socket timeout is 2 s, the players' move timeout 3 s
             await asyncio.sleep(3.5)
 
-        try:
-            await play_through(room, players, fault)
-            await audit(redis.url, c.prefix, room, [*players, eve])
-        except BaseException:
-            print(c.logs())
-            raise
-        finally:
-            await close_all([*players, eve])
+        await survive(c, room, players, eve, fault)
 
 
 async def test_an_owner_stopped_until_its_lease_lapses_cannot_write_after_another_node_took_over(
@@ -186,14 +186,7 @@ async def test_an_owner_stopped_until_its_lease_lapses_cannot_write_after_anothe
             owner.signal(signal.SIGCONT)
             await asyncio.sleep(1)
 
-        try:
-            await play_through(room, players, fault, after=10)
-            await audit(redis.url, c.prefix, room, [*players, eve])
-        except BaseException:
-            print(c.logs())
-            raise
-        finally:
-            await close_all([*players, eve])
+        await survive(c, room, players, eve, fault, after=10)
         assert "dropped here" in owner.log() or "another node took the lease" in owner.log()
 
 
@@ -227,14 +220,7 @@ async def test_the_owner_going_away_moves_the_room_to_another_node_with_clients_
                 assert await owner.terminate() == 0
             timing["first_patch"] = await _first_patch_after([*players, eve], room, t0, v0)
 
-        try:
-            await play_through(room, players, fault)
-            await audit(redis.url, c.prefix, room, [*players, eve])
-        except BaseException:
-            print(c.logs())
-            raise
-        finally:
-            await close_all([*players, eve])
+        await survive(c, room, players, eve, fault)
         print(f"\nowner {how}: first patch from the new owner after {timing['first_patch']:.2f} s")
         forbidden = sum(p.errors.get("forbidden", 0) for p in [*players, eve])
         assert forbidden == 0

@@ -193,9 +193,14 @@ async def test_nodes_follow_a_sentinel_failover_and_with_wait_lose_no_acknowledg
                     await asyncio.sleep(0.1)
                 timing["replica_back"] = time.monotonic() - killed
 
-            await play_through(room, players, fail_over, before=10, after=10, seed=11)
-            assert "promoted" in timing
-            figures = await audit(t.url, prefix, room, players)
+            try:
+                await play_through(room, players, fail_over, before=10, after=10, seed=11)
+                assert "promoted" in timing
+                figures = await audit(t.url, prefix, room, players)
+            except BaseException:
+                for node in nodes:  # what each node saw, for a failure on a loaded machine
+                    print(f"--- {node.name}\n{node.log()[-3000:]}")
+                raise
             assert t.primary_port() == new
             assert figures["acks"] >= 20
             refused = {code: n for p in players for code, n in p.errors.items()}

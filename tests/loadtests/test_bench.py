@@ -1,44 +1,212 @@
-"""The bench's core against an in-process server (memory store), and its lean patch applier."""
+"""The bench: its load against both servers in every mode, its command line in a short smoke run per mode,
+its /proc accounting (children included) and its lean patch applier."""
 
 from __future__ import annotations
 
 import asyncio
 import copy
+import json
+import os
 import random
+import subprocess
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from loadtests.bench import apply_in_place, percentile, run_load
+from loadtests.baseline import Baseline
+from loadtests.bench import (
+    LoadSpec,
+    Runner,
+    Seat,
+    apply_in_place,
+    median_of,
+    percentile,
+    process_tree,
+    tree_cpu_s,
+)
 from protocol.patch import make_patch
 from server.app import App
 from server.config import Settings
 
+ROOT = Path(__file__).resolve().parents[2]
 
-async def test_bench_core_plays_and_measures() -> None:
-    app = App(Settings(port=0, store="memory", allow_client_seed=True, rate=1000, burst=2000))
+
+async def _real() -> tuple[App, str]:
+    app = App(Settings(port=0, store="memory", allow_client_seed=True, rate=1000, burst=2000, max_conns_per_addr=0))
     await app.start()
+    return app, f"ws://127.0.0.1:{app.port}/ws"
+
+
+async def _play(url: str, **spec: Any) -> Runner:
+    seconds = spec.pop("seconds", 2.0)
+    runner = Runner(LoadSpec(url=url, **spec))
     try:
-        report = await run_load(
-            f"ws://127.0.0.1:{app.port}/ws", rooms=2, seats=3, seconds=3.0, seed=7, sync_after=(1, 5)
+        await runner.setup()
+        await runner.play(time.perf_counter() + seconds)
+    finally:
+        await runner.close()
+    return runner
+
+
+def _check_closed(runner: Runner) -> None:
+    s = runner.stats
+    assert s.errors == {}, s.errors
+    assert s.moves > 0 and len(s.ack) == s.moves
+    # one move in flight per room: every acknowledged move was seen by every seat before the next was sent,
+    # except, per room, a move acknowledged just before the window closed
+    assert s.moves - len(runner.tables) <= len(s.fanout) <= s.moves
+    assert s.fanout_missing == 0
+    assert percentile(s.ack, 50) <= percentile(s.fanout, 99.9)
+    assert sum(s.patch_sizes.values()) >= len(s.fanout) * runner.seats - len(runner.tables) * runner.seats
+
+
+@pytest.mark.parametrize("game", ["expedition", "khan"])
+async def test_closed_loop_against_the_real_server(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    late: list[float] = []  # moves sent after the window closed
+    request = Seat.request
+
+    async def counting(self: Seat, t: str, timeout: float = 30.0, **fields: Any) -> dict[str, Any]:
+        if t == "move" and time.perf_counter() > self.runner.stop_at:
+            late.append(time.perf_counter())
+        return await request(self, t, timeout, **fields)
+
+    monkeypatch.setattr(Seat, "request", counting)
+    app, url = await _real()
+    try:
+        runner = await _play(url, mode="closed", game=game, seats=3, tables=(0, 1), sync_after=(1, 3))
+    finally:
+        await app.stop()
+    _check_closed(runner)
+    assert late == []  # the load stops with the window, also in the middle of a game
+    s = runner.stats
+    assert s.snapshot_sizes, "in-game snapshots were sampled"
+    assert median_of(s.patch_sizes) < median_of(s.snapshot_sizes)
+
+
+async def test_closed_loop_against_the_baseline_finishes_games() -> None:
+    base = Baseline()
+    await base.start()
+    try:
+        runner = await _play(f"ws://127.0.0.1:{base.port}/ws", mode="closed", seats=2, tables=(0, 1, 2), seconds=3.0)
+    finally:
+        await base.stop()
+    _check_closed(runner)
+    s = runner.stats
+    assert s.rooms_finished >= 1 and s.rooms_started >= 1  # a 2-seat race is ~100 moves: games end and restart
+
+
+async def test_open_loop_waits_its_think_time() -> None:
+    base = Baseline()
+    await base.start()
+    try:
+        runner = await _play(
+            f"ws://127.0.0.1:{base.port}/ws", mode="open", think=0.25, seats=2, tables=(0, 1), seconds=2.5
         )
-        for _ in range(100):  # the server notices the closes a moment later
+    finally:
+        await base.stop()
+    s = runner.stats
+    assert s.errors == {}, s.errors
+    # one seat to move per room, each after 0.25 s: at most 2.5 / 0.25 = 10 moves per room
+    assert 2 <= s.moves <= 2 * 10
+    assert s.fanout and max(s.fanout) < 2.0
+
+
+async def test_idle_connections_are_counted() -> None:
+    app, url = await _real()
+    try:
+        runner = Runner(LoadSpec(url=url, mode="idle", connections=30))
+        await runner.setup()
+        assert runner.setup_stats.connections == 30 and not runner.setup_stats.errors
+        assert len(app.hub.conns) == 30
+        await runner.play(time.perf_counter() + 0.2)
+        await runner.close()
+        for _ in range(100):
             if not app.hub.conns:
                 break
             await asyncio.sleep(0.02)
-        assert app.hub.conns == set()  # every bot connection was closed
+        assert not app.hub.conns
     finally:
         await app.stop()
-    s = report.stats
-    assert s.moves > 0 and report.moves_per_s > 0
-    assert len(s.move_patch) == s.moves and s.missing_patch == 0  # every ok came after the mover's patch
-    assert s.rooms_started >= 2
-    assert s.patch_frames > 0 and s.snapshot_frames > 0 and s.join_snapshot_frames > 0
-    assert "patch_did_not_apply" not in s.errors and "stalled" not in s.errors
-    assert percentile(s.move_patch, 50) <= percentile(s.move_ok, 50)
-    assert "moves/s" in report.summary()
-    # a patch weighs less than a snapshot of the view in play (the reason patches exist)
-    assert report.mean_patch_bytes < report.mean_snapshot_bytes
+
+
+def _bench(*args: str, timeout: float = 120) -> tuple[str, dict[str, Any]]:
+    out = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-{os.getpid()}-{random.randrange(10**9)}.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "loadtests.bench", *args, "--json", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    data = json.loads(out.read_text())
+    out.unlink()
+    print(proc.stdout)
+    return proc.stdout, data
+
+
+def test_command_closed_loop_runs_both_servers_and_prints_ratios() -> None:
+    text, data = _bench("--mode", "closed", "--rooms", "3", "--seats", "3", "--seconds", "2")
+    assert [r["label"] for r in data["reports"]] == ["baseline", "real"]
+    for r in data["reports"]:
+        assert r["moves"] > 0 and r["errors"] == {}
+        assert r["server_cpu_us_per_move"] > 0 and r["rss_end_mib"] > 0
+        assert r["server_processes"] >= 1
+    assert data["ratios"]["cpu_per_move"] > 0
+    assert "== real / baseline ==" in text and "us per move" in text
+    assert data["command"].startswith("python -m loadtests.bench --mode closed")
+
+
+def test_command_open_loop_in_two_load_processes() -> None:
+    text, data = _bench(
+        "--mode", "open", "--think", "0.2", "--rooms", "4", "--seats", "2", "--seconds", "2", "--clients", "2"
+    )
+    for r in data["reports"]:
+        assert r["client_processes"] == 2
+        assert r["moves"] > 0 and r["errors"] == {}
+        assert r["fanout_samples"] > 0
+    assert "move->last patch" in text
+
+
+def test_command_idle_measures_memory_per_connection() -> None:
+    text, data = _bench("--mode", "idle", "--connections", "100", "--seconds", "0.5")
+    for r in data["reports"]:
+        assert r["connections"] == 100
+        assert r["rss_per_connection_kib"] > 0
+        assert r["setup_cpu_us_per_connection"] > 0
+    assert "KiB per idle connection" in text and "rss_per_connection" in data["ratios"]
+
+
+def test_tree_cpu_counts_every_process_below_the_server() -> None:
+    burn = "import time\nt=time.process_time()\nwhile time.process_time()-t<0.4: pass\ntime.sleep(30)"
+    spawn = f"import subprocess,sys,time\np=subprocess.Popen([sys.executable,'-c',{burn!r}])\ntime.sleep(30)"
+    parent = subprocess.Popen([sys.executable, "-c", spawn])
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if len(process_tree(parent.pid)) == 2 and tree_cpu_s(parent.pid) >= 0.4:
+                break
+            time.sleep(0.1)
+        tree = process_tree(parent.pid)
+        assert len(tree) == 2 and tree[0] == parent.pid
+        assert tree_cpu_s(parent.pid) >= 0.4  # the child's CPU is the server's too
+    finally:
+        for pid in reversed(process_tree(parent.pid)):
+            os.kill(pid, 9)
+        parent.wait()
+
+
+def test_percentiles_and_medians() -> None:
+    values = [float(i) for i in range(1, 1001)]
+    assert percentile(values, 50) == 500 and percentile(values, 99) == 990 and percentile(values, 99.9) == 999
+    assert percentile([], 50) != percentile([], 50)  # NaN
+    from collections import Counter
+
+    assert median_of(Counter({10: 3, 200: 2})) == 10
+    assert median_of(Counter({10: 2, 200: 3})) == 200
 
 
 def _random_doc(rng: random.Random, depth: int = 0) -> Any:
@@ -99,3 +267,24 @@ def test_apply_in_place_refuses_a_patch_that_does_not_fit() -> None:
     ):
         with pytest.raises((KeyError, IndexError, ValueError)):
             apply_in_place({"list": [1], "a": 1}, ops)
+
+
+async def test_a_server_that_goes_away_is_noticed_and_counted() -> None:
+    base = Baseline()
+    await base.start()
+    runner = Runner(LoadSpec(url=f"ws://127.0.0.1:{base.port}/ws", mode="idle", connections=5))
+    try:
+        await runner.setup()
+        assert runner.setup_stats.connections == 5
+        await base.stop()  # closes every connection
+        for _ in range(100):
+            if all(s.closed for s in runner.idle):
+                break
+            await asyncio.sleep(0.02)
+        assert all(s.closed for s in runner.idle)
+        with pytest.raises(ConnectionError):
+            await runner.idle[0].request("ping")
+        stats = await runner.play(time.perf_counter() + 0.1)
+        assert stats.errors == {"idle_connection_closed": 5}
+    finally:
+        await runner.close()

@@ -316,8 +316,10 @@ msgpack_values = st.recursive(
     | st.floats()
     | st.text(max_size=10)
     | st.binary(max_size=10),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=6) | st.binary(max_size=3), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(st.text(max_size=6) | st.binary(max_size=3), children, max_size=4)
+    ),
     max_leaves=20,
 )
 
@@ -381,3 +383,20 @@ def test_truncated_valid_frames_raise_nothing_but_protocol_errors(extra: bytes, 
     frame = encode(Move(id=1, room="r1", move={"a": [1, 2, {"b": "c"}], "d": extra.hex()}))
     only_protocol_errors(frame[: cut % len(frame)])
     only_protocol_errors(frame + extra)
+
+
+@pytest.mark.parametrize(
+    ("shared", "own"),
+    [
+        ([], []),
+        ([{"op": "replace", "path": "/public/turn", "value": 2}], []),
+        ([], [{"op": "add", "path": "/private/hand/3", "value": "red-1"}]),
+        ([{"op": "remove", "path": "/public/log/0"}] * 20, [{"op": "replace", "path": "/prompt", "value": None}]),
+    ],
+)
+def test_a_spliced_patch_frame_is_the_frame_encode_gives_for_the_same_message(shared: list, own: list) -> None:
+    from protocol.codec import encode_ops, patch_frame
+
+    frame = patch_frame("r1", 7, 8, encode_ops(shared), own)
+    assert frame == encode({"t": "patch", "room": "r1", "base": 7, "v": 8, "ops": [*shared, *own]})
+    assert decode_server(frame).model_dump()["ops"] == [*shared, *own]

@@ -131,3 +131,55 @@ async def test_a_stopped_room_answers_unavailable_instead_of_leaving_requests_wa
     with pytest.raises(RoomError) as err:
         await room.submit("join", a.conn)
     assert err.value.code == "unavailable"
+
+
+class Raw:
+    """A connection that keeps the raw frame bytes it was given."""
+
+    def __init__(self, hub: Hub, player: str | None, name: str) -> None:
+        self.pushed: list[bytes] = []
+        self.conn = Conn(self._send, self._close, hub.metrics, write_now=self._write_now)
+        self.conn.player, self.conn.name = player, name
+        self.conn.start()
+
+    def _write_now(self, data: bytes) -> bool:
+        self.pushed.append(data)
+        return True
+
+    async def _send(self, data: bytes) -> None:  # pragma: no cover - every frame is written at once
+        self.pushed.append(data)
+
+    async def _close(self, code: int, reason: str) -> None:
+        pass
+
+    def patches(self) -> list[bytes]:
+        return [f for f in self.pushed if msgpack.unpackb(f)["t"] == "patch"]
+
+
+async def test_spectators_share_one_encoded_frame_and_every_seat_gets_its_own_view(hub: Hub) -> None:
+    room_id = await _room(hub, seats=3)
+    room = hub.rooms[room_id]
+    seats = [Raw(hub, f"p{i}", f"P{i}") for i in range(3)]
+    watchers = [Raw(hub, None, f"W{i}") for i in range(3)]
+    for r in seats:
+        await room.submit("join", r.conn)
+    for w in watchers:
+        await room.submit("join", w.conn, spectate=True)
+    assert room.state is not None
+    views = {id(r): msgpack.unpackb(next(f for f in r.pushed if msgpack.unpackb(f)["t"] == "snapshot"))["state"]
+             for r in [*seats, *watchers]}  # fmt: skip
+    for _ in range(12):
+        seat = room.game.active_seats(room.state)[0]
+        prompt = room.prompt_for(room.state, seat)
+        assert prompt is not None
+        await room.submit("move", seats[seat].conn, move=prompt["options"][0])
+    # the spectators' frames are the very same bytes objects, not equal copies
+    frames = [w.patches() for w in watchers]
+    assert len(frames[0]) == 12
+    assert all(a is b for other in frames[1:] for a, b in zip(frames[0], other, strict=True))
+    # and every connection's patches, applied to its snapshot, give its own current view
+    for i, r in enumerate([*seats, *watchers]):
+        view = views[id(r)]
+        for f in r.patches():
+            view = apply_patch(view, msgpack.unpackb(f)["ops"])
+        assert view == room.build_view(i if i < 3 else None)

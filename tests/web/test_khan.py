@@ -101,7 +101,7 @@ def test_two_pages_play_a_whole_khan_game_with_the_mouse(browser: Any, server: s
         room = create_room(ann, 2, SEED)
         join(bob, room)
         for p in (ann, bob):
-            p.page.wait_for_selector("section.room[data-status='playing'] svg.kh-map")
+            p.page.wait_for_selector("section.room[data-status='playing'] svg.kh-map", state="attached")
         view = ann.view()
         board = view["public"]["board"]
         assert ann.page.locator("svg.kh-map .node").count() == len(board["nodes"])
@@ -170,7 +170,7 @@ def test_goal_cards_are_private_keyboard_works_and_the_board_fits_a_phone(
         room = create_room(ann, 2, 77)
         join(bob, room)
         for p in (ann, bob):
-            p.page.wait_for_selector("section.room[data-status='playing'] svg.kh-map")
+            p.page.wait_for_selector("section.room[data-status='playing'] svg.kh-map", state="attached")
         # the draft and the goal cards with the room's buttons, until the first turn
         while ann.view()["public"]["phase"] != "play":
             for p in (ann, bob):

@@ -12,6 +12,7 @@ from typing import Any
 
 from rich.text import Text
 
+from clients.cli.i18n import w
 from clients.cli.render import View, seat_name
 
 SEAT_STYLES: tuple[str, ...] = ("bold red", "bold blue", "bold green", "bold yellow")
@@ -26,8 +27,11 @@ def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
+COMMON: tuple[str, ...] = ("coins", "camels", "pepper", "silk", "gold", "jade", "vp", "move", "black_die")
+
+
 class Words:
-    """Amounts, bundles and contracts in words; `own` adds a game's kinds (`key -> n -> words`)."""
+    """Amounts, bundles and contracts in words (`clients/words/`, the browser's words); `own` adds a game's kinds."""
 
     def __init__(self, own: dict[str, Callable[[int], str]] | None = None, arrow: str = "→") -> None:
         self.own = own or {}
@@ -36,35 +40,32 @@ class Words:
     def amount(self, key: str, n: int) -> str:
         if key in self.own:
             return self.own[key](n)
-        if key == "coins":
-            return plural(n, "coin")
-        if key == "camels":
-            return plural(n, "camel")
-        if key in GOODS:
-            return f"{n} {key}"
-        if key == "vp":
-            return f"{n} VP"
-        if key == "move":
-            return plural(n, "free move")
-        if key == "black_die":
-            return "1 black die" if n == 1 else f"{n} black dice"
+        if key in COMMON:
+            return w(f"w.res.{key}", n=n)
         return f"{n} {key}"
 
     def bundle(self, items: dict[str, Any] | None) -> str:
         if not items:
-            return "nothing"
+            return w("w.nothing")
         return " + ".join(self.amount(k, int(n)) for k, n in items.items())
 
     def contract(self, c: dict[str, Any] | None) -> str:
         if not c:
             return "—"
-        return f"pay {self.bundle(c.get('cost'))} {self.arrow} {self.bundle(c.get('reward'))}"
+        return w("w.contract.words", cost=self.bundle(c.get("cost")), reward=self.bundle(c.get("reward")))
+
+
+def die_words(kind: str, value: int) -> str:
+    """A die in words, as the browser says it: `your 4 die`, `the black 3 die`, `your die (any value)`."""
+    kind_words = w(f"w.diekind.{kind}")
+    if not int(value):
+        return w("w.die.ownAny" if kind == "own" else "w.die.any", kind=kind_words)
+    return w("w.die.own" if kind == "own" else "w.die.other", v=value, kind=kind_words)
 
 
 def the_die(kind: str, value: int) -> str:
     """A die of yours as an object: `your 4 die`, `the black 3 die`, `your die (any value)`."""
-    whose = "your" if kind == "own" else f"the {kind}"
-    return f"{whose} {value} die" if int(value) else f"{whose} die (any value)"
+    return die_words(kind, value)
 
 
 def a_die(kind: str, value: int) -> str:

@@ -17,6 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from clients.cli.i18n import w, w_or
 from clients.cli.render import GameRenderer, Move, View, compact, register, seat_name
 
 #: goods colours in the game's order, as rich styles
@@ -63,19 +64,23 @@ def node_name(public: dict[str, Any], node: str | None) -> str:
     if node is None:
         return "?"
     n = board_nodes(public).get(node)
-    return str(n.get("name") or node) if n else str(node).title()
+    return w_or(f"w.cl.node.{node}", str(n.get("name") or node)) if n else str(node).title()
 
 
 def node_words(public: dict[str, Any], node: str) -> str:
     """`Caffa (violet trading post)`, `Trebizond (port)`, `Ragusa (city)`."""
     n = board_nodes(public).get(node) or {}
     kind = str(n.get("type", "city"))
-    words = NODE_KINDS.get(kind, ("?", kind))[1]
-    if kind == "post" and n.get("colour"):
-        words = f"{n['colour']} trading post" + (" and port" if n.get("port") else "")
+    name = node_name(public, node)
     if kind in ("venice", "khanbaliq"):
-        return node_name(public, node)
-    return f"{node_name(public, node)} ({words})"
+        return name
+    if kind == "post" and n.get("colour"):
+        return w("w.cl.postPort" if n.get("port") else "w.cl.post", name=name, colour=colour_name(str(n["colour"])))
+    return f"{name} ({w_or(f'w.cl.kind.{kind}', NODE_KINDS.get(kind, ('?', kind))[1])})"
+
+
+def colour_name(colour: str) -> str:
+    return w_or(f"w.cl.colour.{colour}", colour)
 
 
 def links(public: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
@@ -102,7 +107,7 @@ def card_parts(card: str) -> tuple[str, str]:
 def card_words(card: str) -> str:
     """`violet 80` for `violet-80-1` (copies are interchangeable)."""
     colour, value = card_parts(card)
-    return f"{colour} {value}"
+    return w("w.cl.card", colour=colour_name(colour), value=value)
 
 
 def card_text(card: str) -> Text:
@@ -116,7 +121,7 @@ def card_value(card: str) -> int:
 
 
 def raiders(space: str | None) -> str:
-    return RAIDERS.get(str(space), str(space))
+    return w(f"w.cl.{space}") if space in ("pirates", "robbers") else RAIDERS.get(str(space), str(space))
 
 
 def ransom_space_name(space: str | None) -> str:
@@ -147,46 +152,56 @@ class ClassicRenderer(GameRenderer):
 
     # ---- option labels --------------------------------------------------------------------
 
-    def label(self, view: View, option: Move) -> str:
-        """A prompt option in words, e.g. `declare sea and spin the sea compass`, `sell a violet 80 card`."""
+    def label(self, view: View, option: Move) -> str:  # noqa: C901
+        """A prompt option in words, as the browser says it: `Go by sea: spin the sea compass`, `Sell violet 80 …`."""
         public = view.get("public") or {}
         a = option.get("a")
         options = (view.get("prompt") or {}).get("options") or []
-        if a == "spin":
-            route = option["route"]
-            if sum(1 for o in options if o.get("a") == "spin") > 1:
-                return f"declare {route} and spin the {route} compass"
-            return f"spin the {route} compass"
-        if a == "move":
-            return f"end the move at {node_words(public, option['to'])}"
-        if a == "fight":
-            space = (public.get("fight") or {}).get("space") or _spin_space(public)
-            return f"fight the {raiders(space)} (the Golden Table protects you: you lose nothing)"
-        if a == "decline":
-            return "decline the fight (your turn ends)"
-        if a == "ransom" and option.get("pay") == "money":
-            space = (public.get("fight") or {}).get("space")
-            return f"pay 50 bezants onto {ransom_space_name(space)}"
-        if a == "ransom" and "card" in option:
-            space = (public.get("fight") or {}).get("space")
-            return f"give a {card_words(option['card'])} card onto {ransom_space_name(space)}"
-        if a == "gift":
-            return f"give a {card_words(option['card'])} card to the Khan"
-        if a == "sell":
-            card = option["card"]
-            return f"sell a {card_words(card)} card for {card_value(card)} bezants"
-        if a == "done" and len(option) == 1:
-            if public.get("phase") == "sell":
-                return "done selling"
-            return "done trading (end the visit)"
-        if a == "buy" and len(option) == 1:
-            colour = (public.get("trade") or {}).get("colour", "?")
-            return f"buy the top {colour} card for 20 bezants"
-        if a == "force":
-            return f"make {seat_name(view, int(option['seat']))} sell you a blind card for 30 bezants"
-        if a == "discard":
-            return f"put a {card_words(option['card'])} card at the bottom of its stack"
+        space = (public.get("fight") or {}).get("space") or _spin_space(public)
+        try:
+            if a == "spin":
+                route = w_or(f"w.cl.route.{option['route']}", str(option["route"]))
+                both = sum(1 for o in options if o.get("a") == "spin") > 1
+                return w("w.cl.opt.spinBy" if both else "w.cl.opt.spin", route=route)
+            if a == "move":
+                return w("w.cl.opt.move", to=node_words(public, option["to"]))
+            if a == "fight":
+                return w("w.cl.opt.fight", raiders=raiders(space))
+            if a == "decline":
+                return w("w.cl.opt.decline")
+            if a == "ransom" and "card" in option:
+                return w("w.cl.opt.ransomCard", card=card_words(option["card"]), raiders=raiders(space))
+            if a == "ransom":
+                return w("w.cl.opt.ransom", raiders=raiders(space))
+            if a == "gift":
+                return w("w.cl.opt.gift", card=card_words(option["card"]))
+            if a == "sell":
+                return w("w.cl.opt.sell", card=card_words(option["card"]), value=card_value(option["card"]))
+            if a == "done" and len(option) == 1:
+                return w("w.cl.opt.doneSelling" if public.get("phase") == "sell" else "w.cl.opt.doneTrading")
+            if a == "buy" and len(option) == 1:
+                return w("w.cl.opt.buy", colour=colour_name(str((public.get("trade") or {}).get("colour", "?"))))
+            if a == "force":
+                return w("w.cl.opt.force", who=seat_name(view, int(option["seat"])))
+            if a == "discard":
+                return w("w.cl.opt.discard", card=card_words(option["card"]))
+        except (KeyError, TypeError, ValueError, IndexError):
+            pass
         return compact(option)
+
+    def prompt_text(self, view: View) -> str | None:
+        """The prompt's question from the view's structure (the phase, the spin), in the current language."""
+        public = view.get("public") or {}
+        options = (view.get("prompt") or {}).get("options") or []
+        phase = public.get("phase")
+        if phase == "spin":
+            both = sum(1 for o in options if o.get("a") == "spin") > 1
+            return w("w.cl.prompt.spinBoth" if both else "w.cl.prompt.spin")
+        if phase == "move":
+            return w("w.cl.prompt.move", n=(public.get("spin") or {}).get("value", "?"))
+        if phase in ("fight", "ransom", "gift", "sell", "buy", "discard"):
+            return w(f"w.cl.prompt.{phase}")
+        return None
 
     # ---- the board ------------------------------------------------------------------------
 
@@ -215,15 +230,16 @@ class ClassicRenderer(GameRenderer):
         public = view["public"]
         if public.get("status") == "over" or view.get("result"):
             turns, rounds = public.get("turns", "?"), public.get("round", "?")
-            return Text(f"Game over after {turns} turns (round {rounds}).", style="bold")
+            return Text(w("w.cl.cli.over", n=turns, round=rounds), style="bold")
         turn = public.get("turn")
         phase = str(public.get("phase"))
         limit = (public.get("options") or {}).get("max_rounds")
+        rnd = public.get("round", "?")
         text = Text.assemble(
-            f"Round {public.get('round', '?')}" + (f" of {limit}" if limit else "") + ": ",
+            (w("w.cl.cli.roundOf", round=rnd, limit=limit) if limit else w("w.cl.cli.round", round=rnd)) + " ",
             (seat_name(view, turn), "bold reverse" if turn == view.get("you") else "bold"),
-            f" to play, {PHASE_WORDS.get(phase, phase)}.",
-            f"  Goal: back in Venice with {public.get('target', '?')} bezants in total.",
+            " " + w("w.cl.cli.toPlay", phase=w_or(f"w.cl.cli.phase.{phase}", PHASE_WORDS.get(phase, phase))),
+            "  " + w("w.cl.cli.goal", target=public.get("target", "?")),
         )
         trade = public.get("trade")
         if trade:
@@ -425,6 +441,9 @@ class ClassicRenderer(GameRenderer):
             text.append("\n  " + notice_words(view, note), style="italic")
         return text
 
+    def event(self, view: View, ev: dict[str, Any]) -> str:
+        return event_words(view, ev)
+
     def log(self, view: View) -> Text:
         """The last few log events in words."""
         events = (view.get("public") or {}).get("log") or []
@@ -505,66 +524,69 @@ def notice_words(view: View, note: dict[str, Any]) -> str:
     return compact(note)
 
 
-def event_words(view: View, ev: dict[str, Any]) -> str:
-    """One public log event in words (compact JSON for an event this client does not know)."""
+def event_words(view: View, ev: dict[str, Any]) -> str:  # noqa: C901
+    """One public log event in words, as the browser says it (compact JSON for an event this client does not know)."""
     public = view.get("public") or {}
     kind = ev.get("ev")
     who = seat_name(view, ev.get("seat")) if "seat" in ev else ""
+
+    def log(key: str, **params: Any) -> str:
+        return w(f"w.cl.log.{key}", who=who, **params).rstrip(".")
+
+    def bezants(n: Any) -> str:
+        return w("w.cl.bezants", n=int(n))
+
     try:
         if kind == "spin":
             value = ev["value"]
-            got = str(value) if isinstance(value, int) else f"the {raiders(value)}"
-            return f"{who} spun the {ev['route']} compass: {got}"
+            route = w_or(f"w.cl.route.{ev['route']}", str(ev["route"]))
+            return log("spin", route=route, value=str(value) if isinstance(value, int) else raiders(value))
         if kind == "move":
-            short = " (stopped short)" if ev.get("short") else ""
-            return f"{who} moved from {node_name(public, ev['from'])} to {node_name(public, ev['to'])}{short}"
+            where = {"from": node_name(public, ev["from"]), "to": node_name(public, ev["to"])}
+            return log("moveShort", **where) if ev.get("short") else w("w.log.step", who=who, **where).rstrip(".")
         if kind == "no_move":
-            return f"{who} could not end a move anywhere and stayed"
+            return log("noMove")
         if kind == "fight":
-            won = ev["player"] >= ev["raiders"]
-            words = f"{who} fought the {raiders(ev['space'])}: {ev['player']} against {ev['raiders']}, "
-            if not won:
-                return words + "lost"
+            words = log("fight", raiders=raiders(ev["space"]), player=ev["player"], them=ev["raiders"])
+            if ev["player"] < ev["raiders"]:
+                return f"{words} {w('w.cl.log.lost')}".rstrip(".")
             loot = ev.get("loot") or {}
             if loot.get("bank"):
-                return words + f"won {loot.get('money', 30)} bezants from the bank"
-            taken: list[str] = [f"{loot['money']} bezants"] if loot.get("money") else []
+                return f"{words} {w('w.cl.log.wonBank', money=bezants(loot.get('money', 30)))}".rstrip(".")
+            taken: list[str] = [bezants(loot["money"])] if loot.get("money") else []
             taken.extend(card_words(c) for c in loot.get("cards") or [])
-            return words + "won " + ", ".join(taken)
+            return f"{words} {w('w.cl.log.won', what=', '.join(taken))}".rstrip(".")
         if kind == "decline":
-            return f"{who} declined the fight"
+            return log("decline")
         if kind == "ransom":
-            what = card_words(ev["card"]) if "card" in ev else f"{ev.get('money', 0)} bezants"
-            return f"{who} paid {what} onto {ransom_space_name(ev.get('space'))}"
+            what = card_words(ev["card"]) if "card" in ev else bezants(ev.get("money", 0))
+            return log("ransom", what=what, raiders=raiders(ev.get("space")))
         if kind == "sell":
-            return f"{who} sold {card_words(ev['card'])} for {ev.get('value')} bezants"
+            return log("sell", card=card_words(ev["card"]), money=bezants(ev.get("value", 0)))
         if kind == "buy":
-            how = "took a free" if ev.get("free") else "bought a"
-            return f"{who} {how} {ev['colour']} card"
+            return log("buyFree" if ev.get("free") else "buy", colour=colour_name(str(ev["colour"])))
         if kind == "hazard":
-            paid = f" (paid {ev['paid']})" if "paid" in ev else ""
-            return f'{who} drew the hazard card "{ev["name"]}": {ev["text"]}{paid}'
+            paid = f" ({w('w.cl.log.paid', n=ev['paid'])})" if "paid" in ev else ""
+            return log("hazard", name=ev["name"], text=ev["text"]) + paid
         if kind == "discard":
-            return f"{who} put {card_words(ev['card'])} at the bottom of its stack"
+            return log("discard", card=card_words(ev["card"]))
         if kind == "gifts":
-            return f"{who} gave the Khan " + ", ".join(card_words(c) for c in ev["cards"])
+            return log("gifts", cards=", ".join(card_words(c) for c in ev["cards"]))
         if kind == "golden_table":
-            return f"{who} received a Golden Table with a secret mission"
+            return log("table")
         if kind == "mission":
-            return f"{who} reached the mission city {node_name(public, ev['city'])} and took a Secret of the East"
+            return log("mission", city=node_name(public, ev["city"]))
         if kind == "venice":
-            return f"{who} reached Venice, not yet able to win"
+            return log("venice")
         if kind == "win":
-            return f"{who} reached Venice with {ev['total']} bezants in total and wins"
+            return log("win", money=bezants(ev["total"])).rstrip("!")
         if kind == "miss_turn":
-            return f"{who} missed a turn"
+            return log("miss")
         if kind == "forced_sale":
-            return (
-                f"{seat_name(view, ev['buyer'])} made {seat_name(view, ev['seller'])} sell a blind card "
-                f"for {ev.get('price', 30)} bezants"
-            )
+            buyer, seller = seat_name(view, ev["buyer"]), seat_name(view, ev["seller"])
+            return w("w.cl.log.forced", buyer=buyer, seller=seller, money=bezants(ev.get("price", 30))).rstrip(".")
         if kind == "round_limit":
-            return "the round limit was reached: the game ends"
+            return w("w.cl.log.roundLimit").rstrip(".")
     except (KeyError, TypeError, ValueError):
         pass
     return compact({k: v for k, v in ev.items() if k != "n"})

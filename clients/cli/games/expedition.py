@@ -18,6 +18,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from clients.cli.i18n import w, w_or
 from clients.cli.render import GameRenderer, Move, View, compact, register, result_table, seat_name
 
 #: card colours in the order the game lists them, and how to draw them
@@ -69,11 +70,17 @@ def card_parts(card: str) -> tuple[str, str]:
     return card, "?"
 
 
+def card_name(card: str) -> str:
+    """A card by its colour and kind, as the browser names it: `blue oil`, `red caravan leader`."""
+    colour, kind = card_parts(card)
+    return w("w.ex.card", colour=w_or(f"w.ex.colour.{colour}", colour), kind=w_or(f"w.ex.kind.{kind}", kind))
+
+
 def card_text(card: str | None) -> Text:
-    """A card id drawn in its colour (`empty` for a missing card)."""
+    """A card by name, drawn in its colour (`empty` for a missing card)."""
     if card is None:
-        return Text("empty", style="dim")
-    return Text(card, style=CARD_STYLES.get(card_parts(card)[0], ""))
+        return Text(w("w.empty"), style="dim")
+    return Text(card_name(card), style=CARD_STYLES.get(card_parts(card)[0], ""))
 
 
 def hand_groups(hand: list[str]) -> list[tuple[str, list[tuple[str, int]]]]:
@@ -111,10 +118,11 @@ def next_space(public: dict[str, Any], fig: int) -> int | None:
 
 def _space_name(public: dict[str, Any], pos: int | None) -> str:
     if pos is None:
-        return "the next space"
+        return w("w.ex.nextSpace")
     track = public.get("track") or []
     name = track[pos].get("name") if 0 <= pos < len(track) else None
-    return f"space {pos} ({name})" if name else f"space {pos}"
+    space = w("w.ex.space", n=pos)
+    return f"{space} ({w_or(f'w.ex.city.{name}', str(name))})" if name else space
 
 
 class ExpeditionRenderer(GameRenderer):
@@ -125,38 +133,46 @@ class ExpeditionRenderer(GameRenderer):
     # ---- option labels --------------------------------------------------------------------
 
     def label(self, view: View, option: Move) -> str:
-        """A prompt option in words, e.g. `move red figure to space 7 paying blue-oil-1 + red-oil-2`."""
+        """A prompt option in words, as the browser says it: `Move the red figure to space 7, paying blue oil`."""
         public = view.get("public") or {}
         a = option.get("a")
-        if a == "move":
-            fig = option["fig"]
-            pay = " + ".join(option.get("pay") or [])
-            where = _space_name(public, next_space(public, fig))
-            return f"move {figure_colour(public, fig)} figure to {where} paying {pay}"
-        if a == "lighten":
-            fig = option["fig"]
-            where = _space_name(public, next_space(public, fig))
-            return f"lighten the load with the {figure_colour(public, fig)} figure (pay 1 gold, to {where})"
-        if a == "choose":
-            fig = option["fig"]
-            where = _space_name(public, next_space(public, fig))
-            return f"choose the cards one by one to move the {figure_colour(public, fig)} figure to {where}"
-        if a == "pick":
-            return f"pay with {option['card']}"
-        if a == "cancel":
-            return "cancel picking cards"
-        if a == "draw" and option.get("from") == "display":
-            slot = int(option["slot"])
-            display = public.get("display") or []
-            card = display[slot] if 0 <= slot < len(display) else None
-            return f"draw face-up card {slot + 1} ({card or 'empty'})"
-        if a == "draw" and option.get("from") == "deck":
-            return "draw from the deck"
-        if a == "pass" and len(option) == 1:
-            return "pass"
-        if a == "stop" and len(option) == 1:
-            return "stop moving"
+        try:
+            if a in ("move", "lighten", "choose"):
+                fig = int(option["fig"])
+                colour = figure_colour(public, fig)
+                words = {"fig": w("w.ex.figure", colour=w_or(f"w.ex.colour.{colour}", colour))}
+                words["to"] = _space_name(public, next_space(public, fig))
+                if a == "move":
+                    return w("w.ex.opt.move", cards=", ".join(card_name(c) for c in option.get("pay") or []), **words)
+                return w(f"w.ex.opt.{a}", **words)
+            if a == "pick":
+                return w("w.ex.opt.pick", card=card_name(str(option["card"])))
+            if a == "cancel":
+                return w("w.ex.opt.cancel")
+            if a == "draw" and option.get("from") == "display":
+                slot = int(option["slot"])
+                display = public.get("display") or []
+                card = display[slot] if 0 <= slot < len(display) else None
+                return w("w.ex.opt.drawFace", card=card_name(card) if card else w("w.empty"))
+            if a == "draw" and option.get("from") == "deck":
+                return w("w.ex.opt.drawDeck")
+            if a == "pass" and len(option) == 1:
+                return w("w.ex.opt.pass")
+            if a == "stop" and len(option) == 1:
+                return w("w.ex.opt.stop")
+        except (KeyError, TypeError, ValueError, IndexError):
+            pass
         return compact(option)
+
+    def prompt_text(self, view: View) -> str | None:
+        """The prompt's question from the view's structure (phase, a payment card by card), translated."""
+        public = view.get("public") or {}
+        if public.get("phase") == "draw":
+            return w("w.ex.prompt.draw")
+        if (view.get("private") or {}).get("picking"):
+            return w("w.ex.prompt.pick")
+        options = (view.get("prompt") or {}).get("options") or []
+        return w("w.ex.prompt.moveOn") if any(o.get("a") == "stop" for o in options) else w("w.ex.prompt.move")
 
     # ---- the board ------------------------------------------------------------------------
 
@@ -180,21 +196,22 @@ class ExpeditionRenderer(GameRenderer):
         """Whose turn, which phase, Kantshou's state and what moved this turn."""
         public = view["public"]
         if public.get("status") == "over" or view.get("result"):
-            return Text(f"Game over after {public.get('turns', '?')} turns.", style="bold")
+            return Text(w("w.ex.cli.over", n=public.get("turns", "?")), style="bold")
         turn = public.get("turn")
-        phase = public.get("phase")
-        phase_words = {"move": "moving figures", "draw": "drawing a card"}.get(str(phase), str(phase))
+        phase = str(public.get("phase"))
+        phase_words = w(f"w.ex.cli.phase.{phase}") if phase in ("move", "draw") else phase
+        kantshou = str(public.get("kantshou", "?"))
         text = Text.assemble(
-            f"Turn {int(public.get('turns', 0)) + 1}: ",
+            w("w.ex.cli.turn", n=int(public.get("turns", 0)) + 1) + " ",
             (seat_name(view, turn), "bold reverse" if turn == view.get("you") else "bold"),
-            f" to play, {phase_words}.",
-            f"  Kantshou: {public.get('kantshou', '?')}.",
+            " " + w("w.ex.cli.toPlay", phase=phase_words),
+            "  " + w("w.ex.cli.kantshou", state=w_or(f"w.ex.cli.k.{kantshou}", kantshou)),
         )
-        moved = [figure_colour(public, f) for f in public.get("moved") or []]
+        moved = [w_or(f"w.ex.colour.{c}", c) for c in (figure_colour(public, f) for f in public.get("moved") or [])]
         if moved:
-            text.append(f"  Moved this turn: {', '.join(moved)}.")
+            text.append("  " + w("w.ex.cli.moved", figs=", ".join(moved)))
         if public.get("lightened"):
-            text.append("  Load lightened this turn.")
+            text.append("  " + w("w.ex.cli.lightened"))
         return text
 
     def track(self, view: View) -> RenderableType:
@@ -319,9 +336,12 @@ class ExpeditionRenderer(GameRenderer):
         picking = private.get("picking")
         if picking:
             public = view.get("public") or {}
-            cards = ", ".join(picking.get("cards") or []) or "none yet"
+            cards = ", ".join(card_name(str(c)) for c in picking.get("cards") or []) or "none yet"
             text.append(f"\n  Paying for the {figure_colour(public, picking.get('fig'))} figure, picked: {cards}")
         return text
+
+    def event(self, view: View, ev: dict[str, Any]) -> str:
+        return event_words(view, ev)
 
     def log(self, view: View) -> Text:
         """The last few log events in words."""
@@ -339,39 +359,45 @@ class ExpeditionRenderer(GameRenderer):
 
 
 def event_words(view: View, ev: dict[str, Any]) -> str:
-    """One log event of the game in words (compact JSON for an event this client does not know)."""
+    """One log event of the game in words, as the browser says it (compact JSON for an unknown event)."""
     public = view.get("public") or {}
     kind = ev.get("ev")
     who = seat_name(view, ev.get("seat")) if "seat" in ev else ""
+
+    def log(key: str, **params: Any) -> str:
+        return w(f"w.ex.log.{key}", who=who, **params).rstrip(".")
+
+    def fig(f: Any) -> str:
+        colour = figure_colour(public, f)
+        return w("w.ex.figure", colour=w_or(f"w.ex.colour.{colour}", colour))
+
     try:
         if kind in ("move", "lighten"):
-            colour = figure_colour(public, ev.get("fig"))
-            how = f"paying {' + '.join(ev.get('paid') or [])}" if kind == "move" else "lightening the load (1 gold)"
-            words = f"{who} moved the {colour} figure from {ev['from']} to {ev['to']} {how}"
-            if ev.get("chest"):
-                words += f" and took a chest worth {ev['chest']} gold"
-            if ev.get("caught_up"):
-                words += ", catching up to Kantshou"
-            return words
+            extra = f", {w('w.ex.log.chest', n=ev['chest'])}" if ev.get("chest") else ""
+            extra += f" {w('w.ex.log.caught')}" if ev.get("caught_up") else ""
+            to = _space_name(public, int(ev["to"]))
+            if kind == "lighten":
+                return log("lighten", fig=fig(ev.get("fig")), to=to, extra=extra)
+            cards = ", ".join(card_name(str(c)) for c in ev.get("paid") or [])
+            return log("move", fig=fig(ev.get("fig")), to=to, cards=cards, extra=extra)
         if kind == "pass":
-            return f"{who} passed"
+            return log("pass")
         if kind == "stop":
-            return f"{who} stopped moving"
+            return log("stop")
         if kind == "draw":
             if ev.get("slot") is None:
-                return f"{who} drew from the deck"
-            return f"{who} drew face-up card {int(ev['slot']) + 1} ({ev.get('card')})"
+                return log("drawDeck")
+            return log("drawFace", card=card_name(str(ev["card"])) if ev.get("card") else w("w.empty"))
+        if kind == "take":
+            return log("take", **{"from": seat_name(view, ev.get("from_seat"))})
         if kind == "reshuffle":
-            return f"the discard pile was shuffled into a new deck of {ev.get('cards')} cards"
+            return w("w.ex.log.reshuffle", n=ev.get("cards")).rstrip(".")
         if kind in ("kantshou_scoring", "final_scoring"):
-            title = "Kantshou scoring" if kind == "kantshou_scoring" else "final scoring"
-            paid = [
-                f"{figure_colour(public, p.get('fig'))} figure of {seat_name(view, p.get('seat'))}: +{p['gold']} gold"
-                for p in ev.get("paid") or []
-            ]
-            return f"{title}: " + ("; ".join(paid) if paid else "nobody scored")
+            paid = ", ".join(f"{seat_name(view, p.get('seat'))} {p['gold']}" for p in ev.get("paid") or [])
+            key = "w.ex.log.kantshou" if kind == "kantshou_scoring" else "w.ex.log.final"
+            return w(key, paid=paid or w("w.ex.log.nobody")).rstrip(".")
         if kind == "stalemate":
-            return "nobody could move or draw for a whole round: the game ends"
+            return w("w.ex.log.stalemate").rstrip(".")
     except (KeyError, TypeError, ValueError):
         pass
     return compact({k: v for k, v in ev.items() if k != "n"})

@@ -19,55 +19,58 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from clients.cli.games.board import Words, dice_text, placement_text, the_die
+from clients.cli.games.board import Words, dice_text, die_words, placement_text
 from clients.cli.games.board import join_texts as _join
 from clients.cli.games.board import seat_style as _style
+from clients.cli.i18n import w, w_or
 from clients.cli.render import GameRenderer, Move, View, compact, register, result_table, seat_name
 
 GOODS: tuple[str, ...] = ("pepper", "silk", "gold")
-SPACE_NAMES: dict[str, str] = {
-    "book1": "Book I",
-    "book2": "Book II",
-    "book3a": "Book III (upper)",
-    "book3b": "Book III (lower)",
-    "seals": "Guild seals",
-    "travel1": "Travel 1",
-    "travel3": "Travel 3",
-    "travel6": "Travel 6",
-    "contracts": "Contracts",
-    "khan": "Khan's favor",
-}
-SPACE_GIVES: dict[str, str] = {
-    "book1": "an offer of tile I (+1 caravan step)",
-    "book2": "an offer of tile II, lowest die ≥ 3",
-    "book3a": "an offer of tile III, lowest die ≥ 5",
-    "book3b": "an offer of tile III, lowest die ≥ 5",
-    "seals": "a guild seal (lowest die ≥ the seal's)",
-    "travel1": "1 location for 2 coins",
-    "travel3": "up to 3 locations (die value)",
-    "travel6": "up to 6 locations (die value) + 1 extra post",
-    "contracts": "3 coins + up to 2 contracts",
-    "khan": "4 coins + 2 camels; each die ≥ the last",
-}
+SPACES: tuple[str, ...] = (
+    "book1", "book2", "book3a", "book3b", "seals", "travel1", "travel3", "travel6", "contracts", "khan", "bag", "black",
+)  # fmt: skip
 SPACE_DICE: dict[str, int] = {"seals": 2, "travel1": 1, "travel3": 2, "travel6": 3}
 BOOK_PILE: dict[str, int] = {"book1": 0, "book2": 1, "book3a": 2, "book3b": 2}
-BAG_TAKE: dict[str, str] = {"coins": "3 coins", "camels": "2 camels", "jade": "1 jade"}
-CARGO_HOW: dict[str, str] = {
-    "double": "double it (take 2 of the good)",
-    "upgrade": "upgrade it to the next good",
-    "vp": "sell it for VP",
-}
 LOG_SHOWN = 10
+
+
+def space_name(space: str) -> str:
+    return w(f"w.kh.space.{space}")
+
+
+def space_gives(space: str) -> str:
+    return w(f"w.kh.gives.{space}")
+
+
+def seal_name(seal: str) -> str:
+    """A guild seal by its name: `tailor's seal` (in the current language)."""
+    return w_or(f"w.kh.seal.{seal}", f"{seal}'s seal")
+
+
+def shield_name(shield: Any) -> str:
+    return w_or(f"w.kh.shield.{shield}", str(shield))
+
+
+def good_name(good: Any) -> str:
+    return w_or(f"w.resname.{good}", str(good))
+
+
+def bag_take(take: str) -> str:
+    return w(f"w.kh.bag.{take}") if take in ("coins", "camels", "jade") else take
+
+
+def cargo_how(how: str) -> str:
+    return w(f"w.kh.cargo.{how}") if how in ("double", "upgrade", "vp") else how
 
 
 # ---- words for the pieces ----------------------------------------------------------------------
 
 WORDS = Words(
     own={
-        "good": lambda n: "1 good of your choice" if n == 1 else f"{n} goods of your choice",
-        "contract": lambda n: "a contract from a city with your post",
-        "draw_contract": lambda n: "the top contract of the pile" if n == 1 else f"{n} contracts from the pile",
-        "other_marker": lambda n: "another city's bonus marker",
+        "good": lambda n: w("w.res.goodChoice", n=n),
+        "contract": lambda n: w("w.kh.res.contract"),
+        "draw_contract": lambda n: w("w.kh.res.drawContract", n=n),
+        "other_marker": lambda n: w("w.kh.res.otherMarker"),
     }
 )
 amount_words = WORDS.amount
@@ -80,53 +83,62 @@ def card_words(card: dict[str, Any] | None) -> str:
     if not card:
         return "—"
     kind = card.get("kind")
+    by = "/".join
     if kind == "per_pip":
-        return f"{bundle_words(card.get('reward'))} per pip of the die"
+        return w("w.card.perPip", reward=bundle_words(card.get("reward")))
     if kind == "by_die":
-        return "by die value 1–6: " + " / ".join(bundle_words(r) for r in card.get("rewards") or [])
+        return w("w.card.byDie", rewards=" / ".join(bundle_words(r) for r in card.get("rewards") or []))
     if kind == "count":
-        what = "trading post" if card.get("counts") == "posts" else "completed contract"
-        return f"{bundle_words(card.get('reward'))} per {what}, at most the die value"
+        key = "w.card.perPost" if card.get("counts") == "posts" else "w.card.perContract"
+        return w(key, reward=bundle_words(card.get("reward")))
     if kind == "trade":
-        return f"pay {bundle_words(card.get('cost'))} → {bundle_words(card.get('reward'))}, up to the die value times"
+        return w("w.card.trade", cost=bundle_words(card.get("cost")), reward=bundle_words(card.get("reward")))
     if kind == "either":
-        ways = [f"{bundle_words(w.get('cost'))} → {bundle_words(w.get('reward'))}" for w in card.get("ways") or []]
-        return " or ".join(ways) + " (one way), up to the die value times"
+        ways = [
+            w("w.card.way", cost=bundle_words(x.get("cost")), reward=bundle_words(x.get("reward")))
+            for x in card.get("ways") or []
+        ]
+        return w("w.card.either", ways=f" {w('w.orShort')} ".join(ways))
     if kind == "city_bonus":
-        times = "/".join(str(t) for t in card.get("times_by_die") or [])
-        return f"the bonus of your bonus cities, {times} times by die value (different cities)"
+        return w("w.card.cityBonus", times=by(str(t) for t in card.get("times_by_die") or []))
     if kind == "seal":
-        return f"pay {bundle_words(card.get('cost'))}: a guild seal up to the die value"
+        return w("w.kh.card.seal", cost=bundle_words(card.get("cost")))
     if kind == "move":
-        steps = "/".join(str(t) for t in card.get("steps_by_die") or [])
-        return f"move {steps} locations by die value (one post)"
+        return w("w.card.move", steps=by(str(t) for t in card.get("steps_by_die") or []))
     if kind == "contract":
-        return f"{bundle_words(card.get('reward_per_pip'))} per pip + a contract from a city with your post"
+        return w("w.kh.card.contract", reward=bundle_words(card.get("reward_per_pip")))
     return compact(card)
 
 
 def goal_words(g: dict[str, Any] | None) -> str:
-    """A goal card: `goal-3: farmer's seal improved 4 VP, +1 shield lion, ...`."""
+    """A goal card by its icons: `farmer's seal improved: 4 VP, lion shield, ...`."""
     if not g:
         return "?"
     icons = []
     for i in g.get("icons") or []:
         if "seal" in i:
-            icons.append(f"{i['seal']}'s seal improved: {i.get('vp')} VP")
+            icons.append(w("w.kh.goal.seal", seal=seal_name(str(i["seal"])), vp=i.get("vp")))
         else:
-            icons.append(f"{i.get('shield')} shield: +1 shield")
-    return f"{g.get('id')}: {', '.join(icons)}"
+            icons.append(w("w.kh.goal.shield", shield=shield_name(i.get("shield"))))
+    return ", ".join(icons) or "?"
+
+
+def offer_words(o: dict[str, Any]) -> str:
+    gain = bundle_words(o.get("gain"))
+    return w("w.kh.offerJade", gain=gain, jade=o["jade"]) if o.get("jade") else gain
 
 
 def tile_words(t: dict[str, Any] | None) -> str:
     """An offer tile's four offers."""
     if not t:
         return "—"
-    offers = []
-    for i, o in enumerate(t.get("offers") or []):
-        price = f" for {o['jade']} jade" if o.get("jade") else ""
-        offers.append(f"{i + 1}) {bundle_words(o.get('gain'))}{price}")
-    return f"{t.get('id')}: " + "; ".join(offers)
+    return "; ".join(f"{i + 1}) {offer_words(o)}" for i, o in enumerate(t.get("offers") or []))
+
+
+def caravan_shields(public: dict[str, Any], route: Any) -> str:
+    """A caravan route by its shields (` lion – sun`), empty when unknown."""
+    r = next((x for x in public.get("caravan_routes") or [] if x.get("id") == route), None)
+    return f" {' – '.join(shield_name(x) for x in r.get('shields') or [])}" if r else ""
 
 
 class Board:
@@ -147,7 +159,7 @@ class Board:
 
     def name(self, node: Any) -> str:
         n = self.nodes.get(str(node))
-        return str(n.get("name")) if n else str(node)
+        return w_or(f"w.kh.node.{node}", str(n.get("name"))) if n else str(node)
 
     def kind(self, node: str) -> str:
         return str(self.nodes.get(node, {}).get("type", "?"))
@@ -155,19 +167,22 @@ class Board:
     def character(self, cid: str | None) -> str:
         if not cid:
             return "—"
-        return str((self.characters.get(cid) or {}).get("name") or cid)
+        return w_or(f"w.kh.char.{cid}", str((self.characters.get(cid) or {}).get("name") or cid))
+
+    def ability(self, cid: str | None) -> str:
+        return w_or(f"w.kh.ability.{cid}", str((self.characters.get(cid or "") or {}).get("ability", "")))
 
     def space(self, space: str) -> str:
         """An action space in words; a city-card space names its city, a special city its name."""
-        if space in SPACE_NAMES:
-            return SPACE_NAMES[space]
+        if space in SPACES:
+            return space_name(space)
         if space in self.special:
-            return f"the special city {self.name(space)}"
+            return w("w.kh.specialCity", city=self.name(space))
         if space.startswith("slot-"):
             i = int(space.split("-")[1])
             if i < len(self.card_slots):
-                return f"the city card at {self.name(self.card_slots[i])} (slot {i})"
-            return f"the action-area city card {i - len(self.card_slots) + 1}"
+                return w("w.kh.cardAt", city=self.name(self.card_slots[i]))
+            return w("w.kh.cardArea", n=i - len(self.card_slots) + 1)
         return space
 
     def route(self, a: Any, b: Any) -> dict[str, Any] | None:
@@ -182,10 +197,8 @@ def route_cost(e: dict[str, Any] | None) -> str:
     if not e:
         return ""
     parts = [amount_words(k, int(e[k])) for k in ("coins", "camels", "jade") if e.get(k)]
-    words = " + ".join(parts) or "free"
-    if e.get("seal"):
-        words += f", {e['seal']}'s seal needed"
-    return words
+    words = " + ".join(parts) or w("w.free")
+    return w("w.kh.route.sealed", cost=words, seal=seal_name(str(e["seal"]))) if e.get("seal") else words
 
 
 def _me(view: View) -> dict[str, Any] | None:
@@ -216,6 +229,12 @@ def _card_by_id(public: dict[str, Any], card_id: str) -> dict[str, Any] | None:
     return None
 
 
+def _contract_named(public: dict[str, Any], cid: Any) -> str:
+    """A contract by what it asks and gives, or `a contract` once it is no longer in the view."""
+    c = _find_contract(public, str(cid))
+    return w("w.contract.the", words=contract_words(c)) if c else w("w.kind.contract")
+
+
 def _find_contract(public: dict[str, Any], cid: str) -> dict[str, Any] | None:
     for row in (public.get("contract_spaces") or {}).values():
         for c in row:
@@ -236,12 +255,14 @@ def _source_words(public: dict[str, Any], board: Board, label: str) -> str:
     kind, _, what = str(label).partition(":")
     if kind == "marker":
         m = (public.get("markers") or {}).get(what) or {}
-        return f"the bonus of {board.name(what)} ({bundle_words(m.get('reward'))})"
+        return w("w.kh.src.city", city=board.name(what), bonus=bundle_words(m.get("reward")))
     if kind == "special":
-        return f"the bonus of {board.name(what)} ({bundle_words((board.special.get(what) or {}).get('bonus'))})"
+        return w(
+            "w.kh.src.city", city=board.name(what), bonus=bundle_words((board.special.get(what) or {}).get("bonus"))
+        )
     if kind == "seal":
-        return f"the {what}'s seal bonus ({bundle_words((board.seals.get(what) or {}).get('bonus'))})"
-    return "your character's 2 coins"
+        return w("w.kh.src.seal", seal=seal_name(what), bonus=bundle_words((board.seals.get(what) or {}).get("bonus")))
+    return w("w.kh.src.character")
 
 
 class KhanRenderer(GameRenderer):
@@ -252,158 +273,165 @@ class KhanRenderer(GameRenderer):
     # ---- option labels --------------------------------------------------------------------
 
     def label(self, view: View, option: Move) -> str:  # noqa: C901
-        """A prompt option in words, e.g. `choose Travel 3 (2 dice)`, `move from Beijing to Karakorum`."""
+        """A prompt option in words (the browser's words, `clients/words/`): `Travel 3 (2 dice)`, `Move from …`."""
         public = view.get("public") or {}
         board = Board(public)
         a = option.get("a")
         me = _me(view) or {}
         pending = _my_pending(view) or {}
         try:
+            die = die_words(str(option.get("kind", "own")), int(option.get("value", 0) or 0))
             if a == "character":
-                return f"play {board.character(str(option['character']))}"
+                return w("w.opt.character", name=board.character(str(option["character"])))
             if a == "goal":
                 private = view.get("private") or {}
                 g = next((x for x in private.get("goal_offer") or [] if x.get("id") == option["keep"]), None)
-                return f"keep the goal card {goal_words(g) if g else option['keep']}"
+                return w("w.kh.opt.goal", goal=goal_words(g)) if g else w("w.kh.opt.goalAny")
             if a == "space":
                 space = str(option["space"])
                 n = 1 if space == "seals" and me.get("character") == "dewu" else SPACE_DICE.get(space, 1)
-                words = f"choose {board.space(space)} ({n} {'die' if n == 1 else 'dice'})"
+                words = w("w.opt.space", space=board.space(space), dice=w("w.dice", n=n))
                 card = _card_at(public, space)
-                if card:
-                    words += f": {card_words(card)}"
-                return words
+                return f"{words}: {card_words(card)}" if card else words
             if a == "die":
-                where = board.space(str(pending.get("space"))) if pending.get("kind") == "dice" else None
-                return f"place {the_die(option['kind'], option['value'])}" + (f" on {where}" if where else "")
+                if pending.get("kind") == "dice":
+                    return w("w.opt.dieOn", die=die, space=board.space(str(pending.get("space"))))
+                return w("w.opt.die", die=die)
             if a == "cancel":
-                return "cancel this action (take the dice back)"
+                return w("w.opt.cancel")
             if a == "fulfil":
-                c = _find_contract(public, str(option["contract"]))
-                return f"fulfil {option['contract']} ({contract_words(c)})"
+                return w("w.opt.fulfil", contract=_contract_named(public, option["contract"]))
             if a == "improve":
                 seal = board.seals.get(str(option["seal"])) or {}
-                return f"improve your {option['seal']}'s seal for {bundle_words(seal.get('improve'))}"
+                return w(
+                    "w.kh.opt.improve", seal=seal_name(str(option["seal"])), cost=bundle_words(seal.get("improve"))
+                )
             if a == "bag":
-                take = BAG_TAKE.get(str(option["take"]), str(option["take"]))
-                return f"put {the_die(option['kind'], option['value'])} in the money bag for {take}"
+                return w("w.kh.opt.bag", die=die, take=bag_take(str(option["take"])))
             if a == "reroll":
-                return f"reroll {the_die(option['kind'], option['value'])} for 1 camel"
+                return w("w.opt.reroll", die=die)
             if a == "adjust":
-                new = int(option["value"]) + int(option["by"])
-                return f"turn {the_die(option['kind'], option['value'])} to {new} for 2 camels"
+                return w("w.opt.adjust", die=die, to=int(option["value"]) + int(option["by"]))
             if a == "black":
                 if pending.get("kind") == "black_pick":
-                    return f"take the black die showing {option['value']}"
-                value = f" showing {option['value']}" if "value" in option else ""
-                return f"buy a black die{value} for 3 camels"
+                    return w("w.kh.opt.blackPick", v=option["value"])
+                return w("w.kh.opt.blackShowing", v=option["value"]) if option.get("value") else w("w.kh.opt.black")
             if a == "tile":
                 reward = next((t.get("reward") for t in me.get("tiles") or [] if t.get("id") == option["tile"]), None)
-                return f"use the outpost tile {option['tile']} ({bundle_words(reward)})"
+                return w("w.kh.opt.tile", reward=bundle_words(reward)) if reward else w("w.kh.opt.tileAny")
             if a == "caravan":
-                shields = next(
-                    (r.get("shields") for r in public.get("caravan_routes") or [] if r.get("id") == option["route"]),
-                    None,
-                )
-                between = f" ({' – '.join(shields)})" if shields else ""
-                return f"claim caravan route {option['route']}{between}, starting in {board.name(option['start'])}"
+                route = caravan_shields(public, option["route"]).strip() or "—"
+                return w("w.kh.opt.caravan", route=route, city=board.name(option["start"]))
             if a == "deliver":
-                return "deliver your caravan's goods"
+                return w("w.kh.opt.deliver")
             if a == "end":
-                return "end your turn"
+                return w("w.opt.end")
             if a == "comp":
                 coins = int(option["coins"])
                 camels = int(pending.get("amount", coins)) - coins
-                return f"take {amount_words('coins', coins)} and {amount_words('camels', camels)}"
+                return w("w.opt.comp", coins=amount_words("coins", coins), camels=amount_words("camels", camels))
             if a == "pair":
                 v = int(option["value"])
-                gain = "1 jade" if v in (1, 6) else "1 silk" if v in (2, 5) else "1 gold"
-                return f"use the pair of {v}s for {gain}"
+                gain = "jade" if v in (1, 6) else "silk" if v in (2, 5) else "gold"
+                return w("w.kh.opt.pair", v=v, gain=amount_words(gain, 1))
             if a == "singles":
-                return "take the single bonuses for the rest of your dice"
+                return w("w.kh.opt.singles")
             if a == "double":
-                return f"receive {_source_words(public, board, str(option['source']))} again"
+                return w("w.kh.opt.double", source=_source_words(public, board, str(option["source"])))
             if a == "marker":
                 m = (public.get("markers") or {}).get(str(option["city"])) or {}
-                return f"take the bonus marker of {board.name(option['city'])} ({bundle_words(m.get('reward'))})"
+                return w("w.kh.opt.marker", city=board.name(option["city"]), bonus=bundle_words(m.get("reward")))
             if a == "good":
-                return f"take 1 {option['good']}"
+                return w("w.opt.good", good=amount_words(str(option["good"]), 1))
             if a == "offer":
                 i = int(option["i"])
-                tile = (public.get("offers") or [None] * 3)[BOOK_PILE.get(str(pending.get("space")), 0)] or {}
-                offers = tile.get("offers") or []
-                if 0 <= i < len(offers):
-                    o = offers[i]
-                    price = f" for {o['jade']} jade" if o.get("jade") else ""
-                    return f"take offer {i + 1}: {bundle_words(o.get('gain'))}{price}"
-                return f"take offer {i + 1}"
+                tiles = public.get("offers") or []
+                pile = BOOK_PILE.get(str(pending.get("space")), 0)
+                offers = (tiles[pile] or {}).get("offers") or [] if pile < len(tiles) else []
+                if i < len(offers):
+                    return w("w.kh.opt.offer", n=i + 1, gain=offer_words(offers[i]))
+                return w("w.kh.opt.offerN", n=i + 1)
             if a == "seal":
-                seal = board.seals.get(str(option["seal"])) or {}
-                jade = f" (+{seal['jade']} jade)" if seal.get("jade") else ""
-                return f"take the {option['seal']}'s guild seal{jade}"
+                jade = (board.seals.get(str(option["seal"])) or {}).get("jade")
+                key = "w.kh.opt.sealJade" if jade else "w.kh.opt.seal"
+                return w(key, seal=seal_name(str(option["seal"])), jade=jade)
             if a == "step":
                 figs = me.get("figures") or []
                 fig = int(option["fig"])
                 here = figs[fig] if 0 <= fig < len(figs) else None
-                who = f"figure {fig + 1} " if len(figs) > 1 else ""
-                frm = f"from {board.name(here)} " if here is not None else ""
+                key = "w.opt.stepFig" if len(figs) > 1 else "w.opt.step"
+                words = w(key, fig=fig + 1, **{"from": board.name(here), "to": board.name(option["to"])})
                 cost = route_cost(board.route(here, option["to"])) if here is not None else ""
-                return f"move {who}{frm}to {board.name(option['to'])}" + (f" (route: {cost})" if cost else "")
+                return f"{words} ({w('w.route', cost=cost)})" if cost else words
             if a == "stop":
-                kind = pending.get("kind")
-                return {
-                    "travel": "stop moving here",
-                    "card": "stop using the city card",
-                    "load": "stop loading the caravan",
-                    "caravan_move": "stop the caravan here",
-                }.get(str(kind), "stop")
+                kind = str(pending.get("kind"))
+                return (
+                    w(f"w.kh.opt.stop.{kind}")
+                    if kind in ("travel", "card", "load", "caravan_move")
+                    else w("w.opt.stop")
+                )
             if a == "post":
-                return f"place your extra trading post in {board.name(option['city'])}"
+                return w("w.kh.opt.post", city=board.name(option["city"]))
             if a == "skip":
-                return "skip the extra trading post"
+                return w("w.kh.opt.skip")
             if a == "oases":
                 coins = int(option["coins"])
                 camels = int(pending.get("n", coins)) - coins
-                gain = f"{amount_words('coins', 2 * coins)} and {amount_words('camels', camels)}"
-                return f"take the oasis bonus as {gain}"
+                return w(
+                    "w.kh.opt.oases", coins=amount_words("coins", 2 * coins), camels=amount_words("camels", camels)
+                )
             if a == "relocate":
-                return f"move your trading post from {board.name(option['from'])}"
+                return w("w.opt.relocate", city=board.name(option["from"]))
             if a == "take":
-                cid = str(option["contract"])
-                words = f"take {cid} ({contract_words(_find_contract(public, cid))})"
+                words = w("w.opt.take", contract=_contract_named(public, option["contract"]))
                 if "discard" in option:
-                    words += f", discarding {option['discard']}"
+                    return w("w.opt.takeDiscard", take=words, contract=_contract_named(public, option["discard"]))
                 return words
             if a == "done":
-                return "take no more contracts"
+                return w("w.opt.doneContracts")
             if a == "decline":
-                return "decline the contract"
+                return w("w.opt.decline")
             if a == "discard":
                 cid = str(option["contract"])
                 drawn = pending.get("contract") if isinstance(pending.get("contract"), dict) else {}
                 if drawn and drawn.get("id") == cid:
-                    return f"discard the new contract {cid} ({contract_words(drawn)})"
-                return f"discard your contract {cid} ({contract_words(_find_contract(public, cid))})"
+                    return w("w.opt.discardNew", words=contract_words(drawn))
+                return w("w.opt.discardOld", words=contract_words(_find_contract(public, cid)))
             if a == "times":
                 n, way = int(option["n"]), int(option["way"])
-                text = f"use the city card {n} {'time' if n == 1 else 'times'}"
+                text = w("w.opt.times", n=n)
                 card = _card_by_id(public, str(pending.get("card") or "")) or {}
                 ways = card.get("ways") or []
-                if len(ways) > 1 and 0 <= way < len(ways):
-                    text += f" ({bundle_words(ways[way].get('cost'))} → {bundle_words(ways[way].get('reward'))})"
+                if card.get("kind") == "either" and 0 <= way < len(ways):
+                    cost, reward = bundle_words(ways[way].get("cost")), bundle_words(ways[way].get("reward"))
+                    text += f" ({w('w.card.way', cost=cost, reward=reward)})"
                 return text
             if a == "city":
-                return f"take the bonus of {_source_words(public, board, self._bonus_label(board, option['city']))}"
+                bonus = _source_words(public, board, self._bonus_label(board, option["city"]))
+                return w("w.opt.takeBonus", bonus=bonus)
             if a == "load":
-                return f"load 1 {option['good']} onto your caravan"
+                return w("w.kh.opt.load", good=amount_words(str(option["good"]), 1))
             if a == "haul":
-                return f"move your caravan to {board.name(option['to'])}"
+                return w("w.kh.opt.haul", city=board.name(option["to"]))
             if a == "cargo":
                 good = (pending.get("goods") or ["?"])[0]
-                return f"{good} cargo: {CARGO_HOW.get(str(option['how']), str(option['how']))}"
+                return w("w.kh.opt.cargo", good=w_or(f"w.resname.{good}", str(good)), how=cargo_how(str(option["how"])))
         except (KeyError, TypeError, ValueError, IndexError):
             pass
         return compact(option)
+
+    def prompt_text(self, view: View) -> str | None:
+        """The prompt's question from the view's structure (phase, your pending item), in the current language."""
+        public = view.get("public") or {}
+        if public.get("phase") == "draft":
+            return w("w.prompt.character")
+        pending = _my_pending(view)
+        if pending:
+            kind = str(pending.get("kind"))
+            return w_or(
+                f"w.kh.prompt.{kind}", w_or(f"w.prompt.{kind}", str((view.get("prompt") or {}).get("text", "")))
+            )
+        return w("w.prompt.bonusOrEnd") if public.get("main_done") else w("w.prompt.space")
 
     @staticmethod
     def _bonus_label(board: Board, city: Any) -> str:
@@ -430,27 +458,24 @@ class KhanRenderer(GameRenderer):
     def turn_line(self, view: View) -> Text:
         public = view["public"]
         if public.get("phase") == "over" or view.get("result"):
-            return Text("Game over after round 5.", style="bold")
+            return Text(w("w.kh.over"), style="bold")
         phase = public.get("phase")
-        text = Text(f"Round {public.get('round', '?')} of 5.  ", style="bold")
+        text = Text(w("w.st.round", round=public.get("round", "?")) + "  ", style="bold")
         if phase == "play":
             turn = public.get("turn")
             text.append(seat_name(view, turn), style="bold reverse" if turn == view.get("you") else "bold")
-            text.append(" to play")
-            text.append(" (main action done: bonus actions or end)." if public.get("main_done") else ".")
+            text.append(" " + w("w.kh.cli.toPlayDone" if public.get("main_done") else "w.kh.cli.toPlay"))
         elif phase == "start":
-            text.append("Round start: compensation and bonus choices.")
+            text.append(w("w.kh.cli.start"))
         elif phase == "draft":
             order = (public.get("draft") or {}).get("order") or []
-            who = seat_name(view, order[0]) if order else "?"
-            text.append(f"Character draft: {who} chooses.")
+            text.append(w("w.kh.cli.draft", who=seat_name(view, order[0]) if order else "?"))
         elif phase == "goals":
-            text.append("Everybody keeps 1 of 3 goal cards.")
+            text.append(w("w.kh.cli.goals"))
         else:
             text.append(str(phase))
-        text.append(f"  First player: {seat_name(view, public.get('first'))}.")
-        black = public.get("black_dice") or []
-        text.append(f"  Black dice on the board: {len(black)}.")
+        text.append("  " + w("w.kh.cli.first", who=seat_name(view, public.get("first"))))
+        text.append("  " + w("w.kh.cli.black", n=len(public.get("black_dice") or [])))
         return text
 
     def asking(self, view: View) -> Text:
@@ -459,29 +484,29 @@ class KhanRenderer(GameRenderer):
         text = Text()
         draft = public.get("draft")
         if draft and draft.get("offer"):
-            text.append("Characters offered: ", style="bold")
+            text.append(w("w.charsOffered") + ": ", style="bold")
             text.append(", ".join(board.character(c) for c in draft["offer"]))
         for item in public.get("pending") or []:
             who = seat_name(view, item.get("seat"))
-            kind = item.get("kind")
+            kind = str(item.get("kind"))
+            space = board.space(str(item.get("space")))
             if kind == "dice":
-                picked = item.get("picked") or []
-                what = f"{who} is placing dice on {board.space(str(item.get('space')))} ({len(picked)} chosen)"
+                what = w("w.kh.now.dice", who=who, space=space, n=len(item.get("picked") or []))
             elif kind == "travel":
-                what = f"{who} is travelling ({item.get('steps')} of at most {item.get('max')} locations)"
+                what = w("w.kh.now.travel", who=who, steps=item.get("steps"), max=item.get("max"))
             elif kind == "contracts":
-                what = f"{who} is taking contracts ({len(item.get('taken') or [])} taken)"
+                what = w("w.kh.now.contracts", who=who, n=len(item.get("taken") or []))
             elif kind == "comp":
-                what = f"{who} takes {item.get('amount')} as coins and camels (dice below 15)"
+                what = w("w.kh.now.comp", who=who, n=item.get("amount"))
             elif kind == "goal":
-                what = f"{who} keeps a goal card"
+                what = w("w.kh.now.goal", who=who)
             elif kind == "offer":
-                what = f"{who} chooses an offer of {board.space(str(item.get('space')))}"
+                what = w("w.kh.now.offer", who=who, space=space)
             else:
-                what = f"{who}: {kind}"
+                what = w("w.kh.now.other", who=who, what=w_or(f"w.kh.pend.{kind}", w("w.kh.pend.any")))
             if text:
                 text.append("\n")
-            text.append("Now: ", style="bold")
+            text.append(w("w.now") + " ", style="bold")
             text.append(what)
         return text
 
@@ -507,18 +532,18 @@ class KhanRenderer(GameRenderer):
         for nid, node in board.nodes.items():
             feats = []
             if nid in board.contract_cities:
-                feats.append("contracts")
-            for i, c in enumerate(board.card_slots):
-                if c == nid:
-                    feats.append(f"city card slot {i}")
+                feats.append(w("w.kh.map.contracts"))
+            feats.extend(w("w.kh.map.cityCard") for c in board.card_slots if c == nid)
             if nid in markers:
-                feats.append(f"bonus: {bundle_words((markers[nid] or {}).get('reward'))}")
+                feats.append(w("w.kh.map.bonus", bonus=bundle_words((markers[nid] or {}).get("reward"))))
             if nid in board.outpost_cities:
                 tile = outposts.get(nid)
-                feats.append(f"first post: {bundle_words(tile.get('reward'))}" if tile else "outpost bonus taken")
+                first = w("w.kh.map.firstPost", bonus=bundle_words(tile.get("reward"))) if tile else None
+                feats.append(first or w("w.kh.map.outpostTaken"))
             if nid in board.special:
                 sp = board.special[nid]
-                feats.append(f"special: {bundle_words(sp.get('reward'))}; bonus {bundle_words(sp.get('bonus'))}")
+                feats.append(w("w.kh.map.special", bonus=bundle_words(sp.get("reward"))))
+                feats.append(w("w.kh.map.bonus", bonus=bundle_words(sp.get("bonus"))))
             post_text = _join([Text(seat_name(view, s, you=False), style=_style(s)) for s in posts.get(nid, [])])
             figs = []
             for s, f in figures.get(nid, []):
@@ -531,9 +556,9 @@ class KhanRenderer(GameRenderer):
                 figs.append(Text(f"{seat_name(view, s, you=False)}'s caravan", style=_style(s)))
             kind = str(node.get("type"))
             t.add_row(
-                str(node.get("name")),
-                "start" if kind == "start" else kind,
-                str(node.get("shield") or ""),
+                board.name(nid),
+                w_or(f"w.kh.kind.{kind}", kind) if kind != "start" else w("w.kh.map.start"),
+                shield_name(node.get("shield")) if node.get("shield") else "",
                 "; ".join(feats),
                 post_text,
                 _join(figs),
@@ -558,18 +583,18 @@ class KhanRenderer(GameRenderer):
         t.add_column("dice placed (a taken blue space costs the lowest die in coins)")
         for space in ("book1", "book2", "book3a", "book3b", "seals", "travel1", "travel3", "travel6", "contracts"):
             placed = _join([placement_text(view, pl) for pl in spaces.get(space) or []], "; ")
-            t.add_row(SPACE_NAMES[space], str(SPACE_DICE.get(space, 1)), SPACE_GIVES[space], placed)
+            t.add_row(space_name(space), str(SPACE_DICE.get(space, 1)), space_gives(space), placed)
         khan = public.get("khan") or []
         ladder = Text()
         for i in range(4):
             if i:
                 ladder.append(" ≤ ")
             ladder.append_text(placement_text(view, khan[i]) if i < len(khan) else Text("empty", style="dim"))
-        t.add_row("Khan's favor", "1", SPACE_GIVES["khan"], ladder)
+        t.add_row(space_name("khan"), "1", space_gives("khan"), ladder)
         special = public.get("special") or {}
         for city, sp in board.special.items():
             placed = _join([placement_text(view, pl) for pl in special.get(city) or []], "; ")
-            gives = f"{bundle_words(sp.get('reward'))} (+ {sp.get('seal')}'s improved bonus); post needed, 2 places"
+            gives = w("w.kh.specialGives", reward=bundle_words(sp.get("reward")), seal=seal_name(str(sp.get("seal"))))
             t.add_row(board.name(city), "1", gives, placed)
         for cc in public.get("city_cards") or []:
             used = cc.get("used")
@@ -577,14 +602,14 @@ class KhanRenderer(GameRenderer):
             where = board.space(str(cc.get("space")))
             t.add_row(where[0].upper() + where[1:], "1", card_words(cc.get("card")), placed)
         bag = _join([placement_text(view, pl) for pl in public.get("bag") or []], "; ")
-        t.add_row("Money bag", "1", "3 coins, 2 camels or 1 jade (bonus action)", bag)
+        t.add_row(space_name("bag"), "1", space_gives("bag"), bag)
         offers = Text("Offer tiles on the books", style="bold")
         nexts = public.get("next_offers") or []
         for i, tile in enumerate(public.get("offers") or []):
-            book = ("Book I", "Book II", "Book III")[i] if i < 3 else f"book {i}"
+            book = space_name(("book1", "book2", "book3a")[i]) if i < 3 else f"book {i}"
             offers.append(f"\n  {book}: {tile_words(tile)}")
             if i < len(nexts) and nexts[i]:
-                offers.append(f"  (next: {nexts[i].get('id')})", style="dim")
+                offers.append(f"  (next: {tile_words(nexts[i])})", style="dim")
         return Group(t, offers)
 
     def contracts(self, view: View) -> Text:
@@ -593,7 +618,7 @@ class KhanRenderer(GameRenderer):
         text = Text("Contracts in the contract cities", style="bold")
         for city, row in (public.get("contract_spaces") or {}).items():
             text.append(f"\n  {board.name(city)}: ")
-            text.append("; ".join(f"{c['id']}: {contract_words(c)}" if c else "empty" for c in row) or "empty")
+            text.append("; ".join(contract_words(c) if c else "empty" for c in row) or "empty")
         text.append(f"\n  Contract pile: {public.get('pile', 0)}.", style="dim")
         return text
 
@@ -604,14 +629,14 @@ class KhanRenderer(GameRenderer):
         for cc in public.get("city_cards") or []:
             card = cc.get("card") or {}
             where = board.name(cc["city"]) if cc.get("city") else "action area"
-            text.append(f"\n  {where}: {card.get('id')}: {card_words(card)}")
+            text.append(f"\n  {where}: {card_words(card)}")
             if cc.get("used"):
                 text.append("  (taken)", style="dim")
         text.append(f"\n  City card deck: {public.get('deck', 0)}.", style="dim")
         routes = public.get("caravan_routes") or []
         if (public.get("options") or {}).get("caravans"):
             text.append("\nCaravan routes: ", style="bold")
-            text.append(", ".join(f"{r['id']} ({' – '.join(r.get('shields') or [])})" for r in routes) or "none")
+            text.append(", ".join(" – ".join(r.get("shields") or []) for r in routes) or "none")
         return text
 
     def players(self, view: View) -> Group:
@@ -641,12 +666,12 @@ class KhanRenderer(GameRenderer):
             seals = p.get("seals") or {}
             held.append(": seals " + (", ".join(f"{k} ({v})" for k, v in seals.items()) or "none"))
             active = p.get("contracts") or []
-            held.append("; contracts " + ("; ".join(f"{c['id']}: {contract_words(c)}" for c in active) or "none"))
+            held.append("; contracts " + ("; ".join(contract_words(c) for c in active) or "none"))
             if p.get("tiles"):
-                held.append("; tiles " + ", ".join(f"{x['id']} ({bundle_words(x.get('reward'))})" for x in p["tiles"]))
+                held.append("; outpost tiles " + ", ".join(bundle_words(x.get("reward")) for x in p["tiles"]))
             car = p.get("caravan")
             if car:
-                held.append(f"; caravan {car.get('route')} at {board.name(car.get('at'))}")
+                held.append(f"; caravan{caravan_shields(public, car.get('route'))} at {board.name(car.get('at'))}")
                 held.append(f" carrying {', '.join(car.get('goods') or []) or 'nothing'}")
             held.append(f"; goal cards {p.get('goal_cards', 0)}")
         return Group(t, held)
@@ -659,7 +684,7 @@ class KhanRenderer(GameRenderer):
         text = Text("Your board", style="bold")
         char = me.get("character")
         if char:
-            ability = (board.characters.get(char) or {}).get("ability", "")
+            ability = board.ability(char)
             text.append(f"\n  Character: {board.character(char)}: {ability}")
         text.append("\n  Your goal cards (secret): ")
         goals = private.get("goals") or []
@@ -671,6 +696,9 @@ class KhanRenderer(GameRenderer):
         if offer:
             text.append("\n  Goal cards offered (keep 1): " + "; ".join(goal_words(g) for g in offer))
         return text
+
+    def event(self, view: View, ev: dict[str, Any]) -> str:
+        return event_words(view, ev)
 
     def log(self, view: View) -> Text:
         events = (view.get("public") or {}).get("log") or []
@@ -715,73 +743,86 @@ class KhanRenderer(GameRenderer):
 
 
 def event_words(view: View, ev: dict[str, Any]) -> str:  # noqa: C901
-    """One log event in words (compact JSON for an event this client does not know)."""
+    """One log event in words, as the browser says it (compact JSON for an event this client does not know)."""
     public = view.get("public") or {}
     board = Board(public)
     kind = ev.get("ev")
     who = seat_name(view, ev.get("seat")) if "seat" in ev else ""
+
+    def log(key: str, **params: Any) -> str:
+        return w(f"w.kh.log.{key}", who=who, **params).rstrip(".")
+
+    def common(key: str, **params: Any) -> str:
+        return w(f"w.log.{key}", who=who, **params).rstrip(".")
+
     try:
         if kind == "round":
-            return f"round {ev['round']} begins; {seat_name(view, ev.get('first'))} is first player"
+            return common("round", round=ev["round"], first=seat_name(view, ev.get("first")))
         if kind == "roll":
-            return f"{who} rolled " + " ".join(f"{v}{'' if k == 'own' else k[0]}" for k, v in ev["dice"])
+            dice = " ".join(f"{v}{'' if k == 'own' else w(f'w.diekind.{k}')[0]}" for k, v in ev["dice"])
+            return common("roll", dice=dice)
         if kind == "character":
-            return f"{who} chose {board.character(ev.get('character'))}"
+            return common("character", name=board.character(ev.get("character")))
         if kind == "goal_kept":
-            return f"{who} kept a goal card"
+            return log("goalKept")
         if kind == "compensation":
-            return f"{who} took compensation ({amount_words('coins', int(ev['coins']))} and camels for the rest)"
+            return log("compensation", coins=amount_words("coins", int(ev["coins"])))
         if kind == "double":
-            return f"{who} received {_source_words(public, board, str(ev['source']))} again"
+            return log("double", source=_source_words(public, board, str(ev["source"])))
         if kind == "place":
-            dice = ", ".join(f"{k} {v}" for k, v in ev["dice"])
-            fee = f", paying {amount_words('coins', int(ev['fee']))}" if ev.get("fee") else ""
-            return f"{who} placed {dice} on {board.space(str(ev['space']))}{fee}"
+            dice = ", ".join(str(v) if k == "own" else f"{w(f'w.diekind.{k}')} {v}" for k, v in ev["dice"])
+            space = board.space(str(ev["space"]))
+            if ev.get("fee"):
+                return common("placeFee", dice=dice, space=space, fee=amount_words("coins", int(ev["fee"])))
+            return common("place", dice=dice, space=space)
         if kind == "offer":
-            return f"{who} took offer {int(ev['i']) + 1} of {board.space(str(ev['space']))}"
+            return log("offer", n=int(ev["i"]) + 1, space=board.space(str(ev["space"])))
         if kind == "seal":
-            return f"{who} took the {ev['seal']}'s guild seal"
+            return log("seal", seal=seal_name(str(ev["seal"])))
         if kind == "improve":
-            return f"{who} improved the {ev['seal']}'s seal"
+            return log("improve", seal=seal_name(str(ev["seal"])))
         if kind == "step":
-            return f"{who} moved from {board.name(ev['from'])} to {board.name(ev['to'])}"
+            return common("step", **{"from": board.name(ev["from"]), "to": board.name(ev["to"])})
         if kind == "post":
-            vp = f" (+{ev['vp']} VP)" if ev.get("vp") else ""
-            return f"{who} placed trading post {ev.get('nth')} in {board.name(ev['city'])}{vp}"
-        if kind == "outpost":
-            return f"{who} took the outpost bonus of {board.name(ev['city'])}"
-        if kind == "relocate":
-            return f"{who} moved a trading post from {board.name(ev['from'])} to {board.name(ev['to'])}"
-        if kind == "take_contract":
-            return f"{who} took {ev['contract']}"
-        if kind == "draw_contract":
-            return f"{who} drew {ev['contract']} from the pile"
-        if kind == "discard":
-            return f"{who} discarded {ev['contract']}"
-        if kind == "fulfil":
-            return f"{who} fulfilled {ev['contract']}"
-        if kind == "bag":
-            return f"{who} put a die in the money bag for {BAG_TAKE.get(str(ev['take']), ev['take'])}"
-        if kind == "reroll":
-            return f"{who} rerolled a {ev['from']}: {ev['to']}"
-        if kind == "adjust":
-            return f"{who} turned a {ev['from']} to {int(ev['from']) + int(ev['by'])}"
-        if kind == "black_die":
-            return f"{who} took a black die: {ev['value']}"
-        if kind == "tile":
-            return f"{who} used the outpost tile {ev['tile']}"
-        if kind == "caravan":
-            return f"{who} claimed caravan route {ev['route']} at {board.name(ev['at'])}"
-        if kind == "deliver":
-            return f"{who} delivered the caravan ({', '.join(ev.get('goods') or []) or 'empty'})"
-        if kind == "card_times":
-            return f"{who} used a city card {ev['n']} time{'s' if int(ev['n']) != 1 else ''}"
-        if kind == "end_turn":
-            return f"{who} ended the turn"
-        if kind == "final_scoring":
-            return "final scoring: " + ", ".join(
-                f"{seat_name(view, s)} {v}" for s, v in enumerate(ev.get("scores") or [])
+            city = board.name(ev["city"])
+            return (
+                log("postVp", nth=ev.get("nth"), city=city, vp=ev["vp"])
+                if ev.get("vp")
+                else log("post", nth=ev.get("nth"), city=city)
             )
+        if kind == "outpost":
+            return log("outpost", city=board.name(ev["city"]))
+        if kind == "relocate":
+            return common("relocate", **{"from": board.name(ev["from"]), "to": board.name(ev["to"])})
+        if kind == "take_contract":
+            return common("took", what=_contract_named(public, ev.get("contract")))
+        if kind == "draw_contract":
+            return log("drawContract")
+        if kind == "discard":
+            return common("discarded", what=_contract_named(public, ev.get("contract")))
+        if kind == "fulfil":
+            return common("fulfilled", what=_contract_named(public, ev.get("contract")))
+        if kind == "bag":
+            return log("bag", take=bag_take(str(ev["take"])))
+        if kind == "reroll":
+            return common("reroll", **{"from": ev["from"], "to": ev["to"]})
+        if kind == "adjust":
+            return common("adjust", **{"from": ev["from"], "to": int(ev["from"]) + int(ev["by"])})
+        if kind == "black_die":
+            return common("blackDie", v=ev["value"])
+        if kind == "tile":
+            return log("tile")
+        if kind == "caravan":
+            return log("caravan", route=caravan_shields(public, ev.get("route")), city=board.name(ev["at"]))
+        if kind == "deliver":
+            return log("deliver", goods=", ".join(good_name(g) for g in ev.get("goods") or []) or w("w.empty"))
+        if kind == "card_times":
+            return common("cardTimes", n=int(ev["n"]))
+        if kind == "end_turn":
+            return common("endTurn")
+        if kind == "final_scoring":
+            scores = ", ".join(f"{seat_name(view, s)} {v}" for s, v in enumerate(ev.get("scores") or []))
+            return w("w.log.final", scores=scores).rstrip(".")
     except (KeyError, TypeError, ValueError, IndexError):
         pass
     return compact({k: v for k, v in ev.items() if k != "n"})

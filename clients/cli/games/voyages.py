@@ -17,43 +17,37 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from clients.cli.games.board import Words, a_die, dice_text, placement_text, the_die
+from clients.cli.games.board import Words, dice_text, placement_text
+from clients.cli.games.board import die_words as die_words_of
 from clients.cli.games.board import join_texts as _join
 from clients.cli.games.board import seat_style as _style
+from clients.cli.i18n import w, w_or
 from clients.cli.render import GameRenderer, Move, View, compact, register, result_table, seat_name
 
 #: player colours by seat, as rich styles
 SEAT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow")
 GOODS: tuple[str, ...] = ("pepper", "silk", "gold")
-SPACE_NAMES: dict[str, str] = {
-    "coins": "Take 5 coins",
-    "camels": "Bazaar: camels",
-    "pepper": "Bazaar: pepper",
-    "silk": "Bazaar: silk",
-    "gold": "Bazaar: gold",
-    "khan": "Khan's favor",
-    "contracts": "Contracts",
-    "travel": "Travel",
-}
+SPACES: tuple[str, ...] = ("coins", "camels", "pepper", "silk", "gold", "khan", "contracts", "travel")
 SPACE_DICE: dict[str, int] = {"coins": 1, "khan": 1, "contracts": 1, "travel": 2}
-KIND_NAMES: dict[str, str] = {
-    "start": "start",
-    "oasis": "oasis",
-    "small": "small city",
-    "large": "large city",
-    "beijing": "Beijing",
-}
 LOG_SHOWN = 10
+
+
+def kind_name(kind: str) -> str:
+    return w_or(f"w.vo.kind.{kind}", kind)
+
+
+def good_name(good: Any) -> str:
+    return w_or(f"w.resname.{good}", str(good))
 
 
 # ---- words for the pieces ----------------------------------------------------------------------
 
 WORDS = Words(
     own={
-        "any_good": lambda n: "1 good of your choice" if n == 1 else f"{n} goods of your choice",
-        "two_goods": lambda n: "2 different goods" if n == 1 else f"{n}× 2 different goods",
-        "contract": lambda n: "the top special contract" if n == 1 else f"{n} special contracts",
-        "other_city_bonus": lambda n: "another city's bonus",
+        "any_good": lambda n: w("w.res.goodChoice", n=n),
+        "two_goods": lambda n: w("w.vo.res.twoGoods", n=n),
+        "contract": lambda n: w("w.vo.res.special", n=n),
+        "other_city_bonus": lambda n: w("w.vo.res.otherBonus"),
     }
 )
 amount_words = WORDS.amount
@@ -62,29 +56,32 @@ contract_words = WORDS.contract
 
 
 def card_words(card: dict[str, Any] | None) -> str:
-    """A city card's effect in words (repetitions come from the die placed on it)."""
+    """A city card's effect in words (repetitions come from the die placed on it), as the browser says it."""
     if not card:
         return "—"
     kind = card.get("kind")
     if kind == "per_pip":
-        return f"{bundle_words(card.get('reward'))} per pip of the die"
+        return w("w.card.perPip", reward=bundle_words(card.get("reward")))
     if kind == "by_die":
-        amounts = card.get("amount_by_die") or []
-        return f"{card.get('good')} by die value 1–6: " + "/".join(str(a) for a in amounts)
+        amounts = "/".join(str(a) for a in card.get("amount_by_die") or [])
+        return w("w.card.byDie", rewards=f"{good_name(card.get('good'))} {amounts}")
     if kind == "count":
-        what = "trading post" if card.get("counts") == "posts" else "completed contract"
-        return f"{bundle_words(card.get('reward'))} per {what}, at most the die value"
+        key = "w.card.perPost" if card.get("counts") == "posts" else "w.card.perContract"
+        return w(key, reward=bundle_words(card.get("reward")))
     if kind == "trade":
-        return f"pay {bundle_words(card.get('cost'))} → {bundle_words(card.get('reward'))}, up to the die value times"
+        return w("w.card.trade", cost=bundle_words(card.get("cost")), reward=bundle_words(card.get("reward")))
     if kind == "either":
-        ways = [f"{bundle_words(w.get('cost'))} → {bundle_words(w.get('reward'))}" for w in card.get("ways") or []]
-        return " or ".join(ways) + " (one way), up to the die value times"
+        ways = [
+            w("w.card.way", cost=bundle_words(x.get("cost")), reward=bundle_words(x.get("reward")))
+            for x in card.get("ways") or []
+        ]
+        return w("w.card.either", ways=f" {w('w.orShort')} ".join(ways))
     if kind == "city_bonus":
-        cost = card.get("cost") or {}
-        pay = f"pay {bundle_words(cost)} each: " if cost else ""
         times = card.get("times_by_die")
-        many = "/".join(str(t) for t in times) + " times by die value" if times else "up to the die value times"
-        return f"{pay}the bonus of a small city with your post, {many}"
+        many = w("w.vo.card.timesBy", times="/".join(str(t) for t in times)) if times else w("w.vo.card.timesUpTo")
+        words = w("w.vo.card.cityBonus", times=many)
+        cost = card.get("cost") or {}
+        return w("w.vo.card.payEach", cost=bundle_words(cost), what=words) if cost else words
     return compact(card)
 
 
@@ -107,8 +104,10 @@ class Board:
         try:
             n = self.nodes[int(node)]
         except (KeyError, TypeError, ValueError):
-            return f"location {node}"
-        return f"Oasis {n['id']}" if n.get("type") == "oasis" else str(n.get("name"))
+            return w("w.vo.location", n=node)
+        if n.get("type") == "oasis":
+            return w("w.vo.oasis", n=n["id"])
+        return w_or(f"w.vo.city.{n['id']}", str(n.get("name")))
 
     def kind(self, node: int) -> str:
         return str(self.nodes.get(node, {}).get("type", "?"))
@@ -116,16 +115,19 @@ class Board:
     def character(self, cid: str | None) -> str:
         if not cid:
             return "—"
-        return str((self.characters.get(cid) or {}).get("name") or cid)
+        return w_or(f"w.vo.char.{cid}", str((self.characters.get(cid) or {}).get("name") or cid))
+
+    def ability(self, cid: str | None) -> str:
+        return w_or(f"w.vo.ability.{cid}", str((self.characters.get(cid or "") or {}).get("ability", "")))
 
     def space(self, space: str) -> str:
         """An action space in words; a city-card space names its city."""
-        if space in SPACE_NAMES:
-            return SPACE_NAMES[space]
+        if space in SPACES:
+            return w(f"w.vo.space.{space}")
         if space.startswith("card-"):
             slot = int(space.split("-")[1])
             city = self.card_slots[slot] if 0 <= slot < len(self.card_slots) else None
-            return f"the city card in {self.name(city)}"
+            return w("w.vo.cardIn", city=self.name(city))
         return space
 
     def dice_needed(self, space: str) -> int:
@@ -151,130 +153,145 @@ class VoyagesRenderer(GameRenderer):
 
     # ---- option labels --------------------------------------------------------------------
 
-    def label(self, view: View, option: Move) -> str:
-        """A prompt option in words, e.g. `place dice on Bazaar: gold`, `move to Moscow`."""
+    def label(self, view: View, option: Move) -> str:  # noqa: C901
+        """A prompt option in words (the browser's words, `clients/words/`): `Bazaar: gold (3 dice)`, `Move …`."""
         public = view.get("public") or {}
         board = Board(public)
         a = option.get("a")
-        me = _me(view)
-        pending = _my_pending(view)
-        if a == "space":
-            space = str(option["space"])
-            n = board.dice_needed(space)
-            what = f"choose {board.space(space)} ({n} {'die' if n == 1 else 'dice'})"
-            if space.startswith("card-"):
-                slot = int(space.split("-")[1])
-                card = _card_at(public, slot)
-                if card:
-                    what += f": {card_words(card.get('card'))}"
-            return what
-        if a == "die":
-            die_kind, value = str(option["kind"]), int(option["value"])
-            target = board.space(str(pending.get("space"))) if pending and pending.get("kind") == "dice" else None
-            where = f" on {target}" if target else ""
-            raschid = die_kind == "own" and (me or {}).get("character") == "raschid"
-            if raschid:
-                return f"place your {die_kind} die as a {value}{where}"
-            return f"place the {die_kind} {value} die{where}"
-        if a == "cancel":
-            return "cancel this action (take the dice back)"
-        if a == "fulfil":
-            c = _contract(public, me, option["contract"])
-            return f"fulfil {option['contract']} ({contract_words(c)})"
-        if a == "bag":
-            return f"put {the_die(option['kind'], option['value'])} in the money bag for 3 coins"
-        if a == "reroll":
-            return f"reroll {the_die(option['kind'], option['value'])} for 1 camel"
-        if a == "adjust":
-            by = int(option["by"])
-            new = int(option["value"]) + by
-            return f"turn {the_die(option['kind'], option['value'])} to {new} for 2 camels"
-        if a == "black":
-            return "buy a black die for 3 camels"
-        if a == "end":
-            return "end your turn"
-        if a == "column":
-            n = int(option["n"])
-            res = str((pending or {}).get("res", ""))
-            row = (board.bazaar.get(res) or {}).get("by_die") or []
-            gain = bundle_words(row[n - 1]) if 0 < n <= len(row) else f"column {n}"
-            return f"take column {n} of the {res} bazaar: {gain}"
-        if a == "good":
-            return f"take 1 {option['good']}"
-        if a == "goods":
-            return "take " + " and ".join(f"1 {g}" for g in option["goods"])
-        if a == "take":
-            cid = option["contract"]
-            c = next((d for d in public.get("display") or [] if d.get("id") == cid), None)
-            words = f"take {cid} ({contract_words(c)})"
-            if "bonus" in option:
-                extra = 1 if _eligible_slot(pending, cid) == 4 else 2
-                words += f" with {amount_words(str(option['bonus']), extra)}"
-            if "discard" in option:
-                words += f", discarding {option['discard']}"
-            return words
-        if a == "done":
-            return "take no more contracts"
-        if a == "step":
-            to = board.name(option["to"])
-            figs = (me or {}).get("figures") or []
-            fig = int(option["fig"])
-            who = f"figure {fig + 1} " if len(figs) > 1 else ""
-            here = figs[fig] if 0 <= fig < len(figs) else None
-            frm = f"from {board.name(here)} " if here is not None else ""
-            cost = _route_cost(board, here, option["to"])
-            words = f"move {who}{frm}to {to}"
-            if cost:
-                words += f" (route: {cost})"
-            if "goods" in option:
-                words += f", paying 1 {option['goods'][0]} and 1 {option['goods'][1]}"
-            return words
-        if a == "stop":
-            asked = (pending or {}).get("kind")
-            if asked == "travel":
-                return "stop moving here"
-            if asked == "card":
-                return "stop using the city card"
-            return "stop"
-        if a == "times":
-            times, way = int(option["n"]), int(option["way"])
-            text = f"use the city card {times} {'time' if times == 1 else 'times'}"
-            ways = _card_ways(public, str((pending or {}).get("card") or ""))
-            if len(ways) > 1 and 0 <= way < len(ways):
-                text += f" ({bundle_words(ways[way].get('cost'))} → {bundle_words(ways[way].get('reward'))})"
-            return text
-        if a == "trade":
-            if "give" in option:
-                return f"give 1 {option['give']} for 2 camels"
-            used = _card_data(public, str((pending or {}).get("card", ""))) or {}
-            price: dict[str, Any] = {"camels": 2} if used.get("kind") == "either" else dict(used.get("cost") or {})
-            pay = f"pay {bundle_words(price)} for " if price else "take "
-            return f"{pay}1 {option['get']}"
-        if a == "city":
-            city = option["city"]
-            marker = (public.get("city_bonus") or {}).get(str(city))
-            return f"take the bonus of {board.name(city)} ({board.marker(marker)})"
-        if a == "bonus":
-            return f"take the bonus {board.marker(option['marker'])}"
-        if a == "keep":
-            return f"keep the new contract, discarding {option['discard']}"
-        if a == "decline":
-            return "decline the new contract"
-        if a == "relocate":
-            return f"move your trading post from {board.name(option['from'])}"
-        if a == "comp":
-            coins = int(option["coins"])
-            camels = int((pending or {}).get("amount", coins)) - coins
-            return f"take {amount_words('coins', coins)} and {amount_words('camels', camels)}"
-        if a == "goals":
-            kept = []
-            for gid in option["keep"]:
-                g = next((x for x in (view.get("private") or {}).get("goal_offer") or [] if x.get("id") == gid), None)
-                kept.append(goal_words(board, g) if g else str(gid))
-            return "keep the goal cards " + " and ".join(kept)
-        if a == "character":
-            return f"play {board.character(str(option['character']))}"
+        me = _me(view) or {}
+        pending = _my_pending(view) or {}
+        try:
+            die = die_words_of(str(option.get("kind", "own")), int(option.get("value", 0) or 0))
+            if a == "space":
+                space = str(option["space"])
+                words = w("w.opt.space", space=board.space(space), dice=w("w.dice", n=board.dice_needed(space)))
+                if space.startswith("card-"):
+                    card = _card_at(public, int(space.split("-")[1]))
+                    if card:
+                        words += f": {card_words(card.get('card'))}"
+                return words
+            if a == "die":
+                if option["kind"] == "own" and me.get("character") == "raschid":
+                    die = w("w.vo.dieAs", v=option["value"])
+                if pending.get("kind") == "dice":
+                    return w("w.opt.dieOn", die=die, space=board.space(str(pending.get("space"))))
+                return w("w.opt.die", die=die)
+            if a == "cancel":
+                return w("w.opt.cancel")
+            if a == "fulfil":
+                return w("w.opt.fulfil", contract=_contract_named(public, option["contract"]))
+            if a == "bag":
+                return w("w.vo.opt.bag", die=die)
+            if a == "reroll":
+                return w("w.opt.reroll", die=die)
+            if a == "adjust":
+                return w("w.opt.adjust", die=die, to=int(option["value"]) + int(option["by"]))
+            if a == "black":
+                return w("w.kh.opt.black")
+            if a == "end":
+                return w("w.opt.end")
+            if a == "column":
+                n = int(option["n"])
+                res = str(pending.get("res", ""))
+                row = (board.bazaar.get(res) or {}).get("by_die") or []
+                gain = bundle_words(row[n - 1]) if 0 < n <= len(row) else str(n)
+                return w("w.vo.opt.column", n=n, good=good_name(res), gain=gain)
+            if a == "good":
+                return w("w.opt.good", good=amount_words(str(option["good"]), 1))
+            if a == "goods":
+                first, second = option["goods"]
+                return w("w.vo.opt.goods", a=amount_words(str(first), 1), b=amount_words(str(second), 1))
+            if a == "take":
+                cid = option["contract"]
+                words = w("w.opt.take", contract=_contract_named(public, cid))
+                if "bonus" in option:
+                    extra = 1 if _eligible_slot(pending, cid) == 4 else 2
+                    words = w("w.vo.opt.takeBonus", take=words, bonus=amount_words(str(option["bonus"]), extra))
+                if "discard" in option:
+                    words = w("w.opt.takeDiscard", take=words, contract=_contract_named(public, option["discard"]))
+                return words
+            if a == "done":
+                return w("w.opt.doneContracts")
+            if a == "step":
+                figs = me.get("figures") or []
+                fig = int(option["fig"])
+                here = figs[fig] if 0 <= fig < len(figs) else None
+                key = "w.opt.stepFig" if len(figs) > 1 else "w.opt.step"
+                words = w(key, fig=fig + 1, **{"from": board.name(here), "to": board.name(option["to"])})
+                cost = _route_cost(board, here, option["to"])
+                if cost:
+                    words += f" ({w('w.route', cost=cost)})"
+                if "goods" in option:
+                    first, second = option["goods"]
+                    words = w(
+                        "w.vo.opt.payingGoods",
+                        move=words,
+                        a=amount_words(str(first), 1),
+                        b=amount_words(str(second), 1),
+                    )
+                return words
+            if a == "stop":
+                kind = pending.get("kind")
+                return w(f"w.kh.opt.stop.{kind}") if kind in ("travel", "card") else w("w.opt.stop")
+            if a == "times":
+                times, way = int(option["n"]), int(option["way"])
+                text = w("w.opt.times", n=times)
+                ways = _card_ways(public, str(pending.get("card") or ""))
+                if len(ways) > 1 and 0 <= way < len(ways):
+                    cost, reward = bundle_words(ways[way].get("cost")), bundle_words(ways[way].get("reward"))
+                    text += f" ({w('w.card.way', cost=cost, reward=reward)})"
+                return text
+            if a == "trade":
+                if "give" in option:
+                    return w("w.vo.opt.give", good=amount_words(str(option["give"]), 1))
+                used = _card_data(public, str(pending.get("card", ""))) or {}
+                price: dict[str, Any] = {"camels": 2} if used.get("kind") == "either" else dict(used.get("cost") or {})
+                good = amount_words(str(option["get"]), 1)
+                return (
+                    w("w.vo.opt.payFor", cost=bundle_words(price), good=good) if price else w("w.opt.good", good=good)
+                )
+            if a == "city":
+                city = option["city"]
+                marker = (public.get("city_bonus") or {}).get(str(city))
+                bonus = w("w.kh.src.city", city=board.name(city), bonus=board.marker(marker))
+                return w("w.opt.takeBonus", bonus=bonus)
+            if a == "bonus":
+                return w("w.vo.opt.bonus", bonus=board.marker(option["marker"]))
+            if a == "keep":
+                return w("w.vo.opt.keep", contract=_contract_named(public, option["discard"]))
+            if a == "decline":
+                return w("w.vo.opt.decline")
+            if a == "relocate":
+                return w("w.opt.relocate", city=board.name(option["from"]))
+            if a == "comp":
+                coins = int(option["coins"])
+                camels = int(pending.get("amount", coins)) - coins
+                return w("w.opt.comp", coins=amount_words("coins", coins), camels=amount_words("camels", camels))
+            if a == "goals":
+                kept = []
+                for gid in option["keep"]:
+                    offer = (view.get("private") or {}).get("goal_offer") or []
+                    g = next((x for x in offer if x.get("id") == gid), None)
+                    kept.append(goal_words(board, g) if g else w("w.kind.goal"))
+                return w("w.vo.opt.goals", goals="; ".join(kept))
+            if a == "character":
+                return w("w.opt.character", name=board.character(str(option["character"])))
+        except (KeyError, TypeError, ValueError, IndexError):
+            pass
         return compact(option)
+
+    def prompt_text(self, view: View) -> str | None:
+        """The prompt's question from the view's structure (phase, your pending item), in the current language."""
+        public = view.get("public") or {}
+        if public.get("phase") == "draft":
+            return w("w.prompt.character")
+        pending = _my_pending(view)
+        if pending:
+            kind = str(pending.get("kind"))
+            return w_or(
+                f"w.vo.prompt.{kind}", w_or(f"w.prompt.{kind}", str((view.get("prompt") or {}).get("text", "")))
+            )
+        return w("w.prompt.bonusOrEnd") if public.get("main_done") else w("w.prompt.space")
 
     # ---- the board ------------------------------------------------------------------------
 
@@ -298,24 +315,23 @@ class VoyagesRenderer(GameRenderer):
         """Round, phase, whose turn, the start player and the dice left on the board."""
         public = view["public"]
         if public.get("phase") == "over" or view.get("result"):
-            return Text("Game over after round 5.", style="bold")
+            return Text(w("w.kh.over"), style="bold")
         phase = public.get("phase")
-        text = Text(f"Round {public.get('round', '?')} of 5.  ", style="bold")
+        text = Text(w("w.st.round", round=public.get("round", "?")) + "  ", style="bold")
         if phase == "play":
             turn = public.get("turn")
             text.append(seat_name(view, turn), style="bold reverse" if turn == view.get("you") else "bold")
-            text.append(" to play")
-            text.append(" (main action done: bonus actions or end)." if public.get("main_done") else ".")
+            text.append(" " + w("w.kh.cli.toPlayDone" if public.get("main_done") else "w.kh.cli.toPlay"))
         elif phase == "start":
-            text.append("Round start: choices for compensation and bonuses.")
+            text.append(w("w.vo.cli.start"))
         elif phase == "draft":
-            text.append("Character draft.")
+            text.append(w("w.vo.cli.draft"))
         elif phase == "goals":
-            text.append("Everybody keeps 2 of 4 goal cards.")
+            text.append(w("w.vo.cli.goals"))
         else:
             text.append(str(phase))
-        text.append(f"  Start player: {seat_name(view, public.get('start_player'))}.")
-        text.append(f"  Black dice on the board: {public.get('black_dice', '?')}.")
+        text.append("  " + w("w.vo.cli.startPlayer", who=seat_name(view, public.get("start_player"))))
+        text.append("  " + w("w.kh.cli.black", n=public.get("black_dice", "?")))
         return text
 
     def asking(self, view: View) -> Text:
@@ -325,28 +341,28 @@ class VoyagesRenderer(GameRenderer):
         text = Text()
         for item in public.get("pending") or []:
             who = seat_name(view, item.get("seat"))
-            kind = item.get("kind")
+            kind = str(item.get("kind"))
             if kind == "dice":
-                picked = item.get("picked") or []
-                what = f"{who} is placing dice on {board.space(str(item.get('space')))}"
-                what += f" ({len(picked)} of {item.get('need')} chosen)"
+                space = board.space(str(item.get("space")))
+                what = w("w.vo.now.dice", who=who, space=space, n=len(item.get("picked") or []), need=item.get("need"))
             elif kind == "travel":
-                what = f"{who} is travelling ({item.get('steps')} of at most {item.get('max')} steps)"
+                what = w("w.vo.now.travel", who=who, steps=item.get("steps"), max=item.get("max"))
             elif kind == "column":
-                what = f"{who} chooses a column of the {item.get('res')} bazaar (up to {item.get('max')})"
+                what = w("w.vo.now.column", who=who, good=good_name(item.get("res")), max=item.get("max"))
             elif kind == "contracts":
-                what = f"{who} is taking contracts"
+                what = w("w.vo.now.contracts", who=who)
             elif kind == "comp":
-                what = f"{who} takes {item.get('amount')} as coins and camels (dice below 15)"
+                what = w("w.kh.now.comp", who=who, n=item.get("amount"))
             elif kind == "keep":
-                what = f"{who} may keep {((item.get('contract') or {}).get('id'))}"
+                what = w("w.vo.now.keep", who=who, words=contract_words(item.get("contract")))
             elif kind == "relocate":
-                what = f"{who} moves a trading post to {board.name(item.get('city'))}"
+                what = w("w.vo.now.relocate", who=who, city=board.name(item.get("city")))
             else:
-                what = f"{who}: {kind}"
+                pend = w_or(f"w.vo.pend.{kind}", w_or(f"w.kh.pend.{kind}", w("w.kh.pend.any")))
+                what = w("w.kh.now.other", who=who, what=pend)
             if text:
                 text.append("\n")
-            text.append("Now: ", style="bold")
+            text.append(w("w.now") + " ", style="bold")
             text.append(what)
         return text
 
@@ -398,7 +414,7 @@ class VoyagesRenderer(GameRenderer):
                 if s == view.get("you"):
                     label += "*"
                 figs.append(Text(label, style=_style(s)))
-            t.add_row(f"{nid:>2} {board.name(nid)}", KIND_NAMES.get(kind, kind), bonus, post_text, _join(figs))
+            t.add_row(f"{nid:>2} {board.name(nid)}", kind_name(kind), bonus, post_text, _join(figs))
         return t
 
     def routes(self, view: View) -> Group:
@@ -436,7 +452,7 @@ class VoyagesRenderer(GameRenderer):
         ]
         for space, gives in rows:
             placed = _join([placement_text(view, pl) for pl in spaces.get(space) or []], "; ")
-            t.add_row(SPACE_NAMES[space], str(board.dice_needed(space)), gives, placed)
+            t.add_row(board.space(space), str(board.dice_needed(space)), gives, placed)
         khan = public.get("khan") or []
         ladder = Text()
         for i in range(4):
@@ -464,7 +480,7 @@ class VoyagesRenderer(GameRenderer):
             text.append("\n  (empty)", style="dim")
         for i, c in enumerate(display, 1):
             extra = " (+1 coin or camel)" if i == 5 else " (+2 coins or camels)" if i == 6 else ""
-            text.append(f"\n  slot {i}: {c.get('id')}: {contract_words(c)}{extra}")
+            text.append(f"\n  slot {i}: {contract_words(c)}{extra}")
         piles = public.get("piles") or []
         text.append(
             f"\n  Piles for the next rounds: {', '.join(str(p) for p in piles) or 'none'}; "
@@ -480,7 +496,7 @@ class VoyagesRenderer(GameRenderer):
         text = Text("City cards (one use per round, a post in the city needed)", style="bold")
         for cc in public.get("city_cards") or []:
             card = cc.get("card") or {}
-            text.append(f"\n  {board.name(cc.get('city'))}: {card.get('id')}: {card_words(card)}")
+            text.append(f"\n  {board.name(cc.get('city'))}: {card_words(card)}")
             used = cc.get("used")
             if used:
                 text.append("  used by ")
@@ -514,7 +530,7 @@ class VoyagesRenderer(GameRenderer):
             held.append(seat_name(view, s), style=_style(s))
             held.append(": ")
             active = p.get("contracts") or []
-            held.append("; ".join(f"{c.get('id')}: {contract_words(c)}" for c in active) or "none")
+            held.append("; ".join(contract_words(c) for c in active) or "none")
         return Group(t, held)
 
     def your_board(self, view: View) -> Text:
@@ -526,7 +542,7 @@ class VoyagesRenderer(GameRenderer):
         char = me.get("character")
         text = Text("Your board", style="bold")
         if char:
-            ability = (board.characters.get(char) or {}).get("ability", "")
+            ability = board.ability(char)
             text.append(f"\n  Character: {board.character(char)}: {ability}")
         posts = {int(c) for c in me.get("posts") or []}
         goals = private.get("goals") or []
@@ -544,6 +560,9 @@ class VoyagesRenderer(GameRenderer):
         if gone:
             text.append("\n  Goal cards you discarded: " + "; ".join(goal_words(board, g) for g in gone))
         return text
+
+    def event(self, view: View, ev: dict[str, Any]) -> str:
+        return event_words(view, ev)
 
     def log(self, view: View) -> Text:
         events = (view.get("public") or {}).get("log") or []
@@ -592,18 +611,14 @@ class VoyagesRenderer(GameRenderer):
 
 
 def goal_words(board: Board, g: dict[str, Any] | None, posts: set[int] | None = None) -> str:
-    """A goal card: `goal-3: Karakorum + Xian, 4 VP`, with the cities where the player has a post ticked."""
+    """A goal card: `Karakorum + Xian, 4 VP`, with the cities where the player has a post ticked."""
     if not g:
         return "?"
     names = []
     for c in g.get("cities") or []:
         mark = " ✓" if posts is not None and int(c) in posts else ""
         names.append(f"{board.name(c)}{mark}")
-    return f"{g.get('id')}: {' + '.join(names)}, {g.get('vp')} VP"
-
-
-def _an(word: str) -> str:
-    return "an" if word[:1] in "aeiou" else "a"
+    return w("w.vo.goal", cities=" + ".join(names), vp=g.get("vp"))
 
 
 def _me(view: View) -> dict[str, Any] | None:
@@ -618,6 +633,15 @@ def _my_pending(view: View) -> dict[str, Any] | None:
         if item.get("seat") == you:
             return item  # type: ignore[no-any-return]
     return None
+
+
+def _contract_named(public: dict[str, Any], cid: Any) -> str:
+    """A contract by what it asks and gives (yours, anyone's or on display), or `a contract` once it is gone."""
+    for p in public.get("players") or []:
+        c = _contract(public, p, str(cid))
+        if c:
+            return w("w.contract.the", words=contract_words(c))
+    return w("w.kind.contract")
 
 
 def _contract(public: dict[str, Any], me: dict[str, Any] | None, cid: str) -> dict[str, Any] | None:
@@ -669,83 +693,90 @@ def _route_cost(board: Board, a: Any, b: Any) -> str:
     return ""
 
 
-def event_words(view: View, ev: dict[str, Any]) -> str:
-    """One log event in words (compact JSON for an event this client does not know)."""
+def event_words(view: View, ev: dict[str, Any]) -> str:  # noqa: C901
+    """One log event in words, as the browser says it (compact JSON for an event this client does not know)."""
     public = view.get("public") or {}
     board = Board(public)
     kind = ev.get("ev")
     who = seat_name(view, ev.get("seat")) if "seat" in ev else ""
+
+    def log(key: str, **params: Any) -> str:
+        return w(f"w.vo.log.{key}", who=who, **params).rstrip(".")
+
+    def common(key: str, **params: Any) -> str:
+        return w(key, who=who, **params).rstrip(".")
+
+    def die(k: Any, v: Any) -> str:
+        return str(v) if k == "own" else f"{w(f'w.diekind.{k}')} {v}"
+
     try:
         if kind == "round":
-            return f"round {ev['round']} begins; {seat_name(view, ev.get('start_player'))} starts"
+            return log("round", round=ev["round"], first=seat_name(view, ev.get("start_player")))
         if kind == "roll":
-            dice = " ".join("?" if int(v) == 0 else f"{v}{'' if k == 'own' else k[0]}" for k, v in ev["dice"])
-            return f"{who} has the dice {dice}"
+            return log("roll", dice=", ".join("?" if int(v) == 0 else die(k, v) for k, v in ev["dice"]))
         if kind == "place":
-            dice = ", ".join(die_words(k, v) for k, v in ev["dice"])
-            fee = f", paying {amount_words('coins', int(ev['fee']))} to share the space" if ev.get("fee") else ""
-            return f"{who} placed {dice} on {board.space(str(ev['space']))}{fee}"
+            dice = ", ".join(die(k, v) if int(v) else w("w.vo.aDie") for k, v in ev["dice"])
+            space = board.space(str(ev["space"]))
+            if ev.get("fee"):
+                return common("w.log.placeFee", dice=dice, space=space, fee=amount_words("coins", int(ev["fee"])))
+            return common("w.log.place", dice=dice, space=space)
         if kind == "bazaar":
             row = (board.bazaar.get(ev["res"]) or {}).get("by_die") or []
             n = int(ev["column"])
-            gain = bundle_words(row[n - 1]) if 0 < n <= len(row) else f"column {n}"
-            return f"{who} took {gain} from the {ev['res']} bazaar"
+            return log("bazaar", gain=bundle_words(row[n - 1]) if 0 < n <= len(row) else str(n))
         if kind == "take_contract":
-            words = f"{who} took {ev['contract']}"
+            what = _contract_named(public, ev.get("contract"))
             if ev.get("discard"):
-                words += f", discarding {ev['discard']}"
-            return words
+                return log("tookDiscard", what=what, old=_contract_named(public, ev.get("discard")))
+            return common("w.log.took", what=what)
         if kind == "fulfil":
-            return f"{who} fulfilled {ev['contract']}"
+            return common("w.log.fulfilled", what=_contract_named(public, ev.get("contract")))
         if kind == "step":
-            cost = []
-            if ev.get("coins"):
-                cost.append(amount_words("coins", int(ev["coins"])))
-            if ev.get("camels"):
-                cost.append(amount_words("camels", int(ev["camels"])))
-            paid = f" for {' + '.join(cost)}" if cost else ""
-            return f"{who} moved from {board.name(ev['from'])} to {board.name(ev['to'])}{paid}"
+            cost = [amount_words(k, int(ev[k])) for k in ("coins", "camels") if ev.get(k)]
+            where = {"from": board.name(ev["from"]), "to": board.name(ev["to"])}
+            return log("stepCost", cost=" + ".join(cost), **where) if cost else common("w.log.step", **where)
         if kind == "post":
-            vp = f" (+{ev['vp']} VP)" if ev.get("vp") else ""
-            return f"{who} placed trading post {ev.get('nth')} in {board.name(ev['city'])}{vp}"
+            city = board.name(ev["city"])
+            if ev.get("vp"):
+                return common("w.kh.log.postVp", nth=ev.get("nth"), city=city, vp=ev["vp"])
+            return common("w.kh.log.post", nth=ev.get("nth"), city=city)
         if kind == "outpost_bonus":
-            reward = bundle_words(((public.get("outposts") or {}).get(str(ev["city"])) or {}).get("reward"))
-            got = f" ({reward})" if reward != "nothing" else ""
-            return f"{who} took the first-post bonus of {board.name(ev['city'])}{got}"
+            return log("outpost", city=board.name(ev["city"]))
         if kind == "relocate":
-            return f"{who} moved a trading post from {board.name(ev['from'])} to {board.name(ev['to'])}"
+            return common("w.log.relocate", **{"from": board.name(ev["from"]), "to": board.name(ev["to"])})
         if kind == "bag":
             k, v = ev["die"]
-            return f"{who} put {a_die(k, v)} in the money bag for 3 coins"
+            return log("bag", die=die(k, v) if int(v) else w("w.vo.aDie"))
         if kind == "reroll":
-            return f"{who} rerolled {_an(ev['kind'])} {ev['kind']} {ev['from']} die: {ev['to']}"
+            return common("w.log.reroll", **{"from": die(ev["kind"], ev["from"]), "to": ev["to"]})
         if kind == "adjust":
-            return f"{who} turned {_an(ev['kind'])} {ev['kind']} {ev['from']} die to {int(ev['from']) + int(ev['by'])}"
+            return common(
+                "w.log.adjust", **{"from": die(ev["kind"], ev["from"]), "to": int(ev["from"]) + int(ev["by"])}
+            )
         if kind == "black_die":
-            return f"{who} took a black die: {ev['value']}"
+            return common("w.log.blackDie", v=ev["value"])
         if kind == "compensation":
-            got = f"{amount_words('coins', int(ev['coins']))} and {amount_words('camels', int(ev['camels']))}"
-            return f"{who} took {got} as compensation"
+            coins, camels = amount_words("coins", int(ev["coins"])), amount_words("camels", int(ev["camels"]))
+            return log("compensation", coins=coins, camels=camels)
         if kind == "special_contract":
             if "contract" in ev:
-                return f"{who} took {ev['contract']} from the special pile"
-            return f"{who} {'kept' if ev.get('kept') else 'declined'} a contract from the special pile"
+                return log("special", what=_contract_named(public, ev.get("contract")))
+            return log("specialKept" if ev.get("kept") else "specialDeclined")
         if kind == "mercator":
-            return f"{who} (Mercator) received {ev['res']} as {seat_name(view, ev.get('from'))} took some"
+            return log("mercator", what=good_name(ev["res"]))
         if kind == "card_times":
-            return f"{who} used a city card {ev['times']} time{'s' if int(ev['times']) != 1 else ''}"
+            return common("w.log.cardTimes", n=int(ev["times"]))
         if kind == "display_refill":
-            return f"the contract display was refilled from the special pile: {', '.join(ev.get('contracts') or [])}"
+            return log("refill", n=len(ev.get("contracts") or []))
         if kind == "end_turn":
-            return f"{who} ended the turn"
+            return common("w.log.endTurn")
         if kind == "character":
-            return f"{who} chose {board.character(ev.get('character'))}"
+            return common("w.log.character", name=board.character(ev.get("character")))
         if kind == "goals_kept":
-            return f"{who} kept 2 goal cards"
+            return log("goalsKept")
         if kind == "final_scoring":
-            return "final scoring: " + ", ".join(
-                f"{seat_name(view, s)} {v}" for s, v in enumerate(ev.get("scores") or [])
-            )
+            scores = ", ".join(f"{seat_name(view, s)} {v}" for s, v in enumerate(ev.get("scores") or []))
+            return w("w.log.final", scores=scores).rstrip(".")
     except (KeyError, TypeError, ValueError, IndexError):
         pass
     return compact({k: v for k, v in ev.items() if k != "n"})

@@ -219,6 +219,74 @@ T: dict[str, dict[str, str]] = {
         "it": "Il server dice: {message}",
         "es": "El servidor dice: {message}",
     },
+    # ---- public lobbies: quick match, links, clocks, chat, replays, rematch --------------------
+    (
+        "quick GAME SEATS: play now   open LINK: open a room's link   history: finished games   "
+        "replay N: watch one again   ratings GAME   say TEXT: chat"
+    ): {
+        "hu": "quick JÁTÉK HELYEK: játék most   open LINK: szoba linkjének megnyitása   history: befejezett játékok   "
+        "replay N: visszajátszás   ratings JÁTÉK   say SZÖVEG: csevegés",
+        "fi": "quick PELI PAIKAT: pelaa nyt   open LINKKI: avaa huoneen linkki   history: päättyneet pelit   "
+        "replay N: katso uudelleen   ratings PELI   say TEKSTI: keskustele",
+        "it": "quick GIOCO POSTI: gioca ora   open LINK: apri il link di una stanza   history: partite finite   "
+        "replay N: rivedila   ratings GIOCO   say TESTO: chat",
+        "es": "quick JUEGO ASIENTOS: jugar ya   open ENLACE: abrir el enlace de una sala   "
+        "history: partidas terminadas   replay N: verla otra vez   ratings JUEGO   say TEXTO: chat",
+    },
+    "log: the whole game   say TEXT: chat   t: take a free seat   r: rematch (at the end)   replay: watch it again": {
+        "hu": "log: az egész játék   say SZÖVEG: csevegés   t: szabad hely   r: visszavágó (a végén)   "
+        "replay: visszajátszás",
+        "fi": "log: koko peli   say TEKSTI: keskustele   t: ota vapaa paikka   r: uusintaottelu (lopussa)   "
+        "replay: katso uudelleen",
+        "it": "log: tutta la partita   say TESTO: chat   t: prendi un posto libero   r: rivincita (alla fine)   "
+        "replay: rivedila",
+        "es": "log: toda la partida   say TEXTO: chat   t: ocupar un asiento libre   r: revancha (al final)   "
+        "replay: verla otra vez",
+    },
+    "log N: older page   Enter: back to the room": {
+        "hu": "log N: régebbi oldal   Enter: vissza a szobába",
+        "fi": "log N: vanhempi sivu   Enter: takaisin huoneeseen",
+        "it": "log N: pagina più vecchia   Invio: torna alla stanza",
+        "es": "log N: página anterior   Intro: volver a la sala",
+    },
+    "f: first   b: back   n or Enter: forward   e: last   g N: go to version N   l: lobby   q: quit": {
+        "hu": "f: eleje   b: vissza   n vagy Enter: előre   e: vége   g N: ugrás az N. változatra   "
+        "l: előtér   q: kilépés",
+        "fi": "f: alku   b: taakse   n tai Enter: eteen   e: loppu   g N: siirry versioon N   l: aula   q: lopeta",
+        "it": "f: inizio   b: indietro   n o Invio: avanti   e: fine   g N: vai alla versione N   l: sala   q: chiudi",
+        "es": "f: inicio   b: atrás   n o Intro: adelante   e: final   g N: ir a la versión N   "
+        "l: vestíbulo   q: terminar",
+    },
+    "Invite link: {link}": {
+        "hu": "Meghívó link: {link}",
+        "fi": "Kutsulinkki: {link}",
+        "it": "Link d'invito: {link}",
+        "es": "Enlace de invitación: {link}",
+    },
+    "A seat is free: t takes it.": {
+        "hu": "Van szabad hely: a t elfoglalja.",
+        "fi": "Paikka on vapaana: t ottaa sen.",
+        "it": "C'è un posto libero: t lo prende.",
+        "es": "Hay un asiento libre: t lo ocupa.",
+    },
+    "A rematch is open: r joins it.": {
+        "hu": "Visszavágó nyílt: az r csatlakozik hozzá.",
+        "fi": "Uusintaottelu on auki: r liittyy siihen.",
+        "it": "C'è una rivincita aperta: r ti fa entrare.",
+        "es": "Hay una revancha abierta: r te une a ella.",
+    },
+    "Quick match: seat {n} in room {room}.": {
+        "hu": "Gyors játék: {n}. hely a(z) {room} szobában.",
+        "fi": "Pikapeli: paikka {n} huoneessa {room}.",
+        "it": "Partita rapida: posto {n} nella stanza {room}.",
+        "es": "Partida rápida: asiento {n} en la sala {room}.",
+    },
+    "Type history first, then replay N.": {
+        "hu": "Előbb írd be: history, aztán: replay N.",
+        "fi": "Kirjoita ensin history, sitten replay N.",
+        "it": "Scrivi prima history, poi replay N.",
+        "es": "Escribe primero history y luego replay N.",
+    },
 }
 
 

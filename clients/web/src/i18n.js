@@ -1,5 +1,7 @@
 // Languages of the browser client: one message catalogue per language (src/i18n/<lang>.json), `t(key, params)`
 // to look a message up, the chosen language in localStorage.
+// The shell's messages are in src/i18n/<lang>.json; the games' words (keys `w.*`) in clients/words/<lang>.json,
+// the same files the terminal client reads.
 // Owns: the catalogues, the chosen language, `{name}` placeholders, plural forms (`key.one`/`key.other`).
 // Must not: translate what the server sends (names of players and rooms) or anything the rules decide.
 import en from "./i18n/en.json" with { type: "json" };
@@ -7,6 +9,12 @@ import es from "./i18n/es.json" with { type: "json" };
 import fi from "./i18n/fi.json" with { type: "json" };
 import hu from "./i18n/hu.json" with { type: "json" };
 import it from "./i18n/it.json" with { type: "json" };
+// the games' words (names, options, prompts, board texts), shared with the terminal client (clients/words/)
+import wen from "../../words/en.json" with { type: "json" };
+import wes from "../../words/es.json" with { type: "json" };
+import wfi from "../../words/fi.json" with { type: "json" };
+import whu from "../../words/hu.json" with { type: "json" };
+import wit from "../../words/it.json" with { type: "json" };
 
 /** The languages offered, each named in itself (the rule texts of the project came in these). */
 export const LANGUAGES = [
@@ -16,7 +24,13 @@ export const LANGUAGES = [
   { code: "it", name: "Italiano" },
   { code: "es", name: "Español" },
 ];
-const CATALOGUES = { en, hu, fi, it, es };
+const CATALOGUES = {
+  en: { ...en, ...wen },
+  hu: { ...hu, ...whu },
+  fi: { ...fi, ...wfi },
+  it: { ...it, ...wit },
+  es: { ...es, ...wes },
+};
 const KEY = "marcopolo.lang";
 
 function stored() {
@@ -72,9 +86,15 @@ export function t(key, params) {
   return key;
 }
 
+/** The message `key` when the catalogue has it, else `fallback` (data the server names and we may not know). */
+export function tOr(key, fallback, params) {
+  const out = t(key, params);
+  return out === key ? fallback : out;
+}
+
 /** Whether `key` is a message of the English catalogue (for codes that may or may not have one). */
 export function has(key) {
-  return en[key] !== undefined;
+  return en[key] !== undefined || wen[key] !== undefined;
 }
 
 /** The catalogues, for the tests and the console. */

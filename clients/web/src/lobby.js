@@ -1,10 +1,15 @@
 // The lobby: choose a name, see the public rooms (live, from `watch_lobby`), create, join or watch.
 // Owns: lobby markup and the create form. Must not: keep state beyond what the app holds.
+import { chatPanel } from "./chat.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { ownRating } from "./ratings.js";
 import { creatableGames, gameTitle } from "./registry.js";
 
-const form = { game: null, seats: null, bots: 0, options: {}, isPublic: true, seed: "" }; // kept across renders
+// kept across renders
+const form = { game: null, seats: null, bots: 0, options: {}, isPublic: true, seed: "", turnSeconds: "", fillAfter: "" };
+/** Seats chosen per game for "Play now" (a quick match joins rooms with exactly that many seats). */
+const quickSeats = {};
 
 function nameForm(app) {
   const input = h("input", {
@@ -28,6 +33,68 @@ function nameForm(app) {
     h("label", { for: "name" }, t("lobby.yourName")),
     h("div", { class: "row" }, input, h("button", { type: "submit", "data-key": "enter" }, t("lobby.enter"))),
     h("p", { class: "hint" }, t("lobby.kept")),
+    app.route ? h("p", { class: "hint invited", "data-testid": "invited" }, t("lobby.nameFirst", { room: app.route })) : null,
+  );
+}
+
+/** "Play now": one button per game, a quick match into the fullest waiting public room or a new one. */
+function quickPanel(app) {
+  const games = creatableGames();
+  if (!games.length) return null;
+  return h(
+    "section",
+    { class: "card-panel quick", "aria-labelledby": "quick-title" },
+    h("h2", { id: "quick-title" }, t("quick.title")),
+    h("p", { class: "hint" }, t("quick.about")),
+    h(
+      "ul",
+      { class: "quick-list" },
+      games.map((g) => {
+        const seats = quickSeats[g.id] >= g.minSeats && quickSeats[g.id] <= g.maxSeats ? quickSeats[g.id] : g.minSeats;
+        const options = [];
+        for (let n = g.minSeats; n <= g.maxSeats; n++) options.push(h("option", { value: n, selected: n === seats }, t("quick.players", { n })));
+        const mine = ownRating(app, g.id);
+        return h(
+          "li",
+          { class: "quick-row", "data-game": g.id },
+          h("strong", null, g.title),
+          mine ? h("span", { class: "rating-badge", title: t("ratings.yours") }, t("ratings.badge", { rating: mine.rating })) : null,
+          h(
+            "select",
+            {
+              "aria-label": t("quick.seatsOf", { game: g.title }),
+              "data-key": `quick-seats-${g.id}`,
+              onChange: (ev) => {
+                quickSeats[g.id] = Number(ev.target.value);
+              },
+            },
+            options,
+          ),
+          h(
+            "button",
+            {
+              type: "button",
+              class: "primary",
+              "data-key": `quick-${g.id}`,
+              "data-testid": `quick-${g.id}`,
+              disabled: app.matching.has(g.id),
+              onClick: () => app.quickMatch(g.id, seats),
+            },
+            app.matching.has(g.id) ? t("quick.matching") : t("quick.play"),
+          ),
+        );
+      }),
+    ),
+  );
+}
+
+function navPanel() {
+  return h(
+    "nav",
+    { class: "card-panel lobby-nav", "aria-label": t("nav.label") },
+    h("a", { href: "#/history", "data-key": "nav-history" }, t("history.title")),
+    " · ",
+    h("a", { href: "#/ratings", "data-key": "nav-ratings" }, t("nav.ratings")),
   );
 }
 
@@ -100,7 +167,10 @@ function createForm(app) {
     for (const o of game.options || []) if (form.options[o.key]) options[o.key] = true;
     if (form.seed.trim() !== "") options.seed = Number.parseInt(form.seed, 10);
     const bots = Math.min(form.bots, form.seats - 1);
-    app.create({ game: game.id, seats: form.seats, bots, options, isPublic: form.isPublic });
+    const extra = {};
+    if (form.turnSeconds.trim() !== "") extra.turn_seconds = Number.parseInt(form.turnSeconds, 10);
+    if (form.fillAfter.trim() !== "") extra.fill_bots_after = Number.parseInt(form.fillAfter, 10);
+    app.create({ game: game.id, seats: form.seats, bots, options, isPublic: form.isPublic, extra });
   };
   return h(
     "form",
@@ -149,6 +219,32 @@ function createForm(app) {
           h("option", { value: n, selected: n === Math.min(form.bots, form.seats - 1) }, n === 0 ? t("lobby.none") : String(n)),
         ),
       ),
+      h("label", { for: "turn-seconds" }, t("lobby.turnSeconds")),
+      h("input", {
+        id: "turn-seconds",
+        type: "number",
+        min: 10,
+        max: 86400,
+        placeholder: t("lobby.noClock"),
+        "data-key": "turn-seconds",
+        value: form.turnSeconds,
+        onInput: (ev) => {
+          form.turnSeconds = ev.target.value;
+        },
+      }),
+      h("label", { for: "fill-after" }, t("lobby.fillAfter")),
+      h("input", {
+        id: "fill-after",
+        type: "number",
+        min: 1,
+        max: 86400,
+        placeholder: t("lobby.never"),
+        "data-key": "fill-after",
+        value: form.fillAfter,
+        onInput: (ev) => {
+          form.fillAfter = ev.target.value;
+        },
+      }),
     ),
     optionBoxes,
     h(
@@ -194,6 +290,8 @@ export function renderLobby(app) {
   return h(
     "div",
     { class: "lobby" },
+    quickPanel(app),
+    navPanel(),
     h(
       "section",
       { class: "card-panel", "aria-labelledby": "me-title" },
@@ -240,5 +338,6 @@ export function renderLobby(app) {
         : h("p", { class: "hint rooms-empty" }, t("lobby.noRooms")),
     ),
     createForm(app),
+    chatPanel(app, ""),
   );
 }

@@ -1,15 +1,59 @@
 // The app shell: connection + store + routing, and what survives a reload (name and token).
 // Owns: the hello/welcome sequence, re-joining held rooms, lobby watching, sending requests, notices.
 // Must not: decide any rule. Moves are options of the view's prompt, sent back exactly as listed.
+import { scrollChats } from "./chat.js";
+import { tickClocks } from "./clock.js";
 import { Connection, ServerError } from "./connection.js";
 import { h, replaceKeepingFocus } from "./dom.js";
 import { LANGUAGES, has, lang, setLang, t } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
-import { forgetLog, renderRoom } from "./room.js";
+import { renderRatings } from "./ratings.js";
+import { creatableGames } from "./registry.js";
+import { renderHistory, renderReplay } from "./replay.js";
+import { forgetLog, gatherLog, renderRoom } from "./room.js";
 import { session } from "./session.js";
 import { Store } from "./store.js";
 
 const MAX_NOTICES = 4;
+const CHAT_KEPT = 200; // lines shown per room (the server keeps as many)
+const INVITES_KEY = "marcopolo.invites";
+const INVITES_KEPT = 100;
+const HOSTED_KEY = "marcopolo.hosted";
+/** The seconds per move of a room made by "Play now": strangers cannot hold a game up for long. */
+export const QUICK_TURN_SECONDS = 120;
+
+/**
+ * The page in the address: `#/` the lobby, `#/room/ID[?invite=SECRET]` a room, `#/history`,
+ * `#/replay/ID`, `#/ratings[/GAME]`.
+ */
+export function parseRoute(hash) {
+  const [path, query = ""] = hash.replace(/^#/, "").split("?");
+  const parts = path.split("/").filter(Boolean).map((p) => decodeURIComponent(p));
+  const params = new URLSearchParams(query);
+  if (parts[0] === "room" && parts[1]) return { page: "room", id: parts[1], invite: params.get("invite") };
+  if (parts[0] === "replay" && parts[1]) return { page: "replay", id: parts[1] };
+  if (parts[0] === "history") return { page: "history" };
+  if (parts[0] === "ratings") return { page: "ratings", id: parts[1] || null };
+  return { page: "lobby" };
+}
+
+function loadHosted() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(HOSTED_KEY) || "[]");
+    return new Set(Array.isArray(saved) ? saved.filter((r) => typeof r === "string") : []);
+  } catch {
+    return new Set();
+  }
+}
+
+function loadInvites() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(INVITES_KEY) || "{}");
+    return new Map(Object.entries(saved).filter(([, v]) => typeof v === "string"));
+  } catch {
+    return new Map();
+  }
+}
 
 /** An error code of the server as a sentence for players (docs/protocol.md, "Errors"). */
 export function errorSentence(code, message) {
@@ -28,13 +72,36 @@ class App {
     this.held = new Map(); // room -> {game, seat}: rooms where this player holds a seat
     this.pending = new Set(); // rooms with a move in flight
     this.joined = new Set(); // rooms joined (or being joined) on this connection
-    this.invites = new Map(); // room -> invite secret of a private room this client created
+    this.invites = loadInvites(); // room -> invite secret of a private room (created, opened by link, rematch)
+    this.chats = new Map(); // room id ("" for the lobby) -> chat lines, oldest first
+    this.chatDrafts = new Map(); // room id ("" for the lobby) -> the line being typed
+    this.ratings = new Map(); // game -> {players} from `ratings`
+    this.history = { games: null, game: null, mine: false, loading: false };
+    this.replays = new Map(); // room -> {v, last, seed, state, want, seq, error}
+    this.rematches = new Map(); // finished room -> {new, invite}: a rematch another player opened
+    this.matching = new Set(); // games with a quick match in flight
+    this.quickOpened = new Set(); // rooms a quick match seated this player at seat 0 of (host or not: see onChange)
+    this.hosted = loadHosted(); // rooms this player opened (created, a rematch, a quick match that made the room)
     this.ui = new Map(); // room -> a renderer's own UI state (selections), kept across renders
     this.notices = [];
     this.stale = 0; // moves answered `stale` (the room had moved on): shown in tests and the console
     this.noticeId = 0;
     this.dirty = false;
-    this.store = new Store({ resync: (room) => this.resync(room), onChange: () => this.render() });
+    this.store = new Store({
+      resync: (room) => this.resync(room),
+      onChange: (room) => {
+        // every version's log events are kept, also when several versions come before the next render
+        const entry = this.store.get(room);
+        if (entry) gatherLog(this, room, entry.view);
+        const you = entry?.view.you;
+        if (entry && (you === null || you === undefined) && this.held.has(room)) this.held.delete(room); // removed by the host
+        if (entry && this.quickOpened.delete(room)) {
+          // seat 0 of a room where nobody else sits: the match opened this room, and its opener is its host
+          if (entry.view.seats.every((st, i) => i === 0 || !st.taken)) this.keepHosted(room);
+        }
+        this.render();
+      },
+    });
     this.conn = new Connection(this.url, {
       onOpen: () => this.hello(),
       onMessage: (msg) => this.onMessage(msg),
@@ -51,14 +118,19 @@ class App {
   start() {
     this.conn.connect();
     this.render();
+    setInterval(() => tickClocks(), 250);
   }
 
   // ---- routing ------------------------------------------------------------------------------
 
-  /** The room in the address (`#/room/ID`), or null for the lobby. */
+  /** The room in the address (`#/room/ID`), or null on any other page. */
   get route() {
-    const m = /^#\/room\/([^/?#]+)/.exec(location.hash);
-    return m ? decodeURIComponent(m[1]) : null;
+    const r = parseRoute(location.hash);
+    return r.page === "room" ? r.id : null;
+  }
+
+  get page() {
+    return parseRoute(location.hash);
   }
 
   go(room) {
@@ -68,10 +140,55 @@ class App {
   }
 
   onRoute() {
-    const room = this.route;
-    if (room && this.player && !this.joined.has(room)) this.join(room, { spectate: true }, { quiet: true });
+    this.loadPage();
     this.render();
     document.getElementById("main").focus({ preventScroll: true });
+  }
+
+  /** Ask the server for what the page in the address shows (once signed in). */
+  loadPage() {
+    const r = this.page;
+    if (r.page === "room" && r.invite) this.keepInvite(r.id, r.invite);
+    if (!this.player) return;
+    if (r.page === "room" && !this.joined.has(r.id)) this.join(r.id, { spectate: true }, { quiet: true });
+    else if (r.page === "history") this.loadHistory({ game: this.history.game, mine: this.history.mine });
+    else if (r.page === "replay" && !this.replays.get(r.id)?.state) this.loadReplay(r.id, 0);
+    else if (r.page === "ratings") this.loadRatings(r.id || this.defaultGame());
+    else if (r.page === "lobby") this.loadAllRatings();
+  }
+
+  defaultGame() {
+    return creatableGames()[0]?.id ?? null;
+  }
+
+  /** Remember a room this player is the host of (the server checks; this only decides what is offered). */
+  keepHosted(room) {
+    this.hosted.add(room);
+    while (this.hosted.size > INVITES_KEPT) this.hosted.delete(this.hosted.values().next().value);
+    try {
+      localStorage.setItem(HOSTED_KEY, JSON.stringify([...this.hosted]));
+    } catch {
+      /* private mode: kept as long as the tab */
+    }
+  }
+
+  /** A host control before the start: `kick`, `add_bot`, `remove_bot` (with `seat`) or `start`. */
+  async host(room, action, seat = null) {
+    try {
+      await this.conn.request("host", seat === null ? { room, action } : { room, action, seat });
+    } catch (err) {
+      this.fail(err, t("fail.host"));
+    }
+  }
+
+  keepInvite(room, invite) {
+    this.invites.set(room, invite);
+    while (this.invites.size > INVITES_KEPT) this.invites.delete(this.invites.keys().next().value);
+    try {
+      localStorage.setItem(INVITES_KEY, JSON.stringify(Object.fromEntries(this.invites)));
+    } catch {
+      /* private mode: the invite lasts as long as the tab */
+    }
   }
 
   // ---- connection ---------------------------------------------------------------------------
@@ -107,11 +224,11 @@ class App {
     this.held = new Map(welcome.rooms.map((r) => [r.room, { game: r.game, seat: r.seat }]));
     this.render();
     this.conn.request("watch_lobby").catch((err) => this.fail(err));
+    this.loadChat("");
     // back into every seat this player holds: a reload or a reconnection keeps the seat
     const again = welcome.rooms.map((r) => this.join(r.room, { seat: r.seat }, { quiet: true }));
     await Promise.all(again);
-    const room = this.route;
-    if (room && !this.joined.has(room)) await this.join(room, { spectate: true }, { quiet: true });
+    this.loadPage();
   }
 
   setName(name) {
@@ -138,6 +255,20 @@ class App {
       case "error":
         if (msg.re === undefined || msg.re === null) this.notify(errorSentence(msg.code, msg.message), "error");
         break;
+      case "chat":
+        if (msg.re === undefined || msg.re === null) this.addChat(msg.room ?? "", [msg]);
+        break;
+      case "rematch":
+        if (msg.re === undefined || msg.re === null) {
+          if (msg.invite) this.keepInvite(msg.new, msg.invite);
+          this.rematches.set(msg.room, { new: msg.new, invite: msg.invite || null });
+          this.notify(t("rematch.offered"), "info");
+        }
+        break;
+      case "closed":
+        this.notify(t(`closed.${msg.reason}`), "info");
+        this.held.delete(msg.room);
+        break;
       default:
         break;
     }
@@ -162,7 +293,11 @@ class App {
       if (joined.seat !== null && joined.seat !== undefined) {
         const known = game || this.store.get(room)?.view.game || this.lobby.find((r) => r.room === room)?.game;
         this.held.set(room, { game: known, seat: joined.seat });
+        this.render();
       }
+      this.loadChat(room);
+      const known = game || this.store.get(room)?.view.game || this.lobby.find((r) => r.room === room)?.game;
+      if (known) this.loadRatings(known, { quiet: true });
       return true;
     } catch (err) {
       this.joined.delete(room);
@@ -172,16 +307,148 @@ class App {
     }
   }
 
-  async create({ game, seats, bots = 0, options, isPublic }) {
+  async create({ game, seats, bots = 0, options, isPublic, extra = {} }) {
     try {
-      const request = { game, seats, options, public: isPublic };
+      /** @type {Record<string, any>} */
+      const request = { game, seats, options, public: isPublic, ...extra };
       if (bots > 0) request.bots = bots; // the server seats its bots in the last seats
       const created = await this.conn.request("create", request);
-      if (created.invite) this.invites.set(created.room, created.invite); // a private room: join needs it
+      if (created.invite) this.keepInvite(created.room, created.invite); // a private room: join needs it
+      this.keepHosted(created.room);
       if (await this.join(created.room, {}, { game })) this.go(created.room);
     } catch (err) {
       this.fail(err, t("fail.create"));
     }
+  }
+
+  /** "Play now": a seat in the fullest waiting public room of that game and seat count, or a new room. */
+  async quickMatch(game, seats) {
+    if (this.matching.has(game)) return;
+    this.matching.add(game);
+    this.render();
+    try {
+      const joined = await this.conn.request("quick_match", { game, seats, turn_seconds: QUICK_TURN_SECONDS });
+      this.joined.add(joined.room);
+      if (joined.seat === 0) this.quickOpened.add(joined.room); // decided at its first snapshot
+      this.held.set(joined.room, { game, seat: joined.seat });
+      this.loadChat(joined.room);
+      this.loadRatings(game, { quiet: true });
+      this.go(joined.room);
+    } catch (err) {
+      this.fail(err, t("fail.quick"));
+    } finally {
+      this.matching.delete(game);
+      this.render();
+    }
+  }
+
+  /** Open the rematch of a finished room (or the one another player opened already) and sit down in it. */
+  async rematch(room) {
+    try {
+      const answer = await this.conn.request("rematch", { room });
+      if (!this.rematches.has(room)) this.keepHosted(answer.new); // the first to ask opened it: its host
+      await this.openRematch({ new: answer.new, invite: answer.invite || null });
+    } catch (err) {
+      this.fail(err, t("fail.rematch"));
+    }
+  }
+
+  async openRematch(offer) {
+    if (offer.invite) this.keepInvite(offer.new, offer.invite);
+    if (await this.join(offer.new, {})) this.go(offer.new);
+  }
+
+  // ---- chat, history, replays, ratings ------------------------------------------------------
+
+  addChat(where, lines) {
+    const known = this.chats.get(where) || [];
+    const seen = new Set(known.map((l) => `${l.at}|${l.from}|${l.text}`));
+    const fresh = lines.filter((l) => !seen.has(`${l.at}|${l.from}|${l.text}`));
+    if (!fresh.length && this.chats.has(where)) return;
+    const all = [...known, ...fresh].sort((a, b) => a.at - b.at).slice(-CHAT_KEPT);
+    this.chats.set(where, all);
+    this.render();
+  }
+
+  async loadChat(where) {
+    try {
+      const answer = await this.conn.request("chat_log", where ? { room: where } : {});
+      this.addChat(where, answer.messages || []);
+    } catch {
+      /* no chat kept for it (or not allowed yet): the panel starts empty */
+    }
+  }
+
+  async chat(where, text) {
+    try {
+      await this.conn.request("chat", where ? { room: where, text } : { text });
+      this.chatDrafts.set(where, "");
+      this.render();
+    } catch (err) {
+      this.fail(err, t("fail.chat"));
+    }
+  }
+
+  async loadHistory({ game = null, mine = false } = {}) {
+    const seq = (this.history.seq || 0) + 1;
+    this.history = { ...this.history, game, mine, loading: true, seq };
+    this.render();
+    try {
+      const fields = {};
+      if (game) fields.game = game;
+      if (mine && this.player) fields.player = this.player;
+      const answer = await this.conn.request("history", fields);
+      if (this.history.seq === seq) this.history = { ...this.history, games: answer.games, loading: false };
+    } catch (err) {
+      this.history = { ...this.history, loading: false };
+      this.fail(err, t("fail.history"));
+    }
+    this.render();
+  }
+
+  /**
+   * Show version `v` of a finished room's replay. One request per room is in flight: a slider dragged
+   * across many versions asks for the one it rests on once the answer before it is in, not for every step.
+   */
+  async loadReplay(room, v) {
+    const rep = this.replays.get(room) || { v: 0, last: 0, seed: 0, state: null, want: null, busy: false };
+    this.replays.set(room, rep);
+    rep.want = v;
+    this.render();
+    if (rep.busy) return;
+    rep.busy = true;
+    try {
+      while (rep.want !== null && (rep.want !== rep.v || !rep.state)) {
+        const asked = rep.want;
+        const answer = await this.conn.request("replay", { room, v: asked });
+        Object.assign(rep, { v: answer.v, last: answer.last, seed: answer.seed, state: answer.state, error: null });
+        if (rep.want === asked) rep.want = null;
+        this.render();
+      }
+      rep.want = null;
+    } catch (err) {
+      rep.want = null;
+      if (!rep.state) rep.error = err instanceof ServerError ? errorSentence(err.code, err.message) : String(err);
+      else this.fail(err, t("fail.replay"));
+    } finally {
+      rep.busy = false;
+    }
+    this.render();
+  }
+
+  async loadRatings(game, { quiet = false } = {}) {
+    if (!game) return;
+    try {
+      const answer = await this.conn.request("ratings", { game });
+      this.ratings.set(game, { players: answer.players });
+      this.render();
+    } catch (err) {
+      if (!quiet) this.fail(err, t("fail.ratings"));
+    }
+  }
+
+  loadAllRatings() {
+    for (const g of creatableGames()) this.loadRatings(g.id, { quiet: true });
   }
 
   async leave(room) {
@@ -268,10 +535,18 @@ class App {
     net.dataset.state = this.net;
     const who = this.player && this.name ? this.name : "";
     if (document.getElementById("who").textContent !== who) document.getElementById("who").textContent = who;
-    const room = this.route;
+    const page = this.name && this.player ? this.page : { page: "lobby" };
     const main = document.getElementById("main");
-    main.dataset.view = room ? "room" : "lobby";
-    replaceKeepingFocus(main, room ? renderRoom(this, room) : renderLobby(this));
+    main.dataset.view = page.page;
+    let node;
+    if (page.page === "room") node = renderRoom(this, page.id);
+    else if (page.page === "history") node = renderHistory(this);
+    else if (page.page === "replay") node = renderReplay(this, page.id);
+    else if (page.page === "ratings") node = renderRatings(this, page.id);
+    else node = renderLobby(this);
+    replaceKeepingFocus(main, node);
+    scrollChats(main);
+    tickClocks(main);
     // one persistent live region: screen readers hear the status when it changes, not every render
     const status = main.querySelector(".status")?.textContent || "";
     const announce = document.getElementById("announce");

@@ -1,10 +1,14 @@
-// One room: seats and presence, the prompt bar, the game's renderer, the result, the whole log, the rules.
+// One room: seats and presence, the prompt bar, the game's renderer, the result, the whole log, the rules;
+// for public lobbies the invite link, "Take a seat", the host's controls, the countdown, the chat, Rematch.
 // Owns: the parts every game shares. Must not: know a game; the renderer from registry.js draws the board.
 // The prompt bar stays in view: a sticky column beside the board on a wide screen, a bottom sheet on a
 // narrow one. The log is the whole game's: events are gathered from every view (the server's view keeps
 // the last few only) and kept in localStorage per room, so a reload keeps them too.
+import { chatPanel } from "./chat.js";
+import { clockPanel } from "./clock.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { botRating, ownRating } from "./ratings.js";
 import { rendererFor } from "./registry.js";
 import { rulesFor } from "./rules.js";
 import { scrubIds } from "./shared/names.js";
@@ -17,7 +21,17 @@ function seatLabel(view, i) {
   return view.seats[i]?.name || t("room.seat", { n: i + 1 });
 }
 
-function seatsList(view) {
+/** Server bots are called "Bot N" (people may not use the word), so a seat of that name is a server bot. */
+const BOT_NAME = /^Bot \d+$/;
+
+/** The rating shown beside a seat: your own (by player id) and the server bots'; the view names no one else. */
+function seatRating(app, view, i, s) {
+  if (!s.taken) return null;
+  const row = i === view.you ? ownRating(app, view.game) : BOT_NAME.test(s.name || "") ? botRating(app, view.game) : null;
+  return row ? h("span", { class: "rating-badge", title: t("ratings.of", { name: row.name }) }, t("ratings.badge", { rating: row.rating })) : null;
+}
+
+function seatsList(app, view) {
   return h(
     "ol",
     { class: "seats", "aria-label": t("room.seats") },
@@ -29,6 +43,7 @@ function seatsList(view) {
         h("span", { class: "seat-n" }, `${i + 1}. `),
         s.taken ? s.name : t("room.free"),
         i === view.you ? h("span", { class: "you" }, ` ${t("room.you")}`) : null,
+        seatRating(app, view, i, s),
         h("span", { class: "sr" }, s.taken ? (s.connected ? `, ${t("room.connected")}` : `, ${t("room.disconnected")}`) : ""),
       ),
     ),
@@ -265,6 +280,7 @@ function promptBar(ctx, renderer, status) {
       "div",
       { class: "bar-head" },
       h("p", { class: `status ${view.prompt ? "mine" : ""}` }, status),
+      clockPanel(view, ctx.seatName), // in the bar, so the countdown stays in view with the status
       sheet && view.prompt
         ? h(
             "button",
@@ -284,6 +300,117 @@ function promptBar(ctx, renderer, status) {
     ),
     collapsed ? null : h("div", { class: "bar-body" }, ctx.pending ? h("p", { class: "hint" }, t("room.sending")) : null, choices(ctx, renderer)),
   );
+}
+
+// ---- invites, seats for newcomers, rematch ---------------------------------------------------------
+
+/** The room's shareable link: opening it shows the room (with "Take a seat" while one is free). */
+export function inviteLink(app, room) {
+  const invite = app.invites.get(room);
+  const base = `${location.origin}${location.pathname}`;
+  return `${base}#/room/${encodeURIComponent(room)}${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`;
+}
+
+function invitePanel(app, room, view) {
+  if (view.status === "finished") return null;
+  const link = inviteLink(app, room);
+  const privateRoom = app.invites.has(room);
+  const ui = app.uiFor(room);
+  const copy = async () => {
+    let ok = false;
+    try {
+      await navigator.clipboard.writeText(link);
+      ok = true;
+    } catch {
+      // no clipboard permission (plain http, an old browser): select the text so Ctrl+C copies it
+      const field = document.querySelector(".invite-link");
+      if (field instanceof HTMLInputElement) {
+        field.select();
+        ok = document.execCommand?.("copy") ?? false;
+      }
+    }
+    ui.copied = ok ? "yes" : "no";
+    app.render();
+    setTimeout(() => {
+      ui.copied = null;
+      app.render();
+    }, 3000);
+  };
+  return h(
+    "div",
+    { class: "invite card-panel", "data-testid": "invite" },
+    h("label", { for: "invite-link" }, privateRoom ? t("invite.private") : t("invite.label")),
+    h(
+      "div",
+      { class: "row" },
+      h("input", { id: "invite-link", class: "invite-link", readonly: true, value: link, "data-key": "invite-link", onFocus: (ev) => ev.target.select() }),
+      h("button", { type: "button", "data-key": "invite-copy", "data-testid": "invite-copy", onClick: copy }, t("invite.copy")),
+      ui.copied ? h("span", { class: "hint copied", role: "status" }, ui.copied === "yes" ? t("invite.copied") : t("invite.copyByHand")) : null,
+    ),
+  );
+}
+
+/** The host's controls of a waiting room: remove a player, add or remove a bot, start now with bots. */
+function hostPanel(app, room, view) {
+  if (view.status !== "waiting" || !app.hosted.has(room) || view.you === null || view.you === undefined) return null;
+  const rows = view.seats.map((st, i) => {
+    let action = null;
+    if (!st.taken) action = ["add_bot", t("host.addBot")];
+    else if (BOT_NAME.test(st.name || "")) action = ["remove_bot", t("host.removeBot")];
+    else if (i !== view.you) action = ["kick", t("host.kick")];
+    return h(
+      "li",
+      { "data-seat": i },
+      `${i + 1}. ${st.taken ? st.name : t("room.free")} `,
+      action
+        ? h("button", { type: "button", class: "link", "data-key": `host-${action[0]}-${i}`, onClick: () => app.host(room, action[0], i) }, action[1])
+        : null,
+    );
+  });
+  return h(
+    "section",
+    { class: "host card-panel", "data-testid": "host", "aria-labelledby": "host-title" },
+    h("h2", { id: "host-title" }, t("host.title")),
+    h("ul", { class: "host-seats" }, rows),
+    h("button", { type: "button", class: "primary", "data-key": "host-start", "data-testid": "host-start", onClick: () => app.host(room, "start") }, t("host.start")),
+  );
+}
+
+function takeSeat(app, room, view) {
+  const spectator = view.you === null || view.you === undefined;
+  if (!spectator || view.status !== "waiting" || !view.seats.some((s) => !s.taken)) return null;
+  return h(
+    "p",
+    { class: "take-seat" },
+    h(
+      "button",
+      { type: "button", class: "primary", "data-key": "take-seat", "data-testid": "take-seat", onClick: () => app.join(room) },
+      t("room.takeSeat"),
+    ),
+    " ",
+    h("span", { class: "hint" }, t("room.watching")),
+  );
+}
+
+function endActions(app, room, view) {
+  if (view.status !== "finished") return null;
+  const seated = view.you !== null && view.you !== undefined;
+  const offered = app.rematches.get(room);
+  const parts = [];
+  if (offered) {
+    parts.push(
+      h(
+        "button",
+        { type: "button", class: "primary", "data-key": "rematch-join", "data-testid": "rematch-join", onClick: () => app.openRematch(offered) },
+        t("rematch.join"),
+      ),
+    );
+  } else if (seated && view.result) {
+    parts.push(h("button", { type: "button", class: "primary", "data-key": "rematch", "data-testid": "rematch", onClick: () => app.rematch(room) }, t("rematch.button")));
+  }
+  if (view.result) parts.push(h("a", { class: "button", href: `#/replay/${encodeURIComponent(room)}`, "data-key": "to-replay" }, t("history.replay")));
+  if (view.closed) parts.push(h("span", { class: "hint" }, t(`closed.${view.closed}`)));
+  return parts.length ? h("div", { class: "end-actions card-panel", "data-testid": "end-actions" }, parts) : null;
 }
 
 /** The whole room page. */
@@ -316,10 +443,14 @@ export function renderRoom(app, room) {
   const waiting = view.status === "waiting";
   const free = view.seats.filter((s) => !s.taken).length;
   let status;
-  if (waiting) status = t("room.waitingFor", { n: free });
+  if (waiting) status = t("room.waitingForLink", { n: free });
   else if (view.result) status = t("room.over");
-  else if (view.prompt) status = t("room.yourMove", { text: view.prompt.text });
+  else if (view.prompt) status = t("room.yourMove", { text: (renderer.promptText && renderer.promptText(view)) || view.prompt.text });
   else status = renderer.status ? renderer.status(view, ctx) : t("room.waitingOthers");
+  if (view.result && !ui.ratedAtEnd) {
+    ui.ratedAtEnd = true; // the game just ended (or the page opened on a finished game): fresh ratings
+    setTimeout(() => app.loadRatings(view.game, { quiet: true }), 1000);
+  }
   const canLeave = waiting && view.you !== null && view.you !== undefined;
   const board = waiting ? null : renderer.render(ctx);
   return h(
@@ -341,11 +472,24 @@ export function renderRoom(app, room) {
       houseBadge(ctx, renderer),
       canLeave ? h("button", { type: "button", class: "link", "data-key": "leave", onClick: () => app.leave(room) }, t("room.leave")) : null,
     ),
-    seatsList(view),
+    seatsList(app, view),
+    waiting ? invitePanel(app, room, view) : null,
+    hostPanel(app, room, view),
+    takeSeat(app, room, view),
     h(
       "div",
       { class: "play-area" },
-      h("div", { class: "board-col" }, resultPanel(view, renderer), board, rulesPanel(ctx, renderer), logPanel(app, room, view, renderer)),
+      h(
+        "div",
+        { class: "board-col" },
+        resultPanel(view, renderer),
+        endActions(app, room, view),
+        board,
+        waiting ? null : invitePanel(app, room, view),
+        chatPanel(app, room),
+        rulesPanel(ctx, renderer),
+        logPanel(app, room, view, renderer),
+      ),
       promptBar(ctx, renderer, status),
     ),
   );

@@ -103,6 +103,7 @@ class Classic(Game):
     min_seats = 2
     max_seats = 4
     Options = ClassicOptions
+    log_keep = LOG_KEEP
 
     # ---- set-up -------------------------------------------------------------------------
 
@@ -621,17 +622,6 @@ class Classic(Game):
         if card not in state["seen"]:
             state["seen"].append(card)
             state["seen"].sort()
-
-    @staticmethod
-    def _bump(state: State, rule: str) -> None:
-        state["stats"][rule] = state["stats"].get(rule, 0) + 1
-
-    @staticmethod
-    def _log(state: State, ev: dict[str, Any]) -> None:
-        state["seq"] += 1
-        ev["n"] = state["seq"]
-        state["log"].append(ev)
-        del state["log"][:-LOG_KEEP]
 
     @staticmethod
     def _notify(state: State, seat: int, note: dict[str, Any]) -> None:

@@ -140,6 +140,7 @@ class DiceGame(Game):
 
     min_seats = 2
     max_seats = 4
+    log_keep = LOG_KEEP
     ROUNDS: ClassVar[int] = 5
     #: the action spaces in the order they are offered
     SPACES: ClassVar[tuple[str, ...]]
@@ -495,17 +496,6 @@ class DiceGame(Game):
 
     def _mark_seen(self, state: State, ids: list[str]) -> None:
         state["seen"] = sorted(set(state["seen"]).union(ids), key=self._token_order)
-
-    @staticmethod
-    def _bump(state: State, rule: str) -> None:
-        state["stats"][rule] = state["stats"].get(rule, 0) + 1
-
-    @staticmethod
-    def _log(state: State, ev: dict[str, Any]) -> None:
-        state["seq"] += 1
-        ev["n"] = state["seq"]
-        state["log"].append(ev)
-        del state["log"][:-LOG_KEEP]
 
     # ---- views ------------------------------------------------------------------------------
 

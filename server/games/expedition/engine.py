@@ -35,6 +35,8 @@ DISPLAY_SIZE = 5
 #: above this many distinct paying sets for one figure, the prompt switches to card-by-card picking
 PAY_LIST_LIMIT = 100
 LOG_KEEP = 24
+#: house rule: this many whole rounds in a row in which nobody could move, with no card left to draw, end the game
+STALL_ROUNDS = 10
 
 
 class ExpeditionOptions(BaseModel):
@@ -60,6 +62,7 @@ class Expedition(Game):
     min_seats = 2
     max_seats = 5
     Options = ExpeditionOptions
+    log_keep = LOG_KEEP
 
     # ---- set-up -------------------------------------------------------------------------
 
@@ -98,7 +101,7 @@ class Expedition(Game):
             "trigger": None,
             "pick": None,
             "turns": 0,
-            "idle": 0,  # turns in a row with no movement and no card drawn (stalemate check)
+            "idle": 0,  # turns in a row nobody could move, with no card left to draw (stalemate check)
             "seq": 0,
             "log": [],
             "seen": sorted(c for c in display if c is not None),  # cards that were ever face up
@@ -206,7 +209,7 @@ class Expedition(Game):
 
     # ---- applying moves -----------------------------------------------------------------
 
-    def apply(self, state: State, seat: int, move: Move) -> State:
+    def apply(self, state: State, seat: int, move: Move, legal: list[Move] | None = None) -> State:
         """As `Game.apply`, but a payment is a set of hand cards: any order, any copy of a duplicate.
 
         The prompt lists each choice once (sorted, lowest copies); a `move` naming other copies or another
@@ -219,7 +222,7 @@ class Expedition(Game):
                 new = clone(state)
                 self._apply(new, seat, named)
                 return new
-        return super().apply(state, seat, move)
+        return super().apply(state, seat, move, legal)
 
     def _named(self, state: State, seat: int, move: Move) -> Move | None:
         """A payment or pick differing from a listed option only in order or copies, as it will be applied."""
@@ -363,6 +366,12 @@ class Expedition(Game):
                 self._mark_seen(state, [refill])
 
     def _maybe_skip_draw(self, state: State) -> None:
+        """With no card left to draw (deck, discard pile and display empty) the draw is automatic.
+
+        House rule (docs/games/expedition.md, "Stalemate"): the player draws one card blindly from the hand of
+        the next player in turn order holding a card (the left neighbour); a turn in which its player moved
+        nothing and could not have moved counts towards the stalemate end.
+        """
         if state["phase"] == "draw":
             self._fill_display(state)
         if state["phase"] == "draw" and not any(c is not None for c in state["display"]):
@@ -370,8 +379,8 @@ class Expedition(Game):
                 self._bump(state, "no_card_to_draw")
                 # a turn counts only if its player moved nothing and could not have moved
                 state["idle"] = 0 if state["moved"] or state["idle"] < 0 else state["idle"] + 1
-                if state["idle"] >= state["seats"]:
-                    # house rule: a whole round with no movement and no card left to draw ends the game
+                if state["idle"] >= STALL_ROUNDS * state["seats"]:
+                    # house rule: STALL_ROUNDS whole rounds with no movement and no card left to draw end the game
                     self._bump(state, "stalemate")
                     self._log(state, {"ev": "stalemate"})
                     if state["kantshou"] != "scored":
@@ -379,7 +388,25 @@ class Expedition(Game):
                         self._kantshou_scoring(state, gather=False)
                     self._final_scoring(state)
                     return
+                self._take_from_neighbour(state, state["turn"])
                 self._end_turn(state)
+
+    def _take_from_neighbour(self, state: State, seat: int) -> None:
+        """Draw one card at random from the hand of the next seat in turn order that holds a card."""
+        seats: int = state["seats"]
+        for step in range(1, seats):
+            giver = (seat + step) % seats
+            hand: list[str] = state["hands"][giver]
+            if hand:
+                rng = Rng(state["rng"])
+                card = hand.pop(rng.below(len(hand)))
+                state["rng"] = rng.seed
+                state["hands"][seat].append(card)
+                state["hands"][seat].sort()
+                # the card is never named: only the two players concerned know it
+                self._log(state, {"ev": "take", "seat": seat, "from_seat": giver})
+                self._bump(state, "take_from_hand")
+                return
 
     def _take_top(self, state: State) -> str | None:
         if not state["deck"] and state["discard"]:
@@ -478,17 +505,6 @@ class Expedition(Game):
     @staticmethod
     def _mark_seen(state: State, cards: list[str]) -> None:
         state["seen"] = sorted(set(state["seen"]).union(cards))
-
-    @staticmethod
-    def _bump(state: State, rule: str) -> None:
-        state["stats"][rule] = state["stats"].get(rule, 0) + 1
-
-    @staticmethod
-    def _log(state: State, ev: dict[str, Any]) -> None:
-        state["seq"] += 1
-        ev["n"] = state["seq"]
-        state["log"].append(ev)
-        del state["log"][:-LOG_KEEP]
 
     # ---- views --------------------------------------------------------------------------
 

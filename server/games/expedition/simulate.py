@@ -2,7 +2,8 @@
 
 Usage: python -m server.games.expedition.simulate [--games 1000] [--seats 2 3 4 5] [--bot random|greedy]
 Prints per seat count: turns per game and per player, moves per game, win rate by seat, mean gold by
-seat, how often each rule fired (per game), and whether every space was entered in some game.
+seat, how many games the stalemate house rule ended, how often each rule fired (per game), and whether every
+space was entered in some game.
 """
 
 from __future__ import annotations
@@ -47,8 +48,12 @@ def run(seats: int, games: int, bot_name: str) -> str:
     gold: list[list[int]] = [[] for _ in range(seats)]
     fired = Counter[str]()
     reached: set[int] = set()
+    stalemates = early = 0
     for seed in range(games):
         g = play(seats, seed, bot_name)
+        if g["stats"].get("stalemate"):
+            stalemates += 1
+            early += not g["stats"].get("kantshou_trigger")
         turns.append(g["turns"])
         moves.append(g["moves"])
         for w in g["result"]["winners"]:
@@ -67,6 +72,8 @@ def run(seats: int, games: int, bot_name: str) -> str:
         "- win rate by seat (ties count for each winner): "
         + ", ".join(f"seat {s}: {100 * wins[s] / games:.1f}%" for s in range(seats)),
         "- mean gold by seat: " + ", ".join(f"seat {s}: {statistics.mean(gold[s]):.1f}" for s in range(seats)),
+        f"- stalemate endings: {stalemates} of {games} games ({100 * stalemates / games:.1f}%), "
+        f"{early} of them before Kantshou",
         "- rule firings per game: " + ", ".join(f"{k} {v / games:.2f}" for k, v in sorted(fired.items())),
         f"- spaces ever occupied: {len(reached)} of {DAIDU + 1}"
         + ("" if len(reached) == DAIDU + 1 else f" (never: {sorted(set(range(DAIDU + 1)) - reached)})"),

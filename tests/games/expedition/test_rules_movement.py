@@ -38,17 +38,18 @@ def test_a_player_may_move_several_spaces_in_one_turn_paying_each_space() -> Non
     assert (req(4), req(5), req(6)) == (
         {"kind": "goods", "n": 1},
         {"kind": "goods", "n": 2},
-        {"kind": "leaders", "n": 1},
+        {"kind": "leaders", "n": 2},
     )
-    hand = ["blue-oil-1", "red-spice-1", "green-spice-1", "blue-leader-1", "yellow-silk-1"]
+    hand = ["blue-oil-1", "red-spice-1", "green-spice-1", "blue-leader-1", "red-leader-1", "yellow-silk-1"]
     state = build(3, figs=[3, 0, 1], hands=[hand, [], []])
     state = play(state, 0, mv(0, "blue-oil-1"))
     assert state["figs"][0]["pos"] == 4
     assert "pass" not in kinds(state, 0) and "stop" in kinds(state, 0)
-    state = play(state, 0, mv(0, "green-spice-1", "red-spice-1"), mv(0, "blue-leader-1"))
+    state = play(state, 0, mv(0, "green-spice-1", "red-spice-1"), mv(0, "blue-leader-1", "red-leader-1"))
     assert state["figs"][0]["pos"] == 6
     assert state["hands"][0] == ["yellow-silk-1"]
-    assert sorted(state["discard"]) == sorted(["blue-oil-1", "red-spice-1", "green-spice-1", "blue-leader-1"])
+    paid = ["blue-oil-1", "red-spice-1", "green-spice-1", "blue-leader-1", "red-leader-1"]
+    assert sorted(state["discard"]) == sorted(paid)
     # the next space wants 2 cards of one colour: nothing left pays it, so only stopping remains
     assert GAME.legal_moves(state, 0) == [STOP]
     state = play(state, 0, STOP)
@@ -82,9 +83,12 @@ def test_the_first_figure_to_enter_a_chest_space_takes_its_chest() -> None:
 
 
 def test_a_later_arrival_on_an_emptied_chest_space_gets_nothing() -> None:
-    hands = [["red-spice-1", "green-spice-1", "blue-leader-1"], ["blue-oil-1", "red-oil-1", "red-oil-2"], []]
+    assert req(6) == {"kind": "leaders", "n": 2}
+    spices_leaders = ["red-spice-1", "green-spice-1", "blue-leader-1", "red-leader-1"]
+    hands = [spices_leaders, ["blue-oil-1", "red-oil-1", "red-oil-2"], []]
     state = build(3, figs=[4, 3, 0], hands=hands)
-    state = play(state, 0, mv(0, "green-spice-1", "red-spice-1"), mv(0, "blue-leader-1"), STOP, DRAW_DECK)
+    pay_6 = mv(0, "blue-leader-1", "red-leader-1")
+    state = play(state, 0, mv(0, "green-spice-1", "red-spice-1"), pay_6, STOP, DRAW_DECK)
     assert state["figs"][0]["pos"] == 6 and state["turn"] == 1
     state = play(state, 1, mv(1, "blue-oil-1"), mv(1, "red-oil-1", "red-oil-2"))
     assert state["figs"][1]["pos"] == 5

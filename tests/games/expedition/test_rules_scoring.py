@@ -71,6 +71,16 @@ def test_payouts_come_as_the_largest_chests_first() -> None:
     assert state["gold"] == [[0, 0, 3], [0, 1, 2], [0, 0, 2], [0, 1, 1], [1, 0, 1]]
 
 
+def test_the_chest_supply_never_runs_out_payouts_beyond_the_boxs_12_chests_of_a_value_are_still_made() -> None:
+    # the players already hold all 12 of the box's 3-chests (and all its 2s): the scoring still pays in 3s
+    golds = [[0, 3, 4], [0, 3, 3], [0, 3, 3], [0, 3, 2], [0, 0, 0]]
+    state = build(5, figs=[14, 15, 13, 12, 11], hands=[FOUR_GOODS, [], [], [], []], gold=golds)
+    assert sum(g[2] for g in state["gold"]) == 12 and sum(g[1] for g in state["gold"]) == 12
+    state = play(state, 0, mv(0, *FOUR_GOODS), DRAW_DECK)
+    assert state["gold"] == [[0, 3, 6], [0, 4, 4], [0, 3, 4], [0, 4, 2], [1, 0, 0]]
+    assert sum(g[2] for g in state["gold"]) == 16 and sum(g[1] for g in state["gold"]) == 14
+
+
 def test_after_the_scoring_every_scored_figure_moves_onto_kantshou_and_they_share_it() -> None:
     state = play(before_kantshou(), 1, mv(1, *FOUR_GOODS), DRAW_DECK)
     assert [f["pos"] for f in state["figs"]] == [KANTSHOU, KANTSHOU, KANTSHOU, 8]
@@ -119,8 +129,9 @@ def test_a_straggler_may_keep_moving_from_kantshou_in_the_same_turn() -> None:
 
 
 def test_a_straggler_before_the_numbered_spaces_moves_normally() -> None:
-    assert TRACK[10].req == {"kind": "leaders", "n": 1}
-    state = play(straggler(["blue-leader-1"], pos=9), 3, mv(3, "blue-leader-1"))
+    assert TRACK[10].req == {"kind": "colour", "n": 3}
+    blues = ["blue-leader-1", "blue-oil-1", "blue-spice-1"]
+    state = play(straggler(blues, pos=9), 3, mv(3, *blues))
     assert state["figs"][3]["pos"] == 10
 
 

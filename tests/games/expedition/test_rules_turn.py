@@ -8,9 +8,9 @@ import pytest
 
 from server.games.base import IllegalMove, State, pack
 from server.games.expedition.data import ALL_CARDS
-from server.games.expedition.engine import GAME
+from server.games.expedition.engine import GAME, STALL_ROUNDS
 
-from .helpers import DRAW_DECK, PASS, STOP, build, draw_slot, mv, play
+from .helpers import DRAW_DECK, PASS, STOP, build, draw_slot, mv, play, strings
 
 
 def test_seat_0_starts_and_turns_go_round_the_table() -> None:
@@ -152,18 +152,21 @@ def test_moving_another_players_figure_is_refused() -> None:
         GAME.apply(state, 0, mv(1, "blue-oil-1", "blue-oil-2"))
 
 
-# ---- stalemate (house rule) ---------------------------------------------------------------------------
+# ---- no card left to draw, the stalemate (house rules) --------------------------------------------------
+
+#: turns in a row nobody can move, with no card left to draw, that end the game (STALL_ROUNDS whole rounds)
+STUCK_TURNS_3 = 3 * STALL_ROUNDS
 
 
-def stuck(**fields: Any) -> State:
-    """No card anywhere to draw, hands that pay nothing, and no lightening (the spaces ahead of the two
-    trailing figures hold chests; seat 1 leads); seat 1 sits on a section-2 scoring space."""
+def stuck(hands: list[list[str]] | None = None, **fields: Any) -> State:
+    """No card anywhere to draw, and nobody can ever move with the two cards in play: no lightening (the spaces
+    ahead of the two trailing figures hold chests; seat 1 leads); seat 1 sits on a section-2 scoring space."""
     chests = dict.fromkeys(range(17, 29), 0)
     chests.update({21: 2, 17: 1})
     return build(
         3,
         figs=[20, 24, 16],
-        hands=[["blue-oil-1"], ["red-leader-1"], []],
+        hands=hands or [["blue-oil-1"], ["red-leader-1"], []],
         display=[None] * 5,
         deck=[],
         discard=[],
@@ -173,60 +176,131 @@ def stuck(**fields: Any) -> State:
     )
 
 
-def test_with_no_card_anywhere_to_draw_the_turn_ends_without_a_draw() -> None:
+def pass_turns(state: State, n: int) -> State:
+    """`n` turns in turn order in which the player to move passes."""
+    for _ in range(n):
+        state = play(state, state["turn"], PASS)
+    return state
+
+
+def test_with_no_card_left_to_draw_the_player_draws_a_card_from_the_left_neighbours_hand() -> None:
     state = play(stuck(), 0, PASS)
     assert state["turn"] == 1 and state["phase"] == "move"
-    assert state["hands"][0] == ["blue-oil-1"]
+    assert state["hands"][0] == ["blue-oil-1", "red-leader-1"]  # seat 1's only card
+    assert state["hands"][1] == []
+    assert state["log"][-1]["ev"] == "take"
+    assert (state["log"][-1]["seat"], state["log"][-1]["from_seat"]) == (0, 1)
 
 
-def test_a_whole_round_without_movement_and_without_cards_to_draw_ends_the_game() -> None:
-    state = stuck()
+def test_the_card_is_drawn_at_random_from_the_neighbours_hand() -> None:
+    hand = ["red-leader-1", "red-leader-2", "red-leader-3", "green-leader-1"]
+    taken = set()
+    for seed in range(12):
+        state = play(stuck([["blue-oil-1"], list(hand), []], seed=seed), 0, PASS)
+        (card,) = set(state["hands"][0]) - {"blue-oil-1"}
+        assert sorted([*state["hands"][1], card]) == sorted(hand)
+        taken.add(card)
+    assert len(taken) > 1  # not always the same card: the seeded RNG draws it
+
+
+def test_a_left_neighbour_without_cards_is_passed_over_for_the_next_player_holding_one() -> None:
+    state = play(stuck(turn=1), 1, PASS)  # seat 1's left neighbour, seat 2, holds no card
+    assert state["hands"][1] == ["blue-oil-1", "red-leader-1"] and state["hands"][0] == []
+    assert state["log"][-1]["from_seat"] == 0 and state["turn"] == 2
+
+
+def test_a_card_drawn_from_a_hand_is_named_to_nobody_but_the_two_players_concerned() -> None:
+    state = stuck(hands=[["blue-oil-1"], ["purple-spice-2"], []], seen=[])
     state = play(state, 0, PASS)
-    state = play(state, 1, PASS)
+    assert "purple-spice-2" in state["hands"][0]
+    assert GAME.secret_tokens(state, 0) == ["blue-oil-1", "purple-spice-2"]
+    assert "purple-spice-2" not in strings(GAME.view(state, None))
+    assert "purple-spice-2" not in strings(GAME.view(state, 2))
+    assert "purple-spice-2" in strings(GAME.view(state, 0)["private"])
+
+
+def test_the_players_hand_sizes_show_who_lost_and_who_gained_the_card() -> None:
+    state = play(stuck(), 0, PASS)
+    assert [p["hand"] for p in GAME.view(state, None)["public"]["players"]] == [2, 0, 0]
+
+
+def test_a_whole_round_without_movement_and_without_cards_to_draw_no_longer_ends_the_game() -> None:
+    state = pass_turns(stuck(), 3)
+    assert GAME.result(state) is None and state["turn"] == 0
+
+
+def test_stall_rounds_whole_rounds_without_movement_and_without_cards_to_draw_end_the_game() -> None:
+    assert STALL_ROUNDS == 10
+    state = pass_turns(stuck(), STUCK_TURNS_3 - 1)
     assert GAME.result(state) is None
-    state = play(state, 2, PASS)
+    state = pass_turns(state, 1)
     result = GAME.result(state)
     assert result is not None
     # section-2 scoring: seat 1's figure on 24 (the second scoring space) scores 2
     assert result["scores"] == [3, 5, 3]
     assert result["winners"] == [1]
     assert GAME.active_seats(state) == [] and GAME.prompt(state, 0) is None
+    assert state["log"][-2]["ev"] == "stalemate"
 
 
-def test_a_movement_during_the_round_prevents_the_stalemate_end() -> None:
-    state = stuck()
-    state["hands"][2] = ["blue-oil-2", "red-oil-2"]  # seat 2 can pay space 17 (two goods of one type)
+def test_the_fourth_card_of_a_kind_drawn_from_a_neighbour_lets_a_stuck_leader_reach_daidu() -> None:
+    # seat 0 waits on 28 with three oils; seat 1 (on 27, next free space Daidu) holds the fourth; seat 2 can
+    # pay space 17 with any two of its spices
+    oils = ["blue-oil-1", "blue-oil-2", "red-oil-1"]
+    spices = ["blue-spice-1", "red-spice-1", "green-spice-1"]
+    state = build(
+        3,
+        figs=[28, 27, 16],
+        hands=[oils, ["red-oil-2"], spices],
+        display=[None] * 5,
+        deck=[],
+        discard=[],
+        chests=dict.fromkeys(range(17, 29), 0),
+        kantshou="scored",
+    )
+    assert not GAME.can_move(state, 0)
     state = play(state, 0, PASS)
-    state = play(state, 1, PASS)
+    assert state["hands"][0] == sorted([*oils, "red-oil-2"])
+    state = play(state, 1, PASS)  # seat 1 takes one of seat 2's spices
+    assert len(state["hands"][2]) == 2
+    state = play(state, 2, mv(2, *state["hands"][2]), STOP, draw_slot(0))
+    state = play(state, 0, mv(0, *oils, "red-oil-2"))
+    result = GAME.result(state)
+    assert result is not None and state["figs"][0]["pos"] == 29
+    assert result["winners"] == [0] and result["scores"][0] == 3 + 7
+
+
+def test_a_movement_resets_the_stalemate_count() -> None:
+    state = stuck(idle=STUCK_TURNS_3 - 2, turn=2)
+    state["hands"][2] = ["blue-oil-2", "red-oil-2"]  # seat 2 can pay space 17 (two goods of one type)
     state = play(state, 2, mv(2, "blue-oil-2", "red-oil-2"), STOP)
-    assert GAME.result(state) is None
-    # the paid cards went face up into the empty display, so seat 2 may draw again
+    # the paid cards went face up into the empty display, so seat 2 draws one of them
     assert state["phase"] == "draw" and state["turn"] == 2
     assert sorted(c for c in state["display"] if c) == ["blue-oil-2", "red-oil-2"]
     state = play(state, 2, draw_slot(0))
-    assert GAME.result(state) is None and state["turn"] == 0
+    assert GAME.result(state) is None and state["turn"] == 0 and state["idle"] == 0
 
 
-def test_a_player_who_could_move_but_passed_keeps_the_round_from_counting_towards_the_stalemate() -> None:
-    state = stuck()
+def test_a_player_who_could_move_but_passed_keeps_the_turn_from_counting_towards_the_stalemate() -> None:
+    state = stuck(idle=STUCK_TURNS_3 - 1)
     state["chests"][21] = 0  # now seat 0 could lighten the load onto 21 (seat 1's figure has passed it)
     assert GAME.can_move(state, 0) and {"a": "lighten", "fig": 0} in GAME.legal_moves(state, 0)
-    state = play(state, 0, PASS)
-    state = play(state, 1, PASS)
-    state = play(state, 2, PASS)
-    assert GAME.result(state) is None  # seat 0 chose to pass: the game is not stuck
-    # once seat 0 cannot move either, seats 1, 2 and 0 make a whole round of stuck turns: the game ends
+    state = pass_turns(state, 3)
+    assert GAME.result(state) is None and state["idle"] == 2  # seat 0 chose to pass: the count restarted
+    # once seat 0 cannot move either, STALL_ROUNDS whole rounds of stuck turns end the game
     state["chests"][21] = 2
-    state = play(state, 0, PASS)
-    assert GAME.result(state) is not None
+    state = pass_turns(state, STUCK_TURNS_3 - 3)
+    assert GAME.result(state) is None and state["idle"] == STUCK_TURNS_3 - 1
+    assert GAME.result(pass_turns(state, 1)) is not None
 
 
 def test_a_stalemate_before_kantshou_scores_the_section_1_spaces_as_kantshou_would() -> None:
-    # figures on 12 (worth 2) and 14 (worth 4) and one on 5; nobody can pay or lighten, no card to draw
+    # figures on 12 (worth 2) and 14 (worth 4) and one on 5; with one leader and one oil in play nobody can
+    # ever pay (13: two leaders, 15: three goods, 6: two leaders), chests block lightening, no card to draw
     state = build(
         3,
         figs=[12, 14, 5],
-        hands=[["blue-leader-1"], ["red-leader-1"], []],
+        hands=[["blue-leader-1"], ["red-oil-1"], []],
         display=[None] * 5,
         deck=[],
         discard=[],
@@ -234,8 +308,7 @@ def test_a_stalemate_before_kantshou_scores_the_section_1_spaces_as_kantshou_wou
         kantshou="open",
     )
     assert not any(GAME.can_move(state, s) for s in range(3))
-    for seat in (0, 1, 2):
-        state = play(state, seat, PASS)
+    state = pass_turns(state, STUCK_TURNS_3)
     result = GAME.result(state)
     assert result is not None
     assert result["scores"] == [3 + 2, 3 + 4, 3]
@@ -245,9 +318,7 @@ def test_a_stalemate_before_kantshou_scores_the_section_1_spaces_as_kantshou_wou
 
 
 def test_no_move_is_accepted_once_the_game_is_over() -> None:
-    state = stuck()
-    for seat in (0, 1, 2):
-        state = play(state, seat, PASS)
+    state = pass_turns(stuck(), STUCK_TURNS_3)
     with pytest.raises(IllegalMove) as err:
         GAME.apply(state, 0, PASS)
     assert err.value.code == "game_over"

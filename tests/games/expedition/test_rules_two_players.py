@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from server.games.base import State
 from server.games.expedition.data import DAIDU, KANTSHOU, TRACK
-from server.games.expedition.engine import GAME
+from server.games.expedition.engine import GAME, STALL_ROUNDS
 
 from .helpers import DRAW_DECK, PASS, STOP, build, gold, kinds, lighten, mv, play
 
@@ -117,8 +117,9 @@ def test_with_two_figures_each_a_gold_tie_goes_to_the_player_whose_best_figure_i
         chests=dict.fromkeys(range(29), 0) | {18: 1},  # a chest on 18: figure 2 on 17 cannot lighten
         kantshou="scored",
     )
-    state = play(state, 0, PASS)
-    state = play(state, 1, PASS)
+    for _ in range(STALL_ROUNDS):
+        state = play(state, 0, PASS)
+        state = play(state, 1, PASS)
     result = GAME.result(state)
     assert result is not None
     # seat 0: 5 + 5 (figure on 27); seat 1: 3 + 4 + 3 (figures on 26 and 25, further on together)

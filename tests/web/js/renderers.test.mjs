@@ -97,3 +97,29 @@ test("messages fill their placeholders, choose plural forms and fall back to Eng
   assert.deepEqual(LANGUAGES.map((l) => l.code), ["en", "hu", "fi", "it", "es"]);
   for (const code of Object.keys(catalogues)) assert.deepEqual(Object.keys(catalogues[code]).sort(), Object.keys(catalogues.en).sort(), code);
 });
+
+test("every option, prompt and log line reads in every language without a catalogue key left in it", () => {
+  const KEY = /\bw\.[a-z]+\.[A-Za-z0-9_.]+/;
+  try {
+    for (const { code } of LANGUAGES) {
+      setLang(code);
+      for (const [game, renderer] of Object.entries(RENDERERS)) {
+        for (const view of fixtures(game)) {
+          const texts = (view.prompt?.options || []).map((m) => renderer.describe(m, view));
+          if (renderer.promptText && view.prompt) texts.push(renderer.promptText(view));
+          for (const line of renderer.logLines(view)) texts.push(line.text);
+          for (const text of texts) assert.doesNotMatch(text, KEY, `${code} ${game}: ${text}`);
+        }
+      }
+    }
+    // the game words change with the language
+    const view = fixtures("khan").find((v) => v.prompt?.options?.some((o) => o.a === "space"));
+    const move = view.prompt.options.find((o) => o.a === "space" && o.space === "khan");
+    const said = LANGUAGES.map(({ code }) => (setLang(code), khan.describe(move, view)));
+    assert.equal(new Set(said).size, 5, said.join(" | "));
+    setLang("es");
+    assert.match(khan.describe(move, view), /^El favor del Khan/);
+  } finally {
+    setLang("en");
+  }
+});

@@ -5,6 +5,7 @@
 // Must not: decide a rule. Every move sent is one of `view.prompt.options`, sent as listed; what is
 // highlighted (destinations, cards, routes, the stack) is read from the options, never worked out here.
 import { clickable, h, s } from "../dom.js";
+import { t, tOr } from "../i18n.js";
 
 const GOODS = { violet: "#7d4fb0", green: "#2f8a41", yellow: "#e3b21c", turquoise: "#17a3a0" };
 const WIN_COLOURS = ["turquoise", "yellow", "green"];
@@ -14,25 +15,6 @@ const PAWNS = [
   { name: "white", fill: "#f7f4ec", text: "#1b1b1b" },
   { name: "black", fill: "#262626", text: "#fff" },
 ];
-const KIND_WORDS = {
-  venice: "Venice, start and goal",
-  khanbaliq: "the Khan's capital",
-  mission: "mission city",
-  port: "port",
-  post: "trading post",
-  city: "city",
-};
-const PHASE_WORDS = {
-  spin: "declaring the route and spinning",
-  move: "choosing where the move ends",
-  fight: "deciding whether to fight",
-  ransom: "paying a ransom",
-  gift: "giving gifts to the Khan",
-  sell: "selling goods",
-  buy: "buying goods",
-  discard: "putting back a goods card",
-};
-const TURN_TAG = { spin: "spinning", move: "moving", fight: "fighting", ransom: "ransom", gift: "gifts", sell: "selling", buy: "buying", discard: "discarding" };
 const DIE = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 const NARROW_MAP_WIDTH = 1250; // px: on a small screen the map keeps this width and scrolls inside its box
 const SCROLL_BELOW = 1000; // px of window width under which the map scrolls (its labels would be too small)
@@ -60,16 +42,20 @@ function nodeOf(view, id) {
 }
 
 function nodeName(view, id) {
-  return nodeOf(view, id)?.name || id;
+  const n = nodeOf(view, id);
+  return n ? tOr(`w.cl.node.${id}`, n.name) : id;
 }
 
 function nodeWords(view, id) {
   const n = nodeOf(view, id);
   if (!n) return id;
-  if (n.type === "venice" || n.type === "khanbaliq") return n.name;
-  if (n.type === "post") return `${n.name} (${n.colour} trading post${n.port ? " and port" : ""})`;
-  return `${n.name} (${KIND_WORDS[n.type] || n.type})`;
+  const name = nodeName(view, id);
+  if (n.type === "venice" || n.type === "khanbaliq") return name;
+  if (n.type === "post") return t(n.port ? "w.cl.postPort" : "w.cl.post", { name, colour: colourName(n.colour) });
+  return `${name} (${tOr(`w.cl.kind.${n.type}`, n.type)})`;
 }
+
+const colourName = (c) => tOr(`w.cl.colour.${c}`, c);
 
 function cardParts(id) {
   const [colour, value] = id.split("-");
@@ -82,7 +68,7 @@ function cardType(id) {
 
 function cardName(id) {
   const { colour, value } = cardParts(id);
-  return `${colour} ${value}`;
+  return t("w.cl.card", { colour: colourName(colour), value });
 }
 
 function cardValue(id) {
@@ -91,7 +77,7 @@ function cardValue(id) {
 }
 
 function raiders(space) {
-  return space === "pirates" ? "pirates" : space === "robbers" ? "robbers" : String(space);
+  return space === "pirates" || space === "robbers" ? t(`w.cl.${space}`) : String(space);
 }
 
 function plural(n, word, many = `${word}s`) {
@@ -126,37 +112,56 @@ function analyse(view) {
 function describe(move, view) {
   const pub = view.public;
   const space = pub.fight?.space || (typeof pub.spin?.value === "string" ? pub.spin.value : null);
+  const route = (r) => tOr(`w.cl.route.${r}`, r);
   switch (move.a) {
     case "spin": {
       const both = (view.prompt?.options || []).filter((o) => o.a === "spin").length > 1;
-      return both ? `Go by ${move.route}: spin the ${move.route} compass` : `Spin the ${move.route} compass`;
+      return t(both ? "w.cl.opt.spinBy" : "w.cl.opt.spin", { route: route(move.route) });
     }
     case "move":
-      return `End the move at ${nodeWords(view, move.to)}`;
+      return t("w.cl.opt.move", { to: nodeWords(view, move.to) });
     case "fight":
-      return `Fight the ${raiders(space)} (the Golden Table protects you: you lose nothing)`;
+      return t("w.cl.opt.fight", { raiders: raiders(space) });
     case "decline":
-      return "Decline the fight (your turn ends)";
+      return t("w.cl.opt.decline");
     case "ransom":
-      return move.card
-        ? `Give ${cardName(move.card)} onto the ${raiders(space)}' ransom space`
-        : `Pay 50 bezants onto the ${raiders(space)}' ransom space`;
+      return move.card ? t("w.cl.opt.ransomCard", { card: cardName(move.card), raiders: raiders(space) }) : t("w.cl.opt.ransom", { raiders: raiders(space) });
     case "gift":
-      return `Give ${cardName(move.card)} to the Khan`;
+      return t("w.cl.opt.gift", { card: cardName(move.card) });
     case "sell":
-      return `Sell ${cardName(move.card)} for ${cardValue(move.card)} bezants`;
+      return t("w.cl.opt.sell", { card: cardName(move.card), value: cardValue(move.card) });
     case "done":
-      return pub.phase === "sell" ? "Done selling" : "Done trading";
+      return t(pub.phase === "sell" ? "w.cl.opt.doneSelling" : "w.cl.opt.doneTrading");
     case "buy":
-      return `Buy the top ${pub.trade?.colour || ""} card for 20 bezants`;
-    case "force": {
-      const name = view.seats[move.seat]?.name || `Seat ${move.seat + 1}`;
-      return `Make ${name} sell you a blind card for 30 bezants`;
-    }
+      return t("w.cl.opt.buy", { colour: colourName(pub.trade?.colour || "") });
+    case "force":
+      return t("w.cl.opt.force", { who: view.seats[move.seat]?.name || t("room.seat", { n: move.seat + 1 }) });
     case "discard":
-      return `Put ${cardName(move.card)} at the bottom of its stack`;
+      return t("w.cl.opt.discard", { card: cardName(move.card) });
     default:
       return JSON.stringify(move);
+  }
+}
+
+/** The prompt's question in words, from the view's structure (the phase, the spin, the gifts so far). */
+function promptText(view) {
+  const pub = view.public;
+  const opts = view.prompt?.options || [];
+  switch (pub.phase) {
+    case "spin":
+      return t(opts.filter((o) => o.a === "spin").length > 1 ? "w.cl.prompt.spinBoth" : "w.cl.prompt.spin");
+    case "move":
+      return t("w.cl.prompt.move", { n: pub.spin?.value ?? "?" });
+    case "gift":
+      return t("w.cl.prompt.gift");
+    case "fight":
+    case "ransom":
+    case "sell":
+    case "buy":
+    case "discard":
+      return t(`w.cl.prompt.${pub.phase}`);
+    default:
+      return view.prompt?.text || "";
   }
 }
 
@@ -322,7 +327,7 @@ function mapSvg(ctx, moves) {
   const nodes = b.nodes.map((n) => {
     const option = moves.moves.get(n.id);
     const here = pawnsAt.get(n.id) || [];
-    const bits = [n.type === "post" ? `${n.name}, ${n.colour} trading post${n.port ? " and port" : ""}` : n.type === "venice" ? KIND_WORDS.venice : `${n.name}, ${KIND_WORDS[n.type] || n.type}`];
+    const bits = [n.type === "venice" ? t("w.cl.kind.venice") : nodeWords(view, n.id)];
     if (n.id === mine) bits.push("your secret mission city");
     if (revealed.has(n.id)) bits.push(`mission city of ${seatName(revealed.get(n.id).seat)} (done)`);
     for (const p of here) bits.push(`${seatName(p.seat)}'s ${pawnOf(p.seat).name} pawn is here`);
@@ -636,7 +641,7 @@ function playersPanel(ctx) {
       "li",
       { class: `player ${turn ? "turn" : ""} ${mine ? "me" : ""}`, "data-seat": p.seat },
       h("span", { class: "swatch", style: { background: c.fill, color: c.text }, "aria-hidden": "true" }, String(p.seat + 1)),
-      h("span", { class: "pname" }, seatName(p.seat), mine ? " (you)" : "", turn ? h("span", { class: "turn-tag" }, TURN_TAG[pub.phase] || pub.phase) : null),
+      h("span", { class: "pname" }, seatName(p.seat), mine ? ` ${t("room.you")}` : "", turn ? h("span", { class: "turn-tag" }, tOr(`w.cl.tag.${pub.phase}`, pub.phase)) : null),
       h(
         "span",
         { class: "pstats" },
@@ -664,49 +669,51 @@ function playersPanel(ctx) {
 
 function logLine(ev, view, seatName) {
   const who = ev.seat !== undefined && ev.seat !== null ? seatName(ev.seat) : "";
+  const L = (key, params) => t(`w.cl.log.${key}`, { who, ...params });
+  const bezants = (n) => t("w.cl.bezants", { n });
   switch (ev.ev) {
     case "spin":
-      return `${who} spun the ${ev.route} compass: ${typeof ev.value === "string" ? `the ${raiders(ev.value)}` : ev.value}.`;
+      return L("spin", { route: tOr(`w.cl.route.${ev.route}`, ev.route), value: typeof ev.value === "string" ? raiders(ev.value) : ev.value });
     case "move":
-      return `${who} moved from ${nodeName(view, ev.from)} to ${nodeName(view, ev.to)}${ev.short ? " (stopped short)" : ""}.`;
+      return ev.short ? L("moveShort", { from: nodeName(view, ev.from), to: nodeName(view, ev.to) }) : t("w.log.step", { who, from: nodeName(view, ev.from), to: nodeName(view, ev.to) });
     case "no_move":
-      return `${who} could not end a move anywhere and stayed.`;
+      return L("noMove");
     case "fight": {
-      const base = `${who} fought the ${raiders(ev.space)}: ${ev.player} against ${ev.raiders}`;
-      if (ev.player < ev.raiders) return `${base}, lost.`;
+      const base = L("fight", { raiders: raiders(ev.space), player: ev.player, them: ev.raiders });
+      if (ev.player < ev.raiders) return `${base} ${t("w.cl.log.lost")}`;
       const loot = ev.loot || {};
-      if (loot.bank) return `${base}, won ${loot.money} bezants from the bank.`;
-      const got = [loot.money ? `${loot.money} bezants` : null, ...(loot.cards || []).map(cardName)].filter(Boolean);
-      return `${base}, won ${got.join(", ")}.`;
+      if (loot.bank) return `${base} ${t("w.cl.log.wonBank", { money: bezants(loot.money) })}`;
+      const got = [loot.money ? bezants(loot.money) : null, ...(loot.cards || []).map(cardName)].filter(Boolean);
+      return `${base} ${t("w.cl.log.won", { what: got.join(", ") })}`;
     }
     case "decline":
-      return `${who} declined the fight.`;
+      return L("decline");
     case "ransom":
-      return `${who} paid ${ev.card ? cardName(ev.card) : `${ev.money} bezants`} onto the ${raiders(ev.space)}' ransom space.`;
+      return L("ransom", { what: ev.card ? cardName(ev.card) : bezants(ev.money), raiders: raiders(ev.space) });
     case "sell":
-      return `${who} sold ${cardName(ev.card)} for ${ev.value} bezants.`;
+      return L("sell", { card: cardName(ev.card), money: bezants(ev.value) });
     case "buy":
-      return `${who} ${ev.free ? "took a free" : "bought a"} ${ev.colour} card.`;
+      return L(ev.free ? "buyFree" : "buy", { colour: colourName(ev.colour) });
     case "hazard":
-      return `${who} drew “${ev.name}”: ${ev.text}${ev.paid !== undefined ? ` (paid ${ev.paid})` : ""}`;
+      return `${L("hazard", { name: ev.name, text: ev.text })}${ev.paid !== undefined ? ` (${t("w.cl.log.paid", { n: ev.paid })})` : ""}`;
     case "discard":
-      return `${who} put ${cardName(ev.card)} at the bottom of its stack.`;
+      return L("discard", { card: cardName(ev.card) });
     case "gifts":
-      return `${who} gave the Khan ${ev.cards.map(cardName).join(", ")}.`;
+      return L("gifts", { cards: ev.cards.map(cardName).join(", ") });
     case "golden_table":
-      return `${who} received a Golden Table with a secret mission.`;
+      return L("table");
     case "mission":
-      return `${who} reached the mission city ${nodeName(view, ev.city)} and took a Secret of the East.`;
+      return L("mission", { city: nodeName(view, ev.city) });
     case "venice":
-      return `${who} reached Venice, not yet able to win.`;
+      return L("venice");
     case "win":
-      return `${who} reached Venice with ${ev.total} bezants in total and wins!`;
+      return L("win", { money: bezants(ev.total) });
     case "miss_turn":
-      return `${who} missed a turn.`;
+      return L("miss");
     case "forced_sale":
-      return `${seatName(ev.buyer)} made ${seatName(ev.seller)} sell a blind card for ${ev.price} bezants.`;
+      return t("w.cl.log.forced", { buyer: seatName(ev.buyer), seller: seatName(ev.seller), money: bezants(ev.price) });
     case "round_limit":
-      return "The round limit is reached: the game ends.";
+      return t("w.cl.log.roundLimit");
     default:
       return `${ev.ev}`;
   }
@@ -717,7 +724,9 @@ function logLine(ev, view, seatName) {
 export default {
   id: "classic",
   title: "Marco Polo (classic)",
-  house: "The board, the compass wheels and the 20 hazard cards are reconstructions (house data), not the printed components.",
+  get house() {
+    return t("w.cl.house");
+  },
   minSeats: 2,
   maxSeats: 4,
   scoreUnit: "bezants in total",
@@ -736,6 +745,8 @@ export default {
 
   describe,
 
+  promptText,
+
   hasGesture(move) {
     return ["spin", "move", "sell", "gift", "discard", "buy"].includes(move.a) || (move.a === "ransom" && Boolean(move.card));
   },
@@ -743,7 +754,7 @@ export default {
   status(view, ctx) {
     const pub = view.public;
     if (pub.turn === undefined) return "";
-    return `${ctx.seatName(pub.turn)} is ${PHASE_WORDS[pub.phase] || "playing"}.`;
+    return tOr(`w.cl.st.${pub.phase}`, t("w.cl.st.playing", { who: ctx.seatName(pub.turn) }), { who: ctx.seatName(pub.turn) });
   },
 
   logLines(view) {

@@ -3,10 +3,12 @@
 // Must not: decide a rule. Every move sent is one of `view.prompt.options`, sent as listed; the space a
 // figure would enter comes from the view (`figures[i].next`), never from a rule repeated here.
 import { clickable, h, s } from "../dom.js";
+import { t, t as tr, tOr } from "../i18n.js";
 
 const CARD_COLOURS = { blue: "#2d67b3", yellow: "#d9a514", red: "#c3362c", green: "#2f8a41", purple: "#7a47a6" };
 const FIGURE_COLOURS = { red: "#d6392b", blue: "#2a68d6", green: "#2e9a48", orange: "#f28c18", white: "#fbfbf7" };
-const KIND_NAMES = { oil: "oil", spice: "spice", silk: "silk", fruit: "fruit", leader: "caravan leader" };
+const kindName = (k) => tOr(`w.ex.kind.${k}`, k);
+const colourName = (c) => tOr(`w.ex.colour.${c}`, c);
 const GOODS = ["oil", "spice", "silk", "fruit"];
 const GOODS_TINT = { oil: "#4a4036", spice: "#c2602a", silk: "#b0468a", fruit: "#6d9f2f" };
 
@@ -34,52 +36,25 @@ function cardParts(id) {
 
 function cardName(id) {
   const { colour, kind } = cardParts(id);
-  return `${colour} ${KIND_NAMES[kind] || kind}`;
+  return t("w.ex.card", { colour: colourName(colour), kind: kindName(kind) });
 }
 
-function plural(n, word, many = `${word}s`) {
-  return `${n} ${n === 1 ? word : many}`;
-}
+const REQS = ["goods", "four_goods", "leaders", "colour", "five_colours"];
 
 function reqShort(req) {
-  if (!req) return "start";
-  switch (req.kind) {
-    case "goods":
-      return req.n === 1 ? "1 goods" : `${req.n} same goods`;
-    case "four_goods":
-      return "4 kinds of goods";
-    case "leaders":
-      return plural(req.n, "leader");
-    case "colour":
-      return `${req.n} of a colour`;
-    case "five_colours":
-      return "5 colours";
-    default:
-      return req.kind;
-  }
+  if (!req) return t("w.ex.req.start");
+  return REQS.includes(req.kind) ? t(`w.ex.req.${req.kind}`, { n: req.n }) : req.kind;
 }
 
 function reqLong(req) {
-  if (!req) return "no payment (start)";
-  switch (req.kind) {
-    case "goods":
-      return `pay ${plural(req.n, "goods card")} of one type (oil, spice, silk or fruit), any colours, no caravan leaders`;
-    case "four_goods":
-      return "pay one goods card of each type: oil, spice, silk and fruit";
-    case "leaders":
-      return `pay ${plural(req.n, "caravan leader")}, any colours`;
-    case "colour":
-      return `pay ${req.n} cards of one colour, goods or leaders`;
-    case "five_colours":
-      return "pay one card of each of the five colours";
-    default:
-      return `pay: ${JSON.stringify(req)}`;
-  }
+  if (!req) return t("w.ex.reqLong.start");
+  return REQS.includes(req.kind) ? t(`w.ex.reqLong.${req.kind}`, { n: req.n }) : JSON.stringify(req);
 }
 
 function spaceName(track, pos) {
-  if (pos === null || pos === undefined) return "the next space";
-  return track[pos]?.name || `space ${pos}`;
+  if (pos === null || pos === undefined) return t("w.ex.nextSpace");
+  const name = track[pos]?.name;
+  return name ? tOr(`w.ex.city.${name}`, name) : t("w.ex.space", { n: pos });
 }
 
 function landmarks(track) {
@@ -95,7 +70,7 @@ function landing(pub, fig) {
 
 function figureLabel(pub, fig, seatName) {
   const f = pub.figures[fig];
-  return `${f.colour} figure (${seatName(f.seat)})`;
+  return t("w.ex.figureOf", { colour: colourName(f.colour), who: seatName(f.seat) });
 }
 
 function multiset(list) {
@@ -355,11 +330,11 @@ function board(ctx, moves, ui) {
     }
     if (isTarget) parts.push(s("rect", { class: "target-ring", x: -4, y: -4, width: S + 8, height: S + 8, rx: 15 }));
 
-    const bits = [t.name ? `${t.name}, space ${t.pos}` : `Space ${t.pos}`];
-    if (t.score) bits.push(`scoring ${t.score} gold`);
+    const bits = [t.name ? tr("w.ex.b.named", { name: spaceName(track, t.pos), n: t.pos }) : tr("w.ex.b.space", { n: t.pos })];
+    if (t.score) bits.push(tr("w.ex.b.scoring", { n: t.score }));
     bits.push(reqLong(t.req));
-    if (chest) bits.push(`a chest of ${chest} gold lies here`);
-    for (const f of figs) bits.push(`${figureLabel(pub, f.fig, seatName)} stands here`);
+    if (chest) bits.push(tr("w.ex.b.chest", { n: chest }));
+    for (const f of figs) bits.push(tr("w.ex.b.stands", { fig: figureLabel(pub, f.fig, seatName) }));
     const g = s(
       "g",
       {
@@ -372,9 +347,9 @@ function board(ctx, moves, ui) {
       parts,
     );
     if (isTarget) {
-      const who = here.map((h2) => figureLabel(pub, h2.fig, seatName)).join(" or ");
+      const who = here.map((h2) => figureLabel(pub, h2.fig, seatName)).join(` ${tr("w.orShort")} `);
       g.setAttribute("data-key", `space-${t.pos}`);
-      clickable(g, `Move ${who} to ${bits.join("; ")}`, () => onSpace(t.pos));
+      clickable(g, tr("w.ex.b.moveTo", { who, to: bits.join("; ") }), () => onSpace(t.pos));
       if (selected) g.setAttribute("aria-pressed", "true");
     } else {
       g.setAttribute("role", "img");
@@ -384,8 +359,8 @@ function board(ctx, moves, ui) {
   });
 
   const desc = pub.figures
-    .map((f) => `${figureLabel(pub, f.fig, seatName)} on ${spaceName(track, f.pos)}`)
-    .concat(`Kantshou scoring: ${pub.kantshou === "open" ? "not yet" : pub.kantshou === "triggered" ? "after this turn" : "done"}`)
+    .map((f) => t("w.ex.b.on", { fig: figureLabel(pub, f.fig, seatName), space: spaceName(track, f.pos) }))
+    .concat(t(`w.ex.kantshou.${pub.kantshou === "open" || pub.kantshou === "triggered" ? pub.kantshou : "done"}`))
     .join(". ");
   return s(
     "svg",
@@ -396,7 +371,7 @@ function board(ctx, moves, ui) {
       "aria-labelledby": "track-title track-desc",
       "data-cols": ctx.narrow ? 5 : 10,
     },
-    s("title", { id: "track-title" }, `The route from Hormus through Kantshou to Daidu, ${track.length} spaces`),
+    s("title", { id: "track-title" }, t("w.ex.b.title", { n: track.length })),
     s("desc", { id: "track-desc" }, desc),
     s("polyline", { class: "road", points: route.join(" ") }),
     spaces,
@@ -438,11 +413,11 @@ function handPanel(ctx, moves, ui) {
     if (picking) {
       if ((pickedLeft.get(id) || 0) > 0) {
         pickedLeft.set(id, pickedLeft.get(id) - 1);
-        return cardEl(id, { pressed: true, label: `${cardName(id)}, picked` });
+        return cardEl(id, { pressed: true, label: t("w.ex.picked", { card: cardName(id) }) });
       }
       const o = pickTypes.get(cardType(id));
       if (!o || !view.prompt) return cardEl(id, { dim: Boolean(view.prompt) });
-      return cardEl(id, { key, usable: true, onClick: () => !ctx.pending && ctx.send(o), label: `Pay with ${cardName(id)}` });
+      return cardEl(id, { key, usable: true, onClick: () => !ctx.pending && ctx.send(o), label: t("w.ex.opt.pick", { card: cardName(id) }) });
     }
     if (!moving) return cardEl(id, {});
     const chosen = ui.cards.includes(id);
@@ -462,16 +437,16 @@ function handPanel(ctx, moves, ui) {
     const f = ui.fig;
     const where = f !== null ? spaceName(view.public.track, landing(view.public, f)) : null;
     let hint;
-    if (f === null) hint = "Choose a highlighted space (or figure) to move to, then the cards to pay with.";
-    else if (pay.ready) hint = `Ready: ${where} paid with ${ui.cards.map(cardName).join(", ")}.`;
-    else if (moves.figs.get(f)?.moves.length) hint = `To ${where}: select ${pay.size} cards (${reqShort(view.public.track[landing(view.public, f)].req)}).`;
-    else hint = `Your cards cannot pay ${where}; see the choices below.`;
+    if (f === null) hint = t("w.ex.hint.choose");
+    else if (pay.ready) hint = t("w.ex.hint.ready", { where, cards: ui.cards.map(cardName).join(", ") });
+    else if (moves.figs.get(f)?.moves.length) hint = t("w.ex.hint.select", { where, n: pay.size, req: reqShort(view.public.track[landing(view.public, f)].req) });
+    else hint = t("w.ex.hint.cannot", { where });
     // two figures of one player (2-player game) may aim at the same space: say which one moves
     const figChoice =
       moves.figs.size > 1
         ? h(
             "div",
-            { class: "fig-choice", role: "group", "aria-label": "Figure to move" },
+            { class: "fig-choice", role: "group", "aria-label": t("w.ex.figToMove") },
             [...moves.figs.keys()].map((fg) => {
               const colour = view.public.figures[fg].colour;
               return h(
@@ -491,7 +466,7 @@ function handPanel(ctx, moves, ui) {
                   },
                 },
                 h("span", { class: `swatch f-${colour}`, style: { background: FIGURE_COLOURS[colour] }, "aria-hidden": "true" }, String(view.public.figures[fg].seat + 1)),
-                ` ${colour} to ${spaceName(view.public.track, landing(view.public, fg))}`,
+                ` ${t("w.ex.figTo", { colour: colourName(colour), to: spaceName(view.public.track, landing(view.public, fg)) })}`,
               );
             }),
           )
@@ -511,7 +486,7 @@ function handPanel(ctx, moves, ui) {
           disabled: !pay.ready || ctx.pending,
           onClick: () => pay.ready && ctx.send(pay.ready),
         },
-        pay.ready && f !== null ? `Move ${view.public.figures[f].colour} to ${where}` : "Move",
+        pay.ready && f !== null ? t("w.ex.moveTo", { colour: colourName(view.public.figures[f].colour), where }) : t("w.ex.move"),
       ),
       ui.cards.length
         ? h(
@@ -525,17 +500,17 @@ function handPanel(ctx, moves, ui) {
                 ctx.rerender();
               },
             },
-            "clear",
+            t("w.ex.clear"),
           )
         : null,
     );
   } else if (picking && view.prompt) {
-    bar = h("div", { class: "action-bar" }, h("p", { class: "hint" }, `Paying ${spaceName(view.public.track, landing(view.public, picking.fig))} card by card: choose the next card.`));
+    bar = h("div", { class: "action-bar" }, h("p", { class: "hint" }, t("w.ex.hint.paying", { where: spaceName(view.public.track, landing(view.public, picking.fig)) })));
   }
   return h(
     "section",
     { class: "hand panel", "aria-labelledby": "hand-title" },
-    h("h2", { id: "hand-title" }, `Your hand (${hand.length})`),
+    h("h2", { id: "hand-title" }, t("w.ex.hand", { n: hand.length })),
     h("div", { class: "cards", role: moving || picking ? "group" : "list", "aria-labelledby": "hand-title" }, cards),
     bar,
   );
@@ -545,18 +520,18 @@ function marketPanel(ctx, moves) {
   const pub = ctx.view.public;
   const drawing = ctx.view.prompt && pub.phase === "draw";
   const slots = pub.display.map((id, slot) => {
-    if (id === null) return h("div", { class: "card empty", role: "listitem", "aria-label": "empty slot" }, "empty");
+    if (id === null) return h("div", { class: "card empty", role: "listitem", "aria-label": t("w.ex.emptySlot") }, t("w.empty"));
     const o = moves.display.get(slot);
     if (!o) return cardEl(id, { extra: { "data-slot": slot } });
     return cardEl(id, {
       key: `slot-${slot}`,
       usable: true,
-      label: `Take ${cardName(id)}`,
+      label: t("w.ex.opt.drawFace", { card: cardName(id) }),
       onClick: () => !ctx.pending && ctx.send(o),
       extra: { "data-slot": slot },
     });
   });
-  const pileLabel = `Draw pile: ${plural(pub.deck, "card")}`;
+  const pileLabel = t("w.ex.pile", { n: pub.deck });
   const pile = moves.deck
     ? h(
         "button",
@@ -565,19 +540,19 @@ function marketPanel(ctx, moves) {
           class: "pile usable",
           id: "draw-pile",
           "data-key": "pile",
-          "aria-label": `Draw the top card of the draw pile (${plural(pub.deck, "card")})`,
+          "aria-label": `${t("w.ex.opt.drawDeck")} (${t("w.ex.cards", { n: pub.deck })})`,
           onClick: () => !ctx.pending && ctx.send(moves.deck),
         },
         h("span", { class: "pile-n" }, String(pub.deck)),
-        h("span", null, "draw pile"),
+        h("span", null, t("w.ex.drawPile")),
       )
-    : h("div", { class: "pile", id: "draw-pile", role: "img", "aria-label": pileLabel }, h("span", { class: "pile-n" }, String(pub.deck)), h("span", null, "draw pile"));
+    : h("div", { class: "pile", id: "draw-pile", role: "img", "aria-label": pileLabel }, h("span", { class: "pile-n" }, String(pub.deck)), h("span", null, t("w.ex.drawPile")));
   return h(
     "section",
     { class: `market panel ${drawing ? "drawing" : ""}`, "aria-labelledby": "market-title" },
-    h("h2", { id: "market-title" }, drawing ? "Draw a card" : "Face-up cards"),
+    h("h2", { id: "market-title" }, drawing ? t("w.ex.drawACard") : t("w.ex.faceUp")),
     h("div", { class: "cards", role: drawing ? "group" : "list", "aria-labelledby": "market-title" }, slots, pile),
-    h("p", { class: "hint" }, `Discard pile: ${plural(pub.discard.length, "card")}.`),
+    h("p", { class: "hint" }, t("w.ex.discard", { n: pub.discard.length })),
   );
 }
 
@@ -588,8 +563,8 @@ function playersPanel(ctx) {
     const figs = pub.figures.filter((f) => f.seat === p.seat);
     const mine = p.seat === view.you;
     let gold = null;
-    if (p.gold !== undefined) gold = `${p.gold} gold`;
-    else if (mine && view.private?.gold !== undefined) gold = `${view.private.gold} gold`;
+    if (p.gold !== undefined) gold = t("w.res.gold", { n: p.gold });
+    else if (mine && view.private?.gold !== undefined) gold = t("w.res.gold", { n: view.private.gold });
     const cv = p.chest_values || (mine ? view.private?.chest_values : null);
     const chestText = cv ? ` (${["1", "2", "3"].filter((k) => cv[k]).map((k) => `${cv[k]}×${k}`).join(", ")})` : "";
     const turn = pub.turn === p.seat && !view.result;
@@ -601,23 +576,23 @@ function playersPanel(ctx) {
         { class: "swatches", "aria-hidden": "true" },
         figs.map((f) => h("span", { class: `swatch f-${f.colour}`, style: { background: FIGURE_COLOURS[f.colour] } }, String(p.seat + 1))),
       ),
-      h("span", { class: "pname" }, seatName(p.seat), mine ? " (you)" : "", turn ? h("span", { class: "turn-tag" }, pub.phase === "draw" ? "drawing" : "moving") : null),
+      h("span", { class: "pname" }, seatName(p.seat), mine ? ` ${t("room.you")}` : "", turn ? h("span", { class: "turn-tag" }, pub.phase === "draw" ? t("w.ex.drawing") : t("w.ex.moving")) : null),
       h(
         "span",
         { class: "pstats" },
-        `${plural(p.hand, "card")} · ${plural(p.chests, "chest")}${chestText}`,
-        gold ? h("strong", { class: "gold" }, ` · ${gold}`) : h("span", { class: "gold hidden-gold" }, " · gold hidden"),
+        `${t("w.ex.cards", { n: p.hand })} · ${t("w.ex.chests", { n: p.chests })}${chestText}`,
+        gold ? h("strong", { class: "gold" }, ` · ${gold}`) : h("span", { class: "gold hidden-gold" }, ` · ${t("w.ex.goldHidden")}`),
       ),
-      h("span", { class: "sr" }, `, figures: ${figs.map((f) => `${f.colour} on ${spaceName(pub.track, f.pos)}`).join(", ")}`),
+      h("span", { class: "sr" }, `, ${t("w.ex.figuresOn", { list: figs.map((f) => t("w.ex.b.on", { fig: colourName(f.colour), space: spaceName(pub.track, f.pos) })).join(", ") })}`),
     );
   });
-  const k = pub.kantshou === "open" ? "Kantshou not reached yet" : pub.kantshou === "triggered" ? "Kantshou scoring at the end of this turn" : "Kantshou scored";
+  const k = t(`w.ex.kantshouLong.${pub.kantshou === "open" || pub.kantshou === "triggered" ? pub.kantshou : "done"}`);
   return h(
     "section",
     { class: "players panel", "aria-labelledby": "players-title" },
-    h("h2", { id: "players-title" }, "Players"),
+    h("h2", { id: "players-title" }, t("w.kh.tab.players")),
     h("ul", null, rows),
-    h("p", { class: "hint" }, `Turn ${pub.turns + 1}. ${k}.`),
+    h("p", { class: "hint" }, t("w.ex.turnK", { n: pub.turns + 1, k })),
   );
 }
 
@@ -625,56 +600,67 @@ function playersPanel(ctx) {
 
 function describe(move, view) {
   const pub = view.public;
-  const fig = (f) => `${pub.figures[f]?.colour || "?"} figure`;
+  const fig = (f) => t("w.ex.figure", { colour: colourName(pub.figures[f]?.colour || "?") });
   const to = (f) => spaceName(pub.track, landing(pub, f));
   switch (move.a) {
     case "move":
-      return `Move ${fig(move.fig)} to ${to(move.fig)}, paying ${move.pay.map(cardName).join(", ")}`;
+      return t("w.ex.opt.move", { fig: fig(move.fig), to: to(move.fig), cards: move.pay.map(cardName).join(", ") });
     case "lighten":
-      return `Lighten the load: move ${fig(move.fig)} to ${to(move.fig)} for 1 gold`;
+      return t("w.ex.opt.lighten", { fig: fig(move.fig), to: to(move.fig) });
     case "choose":
-      return `Pay for ${fig(move.fig)} to ${to(move.fig)} card by card`;
+      return t("w.ex.opt.choose", { fig: fig(move.fig), to: to(move.fig) });
     case "pick":
-      return `Pay with ${cardName(move.card)}`;
+      return t("w.ex.opt.pick", { card: cardName(move.card) });
     case "cancel":
-      return "Cancel paying card by card";
+      return t("w.ex.opt.cancel");
     case "pass":
-      return "Pass: move no figure, go on to draw a card";
+      return t("w.ex.opt.pass");
     case "stop":
-      return "Stop moving and draw a card";
+      return t("w.ex.opt.stop");
     case "draw":
-      return move.from === "deck" ? "Draw the top card of the draw pile" : `Take the face-up ${cardName(pub.display[move.slot] || "?-?-0")}`;
+      return move.from === "deck" ? t("w.ex.opt.drawDeck") : t("w.ex.opt.drawFace", { card: cardName(pub.display[move.slot] || "?-?-0") });
     default:
       return JSON.stringify(move);
   }
 }
 
+/** The prompt's question in words, from the view's structure (the phase, a payment card by card). */
+function promptText(view) {
+  const pub = view.public;
+  if (pub.phase === "draw") return t("w.ex.prompt.draw");
+  if (view.private?.picking) return t("w.ex.prompt.pick");
+  const opts = view.prompt?.options || [];
+  if (opts.some((o) => o.a === "stop")) return t("w.ex.prompt.moveOn");
+  return t("w.ex.prompt.move");
+}
+
 function logLine(ev, pub, seatName) {
   const who = ev.seat !== undefined && ev.seat !== null ? seatName(ev.seat) : "";
-  const fig = ev.fig !== undefined ? `${pub.figures[ev.fig]?.colour || "?"} figure` : "";
+  const fig = ev.fig !== undefined ? t("w.ex.figure", { colour: colourName(pub.figures[ev.fig]?.colour || "?") }) : "";
   const to = ev.to !== undefined ? spaceName(pub.track, ev.to) : "";
-  const chest = ev.chest ? `, took a chest of ${ev.chest} gold` : "";
-  const caught = ev.caught_up ? " and caught up to Kantshou" : "";
-  const paid = (list) => list.map((p) => `${seatName(p.seat)} ${p.gold}`).join(", ") || "nobody";
+  const extra = `${ev.chest ? `, ${t("w.ex.log.chest", { n: ev.chest })}` : ""}${ev.caught_up ? ` ${t("w.ex.log.caught")}` : ""}`;
+  const paid = (list) => list.map((p) => `${seatName(p.seat)} ${p.gold}`).join(", ") || t("w.ex.log.nobody");
   switch (ev.ev) {
     case "move":
-      return `${who} moved the ${fig} to ${to} paying ${(ev.paid || []).map(cardName).join(", ")}${chest}${caught}.`;
+      return t("w.ex.log.move", { who, fig, to, cards: (ev.paid || []).map(cardName).join(", "), extra });
     case "lighten":
-      return `${who} lightened the load: the ${fig} to ${to} for 1 gold${chest}${caught}.`;
+      return t("w.ex.log.lighten", { who, fig, to, extra });
     case "pass":
-      return `${who} passed.`;
+      return t("w.ex.log.pass", { who });
     case "stop":
-      return `${who} stopped moving.`;
+      return t("w.ex.log.stop", { who });
     case "draw":
-      return ev.slot === null || ev.slot === undefined ? `${who} drew from the draw pile.` : `${who} took the face-up ${cardName(ev.card)}.`;
+      return ev.slot === null || ev.slot === undefined ? t("w.ex.log.drawDeck", { who }) : t("w.ex.log.drawFace", { who, card: cardName(ev.card) });
+    case "take":
+      return t("w.ex.log.take", { who, from: seatName(ev.from_seat) });
     case "reshuffle":
-      return `The discard pile was shuffled into a new draw pile (${plural(ev.cards, "card")}).`;
+      return t("w.ex.log.reshuffle", { n: ev.cards });
     case "kantshou_scoring":
-      return `Kantshou scoring: ${paid(ev.paid)} gold.`;
+      return t("w.ex.log.kantshou", { paid: paid(ev.paid) });
     case "final_scoring":
-      return `Final scoring on the last stretch: ${paid(ev.paid)} gold.`;
+      return t("w.ex.log.final", { paid: paid(ev.paid) });
     case "stalemate":
-      return "Nobody can move and no card is left: the game ends.";
+      return t("w.ex.log.stalemate");
     default:
       return `${ev.ev}`;
   }
@@ -683,14 +669,18 @@ function logLine(ev, pub, seatName) {
 export default {
   id: "expedition",
   title: "Marco Polo Expedition",
-  house: "The track's 30 spaces and their requirements are a reconstruction (house data), not the printed board.",
+  get house() {
+    return t("w.ex.house");
+  },
   minSeats: 2,
   maxSeats: 5,
   scoreUnit: "gold",
-  options: [
-    { key: "open_gold", label: "Gold is public (open chests)" },
-    { key: "move_both", label: "2 players: both figures may move in a turn" },
-  ],
+  get options() {
+    return [
+      { key: "open_gold", label: t("w.ex.optOpenGold") },
+      { key: "move_both", label: t("w.ex.optMoveBoth") },
+    ];
+  },
 
   render(ctx) {
     const moves = analyse(ctx.view);
@@ -705,6 +695,8 @@ export default {
 
   describe,
 
+  promptText,
+
   hasGesture(move, view) {
     if (move.a === "move" || move.a === "choose") return landing(view.public, move.fig) !== null;
     return move.a === "pick" || move.a === "draw";
@@ -713,7 +705,7 @@ export default {
   status(view, ctx) {
     const pub = view.public;
     if (pub.turn === undefined) return "";
-    return `${ctx.seatName(pub.turn)} is ${pub.phase === "draw" ? "drawing a card" : "moving"}.`;
+    return t(pub.phase === "draw" ? "w.ex.st.drawing" : "w.ex.st.moving", { who: ctx.seatName(pub.turn) });
   },
 
   logLines(view) {
@@ -726,8 +718,8 @@ export default {
     const res = view.result;
     const top = Math.max(...res.scores);
     const tied = res.scores.filter((x) => x === top).length;
-    if (tied > 1 && tied > res.winners.length) return "Tied on gold: the tie goes to the player whose figure is nearest Daidu.";
-    if (tied > 1) return "Tied on gold and on the figure nearest Daidu: a shared win.";
+    if (tied > 1 && tied > res.winners.length) return t("w.ex.tie");
+    if (tied > 1) return t("w.ex.tieShared");
     return null;
   },
 };

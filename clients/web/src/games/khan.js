@@ -8,39 +8,21 @@
 // Must not: decide a rule. Every move sent is one of `view.prompt.options`, sent exactly as listed; what is
 // highlighted comes from the prompt alone. Options without a gesture are the room's buttons.
 import { h, s } from "../dom.js";
-import { SEAT_COLOURS, die, makeWords, placedDice, placementsText, plural, target, text, wrap } from "../shared/board.js";
+import { t, tOr } from "../i18n.js";
+import { SEAT_COLOURS, die, dieWords, fitText, makeWords, resName, placedDice, placementsText, target, text, wrap } from "../shared/board.js";
 import { contractName } from "../shared/names.js";
 
 const RESOURCES = ["coins", "camels", "pepper", "silk", "gold", "jade", "vp"];
-const RES_SHORT = { coins: "coins", camels: "camels", pepper: "pepper", silk: "silk", gold: "gold", jade: "jade", vp: "VP" };
-const SPACE_NAMES = {
-  book1: "Book I",
-  book2: "Book II",
-  book3a: "Book III (upper)",
-  book3b: "Book III (lower)",
-  seals: "Guild seals",
-  travel1: "Travel 1",
-  travel3: "Travel 3",
-  travel6: "Travel 6",
-  contracts: "Contracts",
-  khan: "Khan's favor",
-};
-const SPACE_GIVES = {
-  book1: "offer of tile I",
-  book2: "offer of tile II, die ≥ 3",
-  book3a: "offer of tile III, die ≥ 5",
-  book3b: "offer of tile III, die ≥ 5",
-  seals: "a guild seal",
-  travel1: "1 location, 2 coins",
-  travel3: "up to 3 locations",
-  travel6: "up to 6 + extra post",
-  contracts: "3 coins + 2 contracts",
-  khan: "4 coins + 2 camels",
-};
+const SPACES = ["book1", "book2", "book3a", "book3b", "seals", "travel1", "travel3", "travel6", "contracts", "khan", "bag", "black"];
+const spaceName = (sp) => t(`w.kh.space.${sp}`);
+const spaceGives = (sp) => t(`w.kh.gives.${sp}`);
 const SPACE_DICE = { seals: 2, travel1: 1, travel3: 2, travel6: 3 };
 const BOOK_PILE = { book1: 0, book2: 1, book3a: 2, book3b: 2 };
-const BAG_TAKE = { coins: "3 coins", camels: "2 camels", jade: "1 jade" };
-const CARGO_HOW = { double: "double it", upgrade: "upgrade it to the next good", vp: "sell it for VP" };
+const bagTake = (take) => (["coins", "camels", "jade"].includes(take) ? t(`w.kh.bag.${take}`) : take);
+const cargoHow = (how) => (["double", "upgrade", "vp"].includes(how) ? t(`w.kh.cargo.${how}`) : how);
+const sealName = (seal) => tOr(`w.kh.seal.${seal}`, seal);
+const shieldName = (sh) => tOr(`w.kh.shield.${sh}`, sh);
+const goodName = (g) => tOr(`w.resname.${g}`, g);
 
 // the map: board coordinates (x 0–100, y 0–60) scaled into a 1000×630 box
 const MAP_W = 1000;
@@ -51,40 +33,46 @@ const my = (y) => 40 + y * 9.2;
 // ---- words -------------------------------------------------------------------------------------
 
 const { amountWords, bundleWords, contractWords } = makeWords({
-  good: (n) => (n === 1 ? "1 good of your choice" : `${n} goods of your choice`),
-  contract: () => "a contract from a city with your post",
-  draw_contract: (n) => (n === 1 ? "the top contract of the pile" : `${n} contracts from the pile`),
-  other_marker: () => "another city's bonus marker",
+  good: (n) => t("w.res.goodChoice", { n }),
+  contract: () => t("w.kh.res.contract"),
+  draw_contract: (n) => t("w.kh.res.drawContract", { n }),
+  other_marker: () => t("w.kh.res.otherMarker"),
 });
 
 function cardWords(card) {
   if (!card) return "—";
+  const by = (list) => (list || []).join("/");
   switch (card.kind) {
     case "per_pip":
-      return `${bundleWords(card.reward)} per pip of the die`;
+      return t("w.card.perPip", { reward: bundleWords(card.reward) });
     case "by_die":
-      return `by die value 1 to 6: ${(card.rewards || []).map(bundleWords).join(" / ")}`;
+      return t("w.card.byDie", { rewards: (card.rewards || []).map(bundleWords).join(" / ") });
     case "count":
-      return `${bundleWords(card.reward)} per ${card.counts === "posts" ? "trading post" : "completed contract"}, at most the die value`;
+      return t(card.counts === "posts" ? "w.card.perPost" : "w.card.perContract", { reward: bundleWords(card.reward) });
     case "trade":
-      return `pay ${bundleWords(card.cost)} for ${bundleWords(card.reward)}, up to the die value times`;
+      return t("w.card.trade", { cost: bundleWords(card.cost), reward: bundleWords(card.reward) });
     case "either":
-      return `${(card.ways || []).map((w) => `${bundleWords(w.cost)} for ${bundleWords(w.reward)}`).join(" or ")} (one way), up to the die value times`;
+      return t("w.card.either", { ways: (card.ways || []).map((w) => t("w.card.way", { cost: bundleWords(w.cost), reward: bundleWords(w.reward) })).join(` ${t("w.orShort")} `) });
     case "city_bonus":
-      return `the bonus of your bonus cities, ${(card.times_by_die || []).join("/")} times by die value`;
+      return t("w.card.cityBonus", { times: by(card.times_by_die) });
     case "seal":
-      return `pay ${bundleWords(card.cost)}: a guild seal up to the die value`;
+      return t("w.kh.card.seal", { cost: bundleWords(card.cost) });
     case "move":
-      return `move ${(card.steps_by_die || []).join("/")} locations by die value`;
+      return t("w.card.move", { steps: by(card.steps_by_die) });
     case "contract":
-      return `${bundleWords(card.reward_per_pip)} per pip and a contract`;
+      return t("w.kh.card.contract", { reward: bundleWords(card.reward_per_pip) });
     default:
       return JSON.stringify(card);
   }
 }
 
 function goalWords(g) {
-  return (g.icons || []).map((i) => (i.seal ? `${i.seal}'s seal improved: ${i.vp} VP` : `${i.shield} shield`)).join(", ");
+  return (g.icons || []).map((i) => (i.seal ? t("w.kh.goal.seal", { seal: sealName(i.seal), vp: i.vp }) : t("w.kh.goal.shield", { shield: shieldName(i.shield) }))).join(", ");
+}
+
+/** A location's name in the current language (the catalogue's, else the data's). */
+function nodeName(n) {
+  return n ? tOr(`w.kh.node.${n.id}`, n.name) : "";
 }
 
 class Board {
@@ -101,20 +89,25 @@ class Board {
   }
 
   name(id) {
-    return this.nodes.get(id)?.name || String(id);
+    const n = this.nodes.get(id);
+    return n ? nodeName(n) : String(id);
   }
 
   character(id) {
-    return this.characters[id]?.name || id || "—";
+    return tOr(`w.kh.char.${id}`, this.characters[id]?.name || id || "—");
+  }
+
+  ability(id) {
+    return tOr(`w.kh.ability.${id}`, this.characters[id]?.ability || "");
   }
 
   space(space) {
-    if (SPACE_NAMES[space]) return SPACE_NAMES[space];
-    if (this.special[space]) return `the special city ${this.name(space)}`;
+    if (SPACES.includes(space)) return spaceName(space);
+    if (this.special[space]) return t("w.kh.specialCity", { city: this.name(space) });
     if (space && space.startsWith("slot-")) {
       const i = Number(space.slice(5));
-      if (i < this.cardSlots.length) return `the city card at ${this.name(this.cardSlots[i])}`;
-      return `action-area city card ${i - this.cardSlots.length + 1}`;
+      if (i < this.cardSlots.length) return t("w.kh.cardAt", { city: this.name(this.cardSlots[i]) });
+      return t("w.kh.cardArea", { n: i - this.cardSlots.length + 1 });
     }
     return String(space);
   }
@@ -127,9 +120,8 @@ class Board {
 function routeWords(e) {
   if (!e) return "";
   const parts = ["coins", "camels", "jade"].filter((k) => e[k]).map((k) => amountWords(k, e[k]));
-  let t = parts.join(" + ") || "free";
-  if (e.seal) t += `, ${e.seal}'s seal needed`;
-  return t;
+  const cost = parts.join(" + ") || t("w.free");
+  return e.seal ? t("w.kh.route.sealed", { cost, seal: sealName(e.seal) }) : cost;
 }
 
 function me(view) {
@@ -148,7 +140,7 @@ function cname(pub, id) {
 
 function caravanShields(pub, id) {
   const r = (pub.caravan_routes || []).find((x) => x.id === id);
-  return r ? ` ${r.shields.join(" – ")}` : "";
+  return r ? ` ${r.shields.map(shieldName).join(" – ")}` : "";
 }
 
 function findContract(pub, id) {
@@ -164,10 +156,10 @@ function cardOf(pub, space) {
 
 function sourceWords(pub, B, label) {
   const [kind, what] = String(label).split(":");
-  if (kind === "marker") return `the bonus of ${B.name(what)} (${bundleWords(pub.markers?.[what]?.reward)})`;
-  if (kind === "special") return `the bonus of ${B.name(what)} (${bundleWords(B.special[what]?.bonus)})`;
-  if (kind === "seal") return `the ${what}'s seal bonus (${bundleWords(B.seals[what]?.bonus)})`;
-  return "your character's 2 coins";
+  if (kind === "marker") return t("w.kh.src.city", { city: B.name(what), bonus: bundleWords(pub.markers?.[what]?.reward) });
+  if (kind === "special") return t("w.kh.src.city", { city: B.name(what), bonus: bundleWords(B.special[what]?.bonus) });
+  if (kind === "seal") return t("w.kh.src.seal", { seal: sealName(what), bonus: bundleWords(B.seals[what]?.bonus) });
+  return t("w.kh.src.character");
 }
 
 function describe(move, view) {
@@ -175,117 +167,135 @@ function describe(move, view) {
   const B = new Board(pub);
   const pend = myPending(view) || {};
   const mine = me(view) || {};
+  const die = dieWords(move.kind, move.value);
   switch (move.a) {
     case "character":
-      return `Play ${B.character(move.character)}`;
+      return t("w.opt.character", { name: B.character(move.character) });
     case "goal": {
       const g = (view.private?.goal_offer || []).find((x) => x.id === move.keep);
-      return `Keep the goal card${g ? `: ${goalWords(g)}` : ""}`;
+      return g ? t("w.kh.opt.goal", { goal: goalWords(g) }) : t("w.kh.opt.goalAny");
     }
     case "space": {
       const n = move.space === "seals" && mine.character === "dewu" ? 1 : SPACE_DICE[move.space] || 1;
       const card = cardOf(pub, move.space);
-      return `${B.space(move.space)} (${plural(n, "die", "dice")})${card ? `: ${cardWords(card)}` : ""}`;
+      const words = t("w.opt.space", { space: B.space(move.space), dice: t("w.dice", { n }) });
+      return card ? `${words}: ${cardWords(card)}` : words;
     }
     case "die":
-      return `Place the ${move.kind} ${move.value} die${pend.kind === "dice" ? ` on ${B.space(pend.space)}` : ""}`;
+      return pend.kind === "dice" ? t("w.opt.dieOn", { die, space: B.space(pend.space) }) : t("w.opt.die", { die });
     case "cancel":
-      return "Cancel this action (take the dice back)";
+      return t("w.opt.cancel");
     case "fulfil":
-      return `Fulfil ${cname(pub, move.contract)}`;
+      return t("w.opt.fulfil", { contract: cname(pub, move.contract) });
     case "improve":
-      return `Improve your ${move.seal}'s seal for ${bundleWords(B.seals[move.seal]?.improve)}`;
+      return t("w.kh.opt.improve", { seal: sealName(move.seal), cost: bundleWords(B.seals[move.seal]?.improve) });
     case "bag":
-      return `Money bag: the ${move.kind} ${move.value} die for ${BAG_TAKE[move.take] || move.take}`;
+      return t("w.kh.opt.bag", { die, take: bagTake(move.take) });
     case "reroll":
-      return `Reroll the ${move.kind} ${move.value} die for 1 camel`;
+      return t("w.opt.reroll", { die });
     case "adjust":
-      return `Turn the ${move.kind} ${move.value} die to ${move.value + move.by} for 2 camels`;
+      return t("w.opt.adjust", { die, to: move.value + move.by });
     case "black":
-      if (pend.kind === "black_pick") return `Take the black die showing ${move.value}`;
-      return `Buy a black die${move.value ? ` showing ${move.value}` : ""} for 3 camels`;
+      if (pend.kind === "black_pick") return t("w.kh.opt.blackPick", { v: move.value });
+      return move.value ? t("w.kh.opt.blackShowing", { v: move.value }) : t("w.kh.opt.black");
     case "tile": {
-      const t = (mine.tiles || []).find((x) => x.id === move.tile);
-      return `Use the outpost tile ${t ? `of ${bundleWords(t.reward)}` : ""}`.trim();
+      const tl = (mine.tiles || []).find((x) => x.id === move.tile);
+      return tl ? t("w.kh.opt.tile", { reward: bundleWords(tl.reward) }) : t("w.kh.opt.tileAny");
     }
-    case "caravan": {
-      const r = (pub.caravan_routes || []).find((x) => x.id === move.route);
-      return `Claim the caravan route${r ? ` ${r.shields.join(" – ")}` : ""}, starting in ${B.name(move.start)}`;
-    }
+    case "caravan":
+      return t("w.kh.opt.caravan", { route: caravanShields(pub, move.route).trim() || "—", city: B.name(move.start) });
     case "deliver":
-      return "Deliver your caravan's goods";
+      return t("w.kh.opt.deliver");
     case "end":
-      return "End your turn";
+      return t("w.opt.end");
     case "comp": {
       const camels = (pend.amount ?? move.coins) - move.coins;
-      return `Take ${amountWords("coins", move.coins)} and ${amountWords("camels", camels)}`;
+      return t("w.opt.comp", { coins: amountWords("coins", move.coins), camels: amountWords("camels", camels) });
     }
     case "pair": {
       const v = move.value;
-      return `Use the pair of ${v}s for ${v === 1 || v === 6 ? "1 jade" : v === 2 || v === 5 ? "1 silk" : "1 gold"}`;
+      return t("w.kh.opt.pair", { v, gain: amountWords(v === 1 || v === 6 ? "jade" : v === 2 || v === 5 ? "silk" : "gold", 1) });
     }
     case "singles":
-      return "Take the single bonuses for the rest of your dice";
+      return t("w.kh.opt.singles");
     case "double":
-      return `Receive ${sourceWords(pub, B, move.source)} again`;
+      return t("w.kh.opt.double", { source: sourceWords(pub, B, move.source) });
     case "marker":
-      return `Take the bonus marker of ${B.name(move.city)} (${bundleWords(pub.markers?.[move.city]?.reward)})`;
+      return t("w.kh.opt.marker", { city: B.name(move.city), bonus: bundleWords(pub.markers?.[move.city]?.reward) });
     case "good":
-      return `Take 1 ${move.good}`;
+      return t("w.opt.good", { good: amountWords(move.good, 1) });
     case "offer": {
       const tile = (pub.offers || [])[BOOK_PILE[pend.space] ?? 0];
       const o = tile?.offers?.[move.i];
-      return `Take offer ${move.i + 1}${o ? `: ${bundleWords(o.gain)}${o.jade ? ` for ${o.jade} jade` : ""}` : ""}`;
+      if (!o) return t("w.kh.opt.offerN", { n: move.i + 1 });
+      return t("w.kh.opt.offer", { n: move.i + 1, gain: offerWords(o) });
     }
-    case "seal":
-      return `Take the ${move.seal}'s guild seal${B.seals[move.seal]?.jade ? ` (+${B.seals[move.seal].jade} jade)` : ""}`;
+    case "seal": {
+      const jade = B.seals[move.seal]?.jade;
+      return t(jade ? "w.kh.opt.sealJade" : "w.kh.opt.seal", { seal: sealName(move.seal), jade });
+    }
     case "step": {
       const figs = mine.figures || [];
       const from = figs[move.fig];
-      const who = figs.length > 1 ? `figure ${move.fig + 1} ` : "";
       const cost = routeWords(B.route(from, move.to));
-      return `Move ${who}from ${B.name(from)} to ${B.name(move.to)}${cost ? ` (route: ${cost})` : ""}`;
+      const words = t(figs.length > 1 ? "w.opt.stepFig" : "w.opt.step", { fig: move.fig + 1, from: B.name(from), to: B.name(move.to) });
+      return cost ? `${words} (${t("w.route", { cost })})` : words;
     }
     case "stop":
-      return { travel: "Stop moving here", card: "Stop using the city card", load: "Stop loading the caravan", caravan_move: "Stop the caravan here" }[pend.kind] || "Stop";
+      return ["travel", "card", "load", "caravan_move"].includes(pend.kind) ? t(`w.kh.opt.stop.${pend.kind}`) : t("w.opt.stop");
     case "post":
-      return `Place your extra trading post in ${B.name(move.city)}`;
+      return t("w.kh.opt.post", { city: B.name(move.city) });
     case "skip":
-      return "Skip the extra trading post";
+      return t("w.kh.opt.skip");
     case "oases": {
       const camels = (pend.n ?? move.coins) - move.coins;
-      return `Oasis bonus: ${amountWords("coins", 2 * move.coins)} and ${amountWords("camels", camels)}`;
+      return t("w.kh.opt.oases", { coins: amountWords("coins", 2 * move.coins), camels: amountWords("camels", camels) });
     }
     case "relocate":
-      return `Move your trading post from ${B.name(move.from)}`;
-    case "take":
-      return `Take ${cname(pub, move.contract)}${move.discard ? `, discarding ${cname(pub, move.discard)}` : ""}`;
+      return t("w.opt.relocate", { city: B.name(move.from) });
+    case "take": {
+      const words = t("w.opt.take", { contract: cname(pub, move.contract) });
+      return move.discard ? t("w.opt.takeDiscard", { take: words, contract: cname(pub, move.discard) }) : words;
+    }
     case "done":
-      return "Take no more contracts";
+      return t("w.opt.doneContracts");
     case "decline":
-      return "Decline the contract";
+      return t("w.opt.decline");
     case "discard": {
       const isNew = pend.contract?.id === move.contract;
-      return `Discard ${isNew ? "the new contract" : "your contract"}: ${contractWords(findContract(pub, move.contract))}`;
+      return t(isNew ? "w.opt.discardNew" : "w.opt.discardOld", { words: contractWords(findContract(pub, move.contract)) });
     }
     case "times": {
-      let t = `Use the city card ${plural(move.n, "time")}`;
+      const words = t("w.opt.times", { n: move.n });
       const card = (pub.city_cards || []).find((c) => c.card.id === pend.card)?.card;
       const w = card?.kind === "either" ? card.ways[move.way] : null;
-      if (w) t += ` (${bundleWords(w.cost)} for ${bundleWords(w.reward)})`;
-      return t;
+      return w ? `${words} (${t("w.card.way", { cost: bundleWords(w.cost), reward: bundleWords(w.reward) })})` : words;
     }
     case "city":
-      return `Take ${sourceWords(pub, B, `${B.special[move.city] ? "special" : "marker"}:${move.city}`)}`;
+      return t("w.opt.takeBonus", { bonus: sourceWords(pub, B, `${B.special[move.city] ? "special" : "marker"}:${move.city}`) });
     case "load":
-      return `Load 1 ${move.good} onto your caravan`;
+      return t("w.kh.opt.load", { good: amountWords(move.good, 1) });
     case "haul":
-      return `Move your caravan to ${B.name(move.to)}`;
+      return t("w.kh.opt.haul", { city: B.name(move.to) });
     case "cargo":
-      return `${(pend.goods || ["?"])[0]} cargo: ${CARGO_HOW[move.how] || move.how}`;
+      return t("w.kh.opt.cargo", { good: goodName((pend.goods || ["?"])[0]), how: cargoHow(move.how) });
     default:
       return JSON.stringify(move);
   }
+}
+
+function offerWords(o) {
+  return o.jade ? t("w.kh.offerJade", { gain: bundleWords(o.gain), jade: o.jade }) : bundleWords(o.gain);
+}
+
+/** The prompt's question in words, from the view's structure (the phase and your pending item). */
+function promptText(view) {
+  const pub = view.public;
+  if (pub.phase === "draft") return t("w.prompt.character");
+  const pend = myPending(view);
+  if (pend) return tOr(`w.kh.prompt.${pend.kind}`, tOr(`w.prompt.${pend.kind}`, view.prompt?.text || ""));
+  if (pub.main_done) return t("w.prompt.bonusOrEnd");
+  return t("w.prompt.space");
 }
 
 // ---- the prompt, sorted by gesture -------------------------------------------------------------
@@ -459,20 +469,21 @@ function mapSvg(ctx, A, ui) {
     const r = n.type === "oasis" ? 10 : n.type === "start" ? 17 : 15;
     const options = A.nodes.get(n.id) || [];
     const roles = [];
-    if (B.contractCities.includes(n.id)) roles.push("contracts");
-    if (B.cardSlots.includes(n.id)) roles.push("city card");
-    if (markers[n.id]) roles.push(`bonus ${bundleWords(markers[n.id].reward)}`);
-    if (n.id in outposts) roles.push(outposts[n.id] ? `first post: ${bundleWords(outposts[n.id].reward)}` : "outpost bonus taken");
-    if (B.special[n.id]) roles.push(`special city: ${bundleWords(B.special[n.id].reward)}`);
+    if (B.contractCities.includes(n.id)) roles.push(t("w.kh.map.contracts"));
+    if (B.cardSlots.includes(n.id)) roles.push(t("w.kh.map.cityCard"));
+    if (markers[n.id]) roles.push(t("w.kh.map.bonus", { bonus: bundleWords(markers[n.id].reward) }));
+    if (n.id in outposts) roles.push(outposts[n.id] ? t("w.kh.map.firstPost", { bonus: bundleWords(outposts[n.id].reward) }) : t("w.kh.map.outpostTaken"));
+    if (B.special[n.id]) roles.push(t("w.kh.map.special", { bonus: bundleWords(B.special[n.id].reward) }));
     const postSeats = posts.get(n.id) || [];
     const figs = figures.get(n.id) || [];
     const cars = caravans.get(n.id) || [];
     const who = [
-      postSeats.length ? `posts: ${postSeats.map((i) => ctx.seatName(i)).join(", ")}` : "",
-      figs.length ? `figures: ${figs.map(([i]) => ctx.seatName(i)).join(", ")}` : "",
-      cars.length ? `caravans: ${cars.map((i) => ctx.seatName(i)).join(", ")}` : "",
+      postSeats.length ? t("w.kh.map.posts", { who: postSeats.map((i) => ctx.seatName(i)).join(", ") }) : "",
+      figs.length ? t("w.kh.map.figures", { who: figs.map(([i]) => ctx.seatName(i)).join(", ") }) : "",
+      cars.length ? t("w.kh.map.caravans", { who: cars.map((i) => ctx.seatName(i)).join(", ") }) : "",
     ].filter(Boolean);
-    const label = `${n.name}${n.type === "oasis" ? "" : n.type === "start" ? " (start)" : `, ${n.shield} shield`}${roles.length ? `; ${roles.join("; ")}` : ""}${who.length ? `; ${who.join("; ")}` : ""}`;
+    const name = nodeName(n);
+    const label = `${name}${n.type === "oasis" ? "" : n.type === "start" ? ` (${t("w.kh.map.start")})` : `, ${t("w.kh.map.shield", { shield: shieldName(n.shield) })}`}${roles.length ? `; ${roles.join("; ")}` : ""}${who.length ? `; ${who.join("; ")}` : ""}`;
     const shape =
       n.type === "start"
         ? s("rect", { class: "node-shape", x: x - r, y: y - r, width: 2 * r, height: 2 * r, rx: 4 })
@@ -484,7 +495,7 @@ function mapSvg(ctx, A, ui) {
       options.length ? s("circle", { class: "ring", cx: x, cy: y, r: r + 8 }) : null,
       shape,
       n.type === "city" ? text(x, y + 4, SHIELD_LETTERS(n.shield), "shield", 11) : null,
-      text(x, y + r + 14, n.name.replace(" oasis", ""), n.type === "oasis" ? "oasis-name" : "city-name", n.type === "oasis" ? 11 : 13),
+      text(x, y + r + 14, n.type === "oasis" ? tOr(`w.kh.oasis.${n.id}`, n.name.replace(" oasis", "")) : name, n.type === "oasis" ? "oasis-name" : "city-name", n.type === "oasis" ? 11 : 13),
       postSeats.map((seat, i) => s("rect", { class: "post", x: x - r - 2 + i * 10, y: y - r - 12, width: 9, height: 9, fill: SEAT_COLOURS[seat % 4] })),
       figs.map(([seat], i) =>
         s("path", {
@@ -497,15 +508,15 @@ function mapSvg(ctx, A, ui) {
     );
     if (options.length) {
       g.removeAttribute("role");
-      target(g, true, `${options.length === 1 ? describe(options[0], view) : `Choose ${n.name}`}`, `node-${n.id}`, () => pick(ctx, ui, options, n.name));
+      target(g, true, `${options.length === 1 ? describe(options[0], view) : t("w.choose", { what: name })}`, `node-${n.id}`, () => pick(ctx, ui, options, name));
     }
     return g;
   });
-  const desc = pub.players.map((p) => `${ctx.seatName(p.seat)}: figures in ${p.figures.map((f) => B.name(f)).join(" and ")}; posts in ${p.posts.map((c) => B.name(c)).join(", ") || "no city"}`).join(". ");
+  const desc = pub.players.map((p) => t("w.kh.map.desc", { who: ctx.seatName(p.seat), figures: p.figures.map((f) => B.name(f)).join(", "), posts: p.posts.map((c) => B.name(c)).join(", ") || "—" })).join(". ");
   return s(
     "svg",
     { class: "kh-map", viewBox: `0 0 ${MAP_W} ${MAP_H}`, role: "group", "aria-labelledby": "kh-map-title kh-map-desc" },
-    s("title", { id: "kh-map-title" }, "The map: locations, routes with their costs, trading posts and figures"),
+    s("title", { id: "kh-map-title" }, t("w.kh.map.title")),
     s("desc", { id: "kh-map-desc" }, desc),
     s("rect", { class: "land", x: 0, y: 0, width: MAP_W, height: MAP_H, rx: 10 }),
     routes,
@@ -522,17 +533,17 @@ function mapPanel(ctx, A, ui) {
   const legend = h(
     "p",
     { class: "kh-legend" },
-    h("span", null, h("span", { class: "lg lg-start" }), "Beijing (start)"),
-    h("span", null, h("span", { class: "lg lg-city" }), "city (its shield's first letters)"),
-    h("span", null, h("span", { class: "lg lg-special" }), "special city"),
-    h("span", null, h("span", { class: "lg lg-oasis" }), "oasis"),
-    h("span", null, h("span", { class: "lg lg-sea" }), "sea route (seal needed)"),
-    h("span", null, "route costs: ", h("span", { class: "lg lg-coin" }), "coins ", h("span", { class: "lg lg-camel" }), "camels ", h("span", { class: "lg lg-jade" }), "jade"),
-    h("span", { class: "shields" }, `shields: ${(B.pub.board?.shields || []).map((sh) => `${SHIELD_LETTERS(sh)} ${sh}`).join(", ")}`),
+    h("span", null, h("span", { class: "lg lg-start" }), t("w.kh.lg.start", { city: B.name("beijing") })),
+    h("span", null, h("span", { class: "lg lg-city" }), t("w.kh.lg.city")),
+    h("span", null, h("span", { class: "lg lg-special" }), t("w.kh.lg.special")),
+    h("span", null, h("span", { class: "lg lg-oasis" }), t("w.kh.lg.oasis")),
+    h("span", null, h("span", { class: "lg lg-sea" }), t("w.kh.lg.sea")),
+    h("span", null, `${t("w.kh.lg.costs")} `, h("span", { class: "lg lg-coin" }), `${resName("coins")} `, h("span", { class: "lg lg-camel" }), `${resName("camels")} `, h("span", { class: "lg lg-jade" }), resName("jade")),
+    h("span", { class: "shields" }, `${t("w.kh.lg.shields")} ${(B.pub.board?.shields || []).map((sh) => `${SHIELD_LETTERS(sh)} ${shieldName(sh)}`).join(", ")}`),
   );
   return h(
     "section",
-    { class: `kh-mapbox panel${zoomed ? " zoomed" : ""}`, "aria-label": "Map" },
+    { class: `kh-mapbox panel${zoomed ? " zoomed" : ""}`, "aria-label": t("w.kh.tab.map") },
     ctx.narrow
       ? h(
           "div",
@@ -549,11 +560,11 @@ function mapPanel(ctx, A, ui) {
                 ctx.rerender();
               },
             },
-            zoomed ? "Zoom out (whole map)" : "Zoom in (drag to pan)",
+            zoomed ? t("w.kh.zoomOut") : t("w.kh.zoomIn"),
           ),
         )
       : null,
-    h("div", { class: "kh-mapscroll", tabindex: zoomed ? "0" : null, "aria-label": zoomed ? "Map, zoomed: scroll to pan" : null }, mapSvg(ctx, A, ui)),
+    h("div", { class: "kh-mapscroll", tabindex: zoomed ? "0" : null, "aria-label": zoomed ? t("w.kh.zoomed") : null }, mapSvg(ctx, A, ui)),
     legend,
   );
 }
@@ -562,6 +573,7 @@ function mapPanel(ctx, A, ui) {
 
 const CELL_W = 150;
 const CELL_H = 92;
+const CELL_H_PHONE = 82;
 
 function actionSvg(ctx, A, ui) {
   const { view } = ctx;
@@ -569,84 +581,86 @@ function actionSvg(ctx, A, ui) {
   const B = new Board(pub);
   const pend = myPending(view);
   const COLS = ctx.narrow ? 2 : 4; // two columns on a phone: the cards' text stays readable
+  const CH = ctx.narrow ? CELL_H_PHONE : CELL_H; // a phone's cells are lower: the dice sit closer to the text
+  const DICE_Y = ctx.narrow ? 55 : 58;
   const cells = [];
   const spaceBox = (space, title, lines, placements, i, { need = 0, extra = null, icons = null } = {}) => {
     const col = i % COLS;
     const row = Math.floor(i / COLS);
     const x = col * CELL_W + 2;
-    const y = row * CELL_H + 2;
+    const y = row * CH + 2;
     const option = A.spaces.get(space);
     const chosen = pend?.kind === "dice" && pend.space === space;
-    const full = `${title}${need ? ` (${plural(need, "die", "dice")})` : ""}: ${lines.join(" ")}${placements.length ? `; dice: ${placementsText(view, placements)}` : ""}`;
+    const full = `${title}${need ? ` (${t("w.dice", { n: need })})` : ""}: ${lines.join(" ")}${placements.length ? `; ${t("w.placed", { dice: placementsText(view, placements) })}` : ""}`;
     const g = s(
       "g",
       { class: `kh-space${chosen ? " chosen" : ""}`, "data-space": space, role: "img", "aria-label": full },
       s("title", null, full),
-      s("rect", { class: "box", x, y, width: CELL_W - 4, height: CELL_H - 4, rx: 6 }),
-      text(x + 6, y + 16, title, "box-title", 13),
-      need ? text(x + CELL_W - 10, y + CELL_H - 10, plural(need, "die", "dice"), "need", 10.5) : null,
+      s("rect", { class: "box", x, y, width: CELL_W - 4, height: CH - 4, rx: 6 }),
+      fitText(x + 6, y + 16, title, "box-title", 13, CELL_W - 16),
+      need ? text(x + CELL_W - 10, y + CH - 10, t("w.dice", { n: need }), "need", 10.5) : null,
       icons ? s("g", { class: "icons", transform: `translate(${x + 6} ${y + 22})`, "aria-hidden": "true" }, icons) : wrap(lines.join(" "), 27, 3).map((ln, k) => text(x + 6, y + 30 + k * 11, ln, "small", 9.8)),
       extra,
-      placedDice(placements, x + 6, y + 58, 20, CELL_W - 16),
+      placedDice(placements, x + 6, y + DICE_Y, 20, CELL_W - 16, CH - DICE_Y - 4),
     );
     if (option) {
       g.removeAttribute("role");
-      target(g, true, `Choose ${describe(option, view)}`, `space-${space}`, () => send(ctx, option));
+      target(g, true, t("w.choose", { what: describe(option, view) }), `space-${space}`, () => send(ctx, option));
     }
     cells.push(g);
   };
   let i = 0;
   for (const sp of ["book1", "book2", "book3a", "book3b"]) {
     const tile = (pub.offers || [])[BOOK_PILE[sp]];
-    const offers = (tile?.offers || []).map((o, k) => `${k + 1}) ${bundleWords(o.gain)}${o.jade ? ` (${o.jade} jade)` : ""}`);
+    const offers = (tile?.offers || []).map((o, k) => `${k + 1}) ${offerWords(o)}`);
     const offerIcons = (tile?.offers || []).map((o, k) => {
       const [row] = chipRow(o.gain, (k % 2) * 70, 8 + Math.floor(k / 2) * 16, 6);
       return s("g", null, row, o.jade ? chip("jade", `-${o.jade}`, (k % 2) * 70 + 58, 8 + Math.floor(k / 2) * 16, 5) : null);
     });
-    spaceBox(sp, SPACE_NAMES[sp], [SPACE_GIVES[sp]], pub.spaces?.[sp] || [], i++, { need: 1, icons: offerIcons });
-    cells[cells.length - 1].querySelector("title").textContent += `; offers: ${offers.join("; ")}`;
+    spaceBox(sp, spaceName(sp), [spaceGives(sp)], pub.spaces?.[sp] || [], i++, { need: 1, icons: offerIcons });
+    cells[cells.length - 1].querySelector("title").textContent += `; ${t("w.kh.offers", { offers: offers.join("; ") })}`;
   }
   const dewu = me(view)?.character === "dewu";
-  const steps = (n, more = "") => [chip("move", "", 8, 10, 8), text(20, 14, `${n}${more}`, "icon-text", 11)];
+  const steps = (n, more = "") => [chip("move", "", 8, 10, 8), fitText(20, 14, `${n}${more}`, "icon-text", 11, CELL_W - 36)];
   const SPACE_ICONS = {
-    seals: [chip("seal", "", 8, 10, 8), text(20, 14, "a guild seal", "icon-text", 11)],
-    travel1: [...steps("1 step"), chip("coins", 2, 80, 10, 8)],
-    travel3: steps("up to 3 steps"),
-    travel6: steps("up to 6 + 1 post"),
-    contracts: [chip("coins", 3, 8, 10, 8), text(20, 14, "+ 2 contracts", "icon-text", 11)],
+    seals: [chip("seal", "", 8, 10, 8), fitText(20, 14, t("w.kh.icon.seal"), "icon-text", 11, CELL_W - 36)],
+    travel1: [...steps(t("w.kh.icon.travel1")), chip("coins", 2, 80, 10, 8)],
+    travel3: steps(t("w.kh.icon.travel3")),
+    travel6: steps(t("w.kh.icon.travel6")),
+    contracts: [chip("coins", 3, 8, 10, 8), fitText(20, 14, t("w.kh.icon.contracts"), "icon-text", 11, CELL_W - 36)],
   };
   for (const sp of ["seals", "travel1", "travel3", "travel6", "contracts"]) {
-    spaceBox(sp, SPACE_NAMES[sp], [SPACE_GIVES[sp]], pub.spaces?.[sp] || [], i++, { need: sp === "seals" && dewu ? 1 : SPACE_DICE[sp] || 1, icons: SPACE_ICONS[sp] });
+    spaceBox(sp, spaceName(sp), [spaceGives(sp)], pub.spaces?.[sp] || [], i++, { need: sp === "seals" && dewu ? 1 : SPACE_DICE[sp] || 1, icons: SPACE_ICONS[sp] });
   }
   const khanTaken = (pub.khan || []).length;
-  spaceBox("khan", SPACE_NAMES.khan, [SPACE_GIVES.khan, `(${khanTaken} of 4 taken)`], pub.khan || [], i++, {
+  spaceBox("khan", spaceName("khan"), [spaceGives("khan"), t("w.kh.khanTaken", { n: khanTaken })], pub.khan || [], i++, {
     need: 1,
-    icons: [chipRow({ coins: 4, camels: 2 }, 0, 10)[0], text(56, 14, `${khanTaken}/4 taken`, "icon-text", 11)],
+    icons: [chipRow({ coins: 4, camels: 2 }, 0, 10)[0], text(56, 14, t("w.kh.icon.khan", { n: khanTaken }), "icon-text", 11)],
   });
-  spaceBox("bag", "Money bag", ["bonus: a die for 3 coins, 2 camels or 1 jade"], pub.bag || [], i++, {
-    icons: [chip("coins", 3, 8, 10, 8), text(20, 14, "or", "icon-text", 10), chip("camels", 2, 42, 10, 8), text(54, 14, "or", "icon-text", 10), chip("jade", 1, 76, 10, 8)],
+  spaceBox("bag", spaceName("bag"), [spaceGives("bag")], pub.bag || [], i++, {
+    icons: [chip("coins", 3, 8, 10, 8), text(20, 14, t("w.orShort"), "icon-text", 10), chip("camels", 2, 42, 10, 8), text(54, 14, t("w.orShort"), "icon-text", 10), chip("jade", 1, 76, 10, 8)],
   });
   const blacks = pub.black_dice || [];
-  spaceBox("black", "Black dice", [`${blacks.length} left; buy one for 3 camels`], blacks.length ? [{ seat: null, dice: blacks.map((v) => ["black", v || 0]) }] : [], i++, {
-    icons: [text(0, 14, `${blacks.length} left · buy:`, "icon-text", 11), chip("camels", 3, 96, 10, 8)],
+  spaceBox("black", spaceName("black"), [t("w.kh.blackLeft", { n: blacks.length })], blacks.length ? [{ seat: null, dice: blacks.map((v) => ["black", v || 0]) }] : [], i++, {
+    icons: [fitText(0, 14, t("w.kh.icon.black", { n: blacks.length }), "icon-text", 11, 84), chip("camels", 3, 96, 10, 8)],
   });
   for (const [city, sp] of Object.entries(B.special)) {
     const [row, w] = chipRow(sp.reward, 0, 10, 7);
-    spaceBox(city, B.name(city), [`${bundleWords(sp.reward)} + ${sp.seal}'s bonus if improved; post needed`], pub.special?.[city] || [], i++, {
+    spaceBox(city, B.name(city), [t("w.kh.specialGives", { reward: bundleWords(sp.reward), seal: sealName(sp.seal) })], pub.special?.[city] || [], i++, {
       need: 1,
-      icons: [row, text(w + 2, 14, `+ ${sp.seal}'s seal`, "icon-text", 10)],
+      icons: [row, fitText(w + 2, 14, t("w.kh.icon.special", { seal: tOr(`w.kh.sealShort.${sp.seal}`, sp.seal) }), "icon-text", 10, CELL_W - 16 - w - 4)],
     });
   }
   i++;
   for (const cc of pub.city_cards || []) {
-    const where = cc.city ? B.name(cc.city) : "Action area";
+    const where = cc.city ? B.name(cc.city) : t("w.kh.actionArea");
     spaceBox(cc.space, `${where}`, [cardWords(cc.card)], cc.used ? [cc.used] : [], i++, { need: 1 });
   }
   const rows = Math.ceil(i / COLS);
   return s(
     "svg",
-    { class: "kh-actions", viewBox: `0 0 ${COLS * CELL_W + 4} ${rows * CELL_H + 4}`, role: "group", "aria-label": "Action spaces with the dice placed on them" },
-    s("title", null, "Action spaces"),
+    { class: "kh-actions", viewBox: `0 0 ${COLS * CELL_W + 4} ${rows * CH + 4}`, role: "group", "aria-label": t("w.kh.actionsLabel") },
+    s("title", null, t("w.kh.tab.actions")),
     cells,
   );
 }
@@ -655,12 +669,12 @@ function actionSvg(ctx, A, ui) {
 
 function contractButton(ctx, ui, c, options, { fulfil = null, where = "" } = {}) {
   const label = `${contractName(c.id, contractWords(c))}`;
-  const body = [h("span", { class: "pay" }, `pay ${bundleWords(c.cost)}`), h("span", { class: "get" }, `get ${bundleWords(c.reward)}`)];
+  const body = [h("span", { class: "pay" }, t("w.pay", { what: bundleWords(c.cost) })), h("span", { class: "get" }, t("w.get", { what: bundleWords(c.reward) }))];
   if (fulfil) {
-    return h("button", { type: "button", class: "kh-contract target", "data-contract": c.id, "data-key": `fulfil-${c.id}`, "aria-label": `Fulfil ${label}`, onClick: () => send(ctx, fulfil) }, body, h("span", { class: "tag" }, "fulfil"));
+    return h("button", { type: "button", class: "kh-contract target", "data-contract": c.id, "data-key": `fulfil-${c.id}`, "aria-label": t("w.opt.fulfil", { contract: label }), onClick: () => send(ctx, fulfil) }, body, h("span", { class: "tag" }, t("w.tag.fulfil")));
   }
   if (options?.length) {
-    return h("button", { type: "button", class: "kh-contract target", "data-contract": c.id, "data-key": `take-${c.id}`, "aria-label": `Take ${label}${where}`, onClick: () => pick(ctx, ui, options, "Take this contract") }, body, h("span", { class: "tag" }, "take"));
+    return h("button", { type: "button", class: "kh-contract target", "data-contract": c.id, "data-key": `take-${c.id}`, "aria-label": `${t("w.opt.take", { contract: label })}${where}`, onClick: () => pick(ctx, ui, options, t("w.kh.takeThis")) }, body, h("span", { class: "tag" }, t("w.tag.take")));
   }
   return h("div", { class: "kh-contract", "data-contract": c.id, role: "img", "aria-label": label }, body);
 }
@@ -670,8 +684,8 @@ function contractsPanel(ctx, A, ui) {
   const B = new Board(pub);
   return h(
     "section",
-    { class: "panel kh-cities", "aria-label": "Contracts in the contract cities" },
-    h("h3", null, "Contracts", h("span", { class: "hint" }, ` · pile ${pub.pile}`)),
+    { class: "panel kh-cities", "aria-label": t("w.kh.citiesLabel") },
+    h("h3", null, t("w.kh.tab.contracts"), h("span", { class: "hint" }, ` · ${t("w.kh.pile", { n: pub.pile })}`)),
     h(
       "div",
       { class: "kh-city-rows" },
@@ -680,7 +694,7 @@ function contractsPanel(ctx, A, ui) {
           "div",
           { class: "kh-city-row", "data-city": city },
           h("span", { class: "k" }, B.name(city)),
-          h("div", { class: "kh-city-contracts" }, row.map((c) => (c ? contractButton(ctx, ui, c, A.take.get(c.id), { where: ` in ${B.name(city)}` }) : h("span", { class: "kh-contract empty" }, "empty")))),
+          h("div", { class: "kh-city-contracts" }, row.map((c) => (c ? contractButton(ctx, ui, c, A.take.get(c.id), { where: ` (${B.name(city)})` }) : h("span", { class: "kh-contract empty" }, t("w.empty"))))),
         ),
       ),
     ),
@@ -694,14 +708,14 @@ function offerPanel(ctx, A) {
   const tile = (pub.offers || [])[BOOK_PILE[pend.space] ?? 0];
   return h(
     "section",
-    { class: "panel kh-offers", "aria-label": "Choose an offer" },
-    h("h3", null, `Offers of ${SPACE_NAMES[pend.space]}`),
+    { class: "panel kh-offers", "aria-label": t("w.kh.chooseOffer") },
+    h("h3", null, t("w.kh.offersOf", { space: spaceName(pend.space) })),
     h(
       "div",
       { class: "kh-offer-row" },
       (tile?.offers || []).map((o, i) => {
         const opt = A.offer.get(i);
-        const words = `${bundleWords(o.gain)}${o.jade ? ` for ${o.jade} jade` : ""}`;
+        const words = offerWords(o);
         return opt
           ? h("button", { type: "button", class: "kh-offer target", "data-offer": i, "data-key": `offer-${i}`, onClick: () => send(ctx, opt) }, `${i + 1}) ${words}`)
           : h("span", { class: "kh-offer off" }, `${i + 1}) ${words}`);
@@ -720,9 +734,9 @@ function trayPanel(ctx, A, ui) {
       h(
         "div",
         { class: "kh-chooser", role: "group", "aria-label": ui.choose.title },
-        h("p", null, `${ui.choose.title}: which one?`),
+        h("p", null, t("w.whichOne", { what: ui.choose.title })),
         ui.choose.options.map((o) => h("button", { type: "button", "data-move": JSON.stringify(o), onClick: () => send(ctx, o) }, describe(o, view))),
-        h("button", { type: "button", class: "secondary", onClick: () => { ui.choose = null; ctx.rerender(); } }, "Back"),
+        h("button", { type: "button", class: "secondary", onClick: () => { ui.choose = null; ctx.rerender(); } }, t("w.back")),
       ),
     );
   }
@@ -730,16 +744,16 @@ function trayPanel(ctx, A, ui) {
     const dice = mine.dice.map(([k, v], i) => {
       const opt = A.dice.get(`${k}-${v}`);
       const svg = s("svg", { viewBox: "0 0 30 30", width: 30, height: 30, "aria-hidden": "true" }, die(2, 2, 26, k, v, mine.seat));
-      const label = `${k} die ${v}`;
+      const label = dieWords(k, v);
       return opt
         ? h("button", { type: "button", class: "kh-die target", "data-kind": k, "data-value": v, "data-key": `die-${k}-${v}-${i}`, "aria-label": describe(opt, view), onClick: () => send(ctx, opt) }, svg)
         : h("span", { class: "kh-die", "data-kind": k, "data-value": v, role: "img", "aria-label": label }, svg);
     });
-    const what = pend?.kind === "dice" ? `Choose a die for ${new Board(view.public).space(pend.space)}` : "Your dice";
-    parts.push(h("div", { class: "kh-tray-dice" }, h("span", { class: "k" }, `${what}:`), dice.length ? dice : h("span", { class: "hint" }, "none left")));
+    const what = pend?.kind === "dice" ? t("w.kh.dieFor", { space: new Board(view.public).space(pend.space) }) : t("w.yourDice");
+    parts.push(h("div", { class: "kh-tray-dice" }, h("span", { class: "k" }, `${what}:`), dice.length ? dice : h("span", { class: "hint" }, t("w.noneLeft"))));
   }
   if (!parts.length) return null;
-  return h("section", { class: "panel kh-tray", "aria-label": "Your dice and choices" }, parts);
+  return h("section", { class: "panel kh-tray", "aria-label": t("w.kh.trayLabel") }, parts);
 }
 
 function playerBoard(ctx, A, p) {
@@ -749,10 +763,10 @@ function playerBoard(ctx, A, p) {
   const mine = p.seat === view.you;
   const turn = pub.turn === p.seat && pub.phase === "play" && !view.result;
   const colour = SEAT_COLOURS[p.seat % 4];
-  const res = RESOURCES.map((r) => h("span", { class: `kh-res r-${r}`, "data-res": r }, h("b", null, String(p[r])), ` ${RES_SHORT[r]}`));
+  const res = RESOURCES.map((r) => h("span", { class: `kh-res r-${r}`, "data-res": r }, h("b", null, String(p[r])), ` ${resName(r)}`));
   const dice = p.dice.length
-    ? s("svg", { viewBox: `0 0 ${p.dice.length * 22} 22`, width: p.dice.length * 22, height: 22, class: "mini", role: "img", "aria-label": p.dice.map(([k, v]) => `${k} ${v || "?"}`).join(", ") }, p.dice.map(([k, v], i) => die(i * 22 + 1, 1, 20, k, v, p.seat)))
-    : h("span", { class: "hint" }, "none left");
+    ? s("svg", { viewBox: `0 0 ${p.dice.length * 22} 22`, width: p.dice.length * 22, height: 22, class: "mini", role: "img", "aria-label": p.dice.map(([k, v]) => dieWords(k, v)).join(", ") }, p.dice.map(([k, v], i) => die(i * 22 + 1, 1, 20, k, v, p.seat)))
+    : h("span", { class: "hint" }, t("w.noneLeft"));
   const seals = Object.entries(p.seals || {});
   const contracts = (p.contracts || []).map((c) => contractButton(ctx, null, c, null, { fulfil: mine ? A.fulfil.get(c.id) : null }));
   const goals = mine ? view.private?.goals || [] : p.goals || [];
@@ -760,31 +774,31 @@ function playerBoard(ctx, A, p) {
   const goalList = goals.length || offer.length
     ? h(
         "ul",
-        { class: "kh-goals", "aria-label": mine ? "Your goal cards (secret)" : "Goal cards" },
+        { class: "kh-goals", "aria-label": mine ? t("w.goalsSecret") : t("w.goals") },
         goals.map((g) => h("li", { "data-goal": g.id }, goalWords(g))),
-        offer.map((g) => h("li", { "data-goal": g.id, class: "offered" }, `offered: ${goalWords(g)}`)),
+        offer.map((g) => h("li", { "data-goal": g.id, class: "offered" }, t("w.offered", { what: goalWords(g) }))),
       )
     : null;
   return h(
     "section",
-    { class: `kh-player panel ${mine ? "me" : ""} ${turn ? "turn" : ""}`, "data-seat": p.seat, style: { borderTopColor: colour }, "aria-label": `${ctx.seatName(p.seat)}'s board` },
+    { class: `kh-player panel ${mine ? "me" : ""} ${turn ? "turn" : ""}`, "data-seat": p.seat, style: { borderTopColor: colour }, "aria-label": t("w.boardOf", { who: ctx.seatName(p.seat) }) },
     h(
       "h3",
       null,
       h("span", { class: "swatch", style: { background: colour }, "aria-hidden": "true" }),
       ctx.seatName(p.seat),
-      mine ? " (you)" : "",
-      turn ? h("span", { class: "turn-tag" }, "to play") : null,
-      pub.first === p.seat ? h("span", { class: "start-tag" }, "first") : null,
+      mine ? ` ${t("room.you")}` : "",
+      turn ? h("span", { class: "turn-tag" }, t("w.toPlay")) : null,
+      pub.first === p.seat ? h("span", { class: "start-tag" }, t("w.first")) : null,
     ),
-    h("p", { class: "kh-char", title: B.characters[p.character]?.ability || "" }, B.character(p.character), h("span", { class: "sr" }, `: ${B.characters[p.character]?.ability || ""}`)),
+    h("p", { class: "kh-char", title: B.ability(p.character) }, B.character(p.character), h("span", { class: "sr" }, `: ${B.ability(p.character)}`)),
     h("div", { class: "kh-resline" }, res),
-    h("div", { class: "kh-line" }, h("span", { class: "k" }, "Dice: "), dice),
-    h("p", { class: "kh-line" }, `Posts: ${p.posts.length} placed, ${p.posts_left} left · contracts done: ${p.completed} · seals: ${seals.map(([k, v]) => `${k}${v === "improved" ? " ★" : ""}`).join(", ") || "none"}`),
-    p.tiles?.length ? h("p", { class: "kh-line" }, `Outpost tiles: ${p.tiles.map((t) => bundleWords(t.reward)).join("; ")}`) : null,
-    p.caravan ? h("p", { class: "kh-line" }, `Caravan${caravanShields(pub, p.caravan.route)} at ${B.name(p.caravan.at)}: ${p.caravan.goods.join(", ") || "empty"}`) : null,
-    h("div", { class: "kh-contracts" }, contracts.length ? contracts : h("span", { class: "hint" }, "no active contract")),
-    goalList ? h("h4", null, mine && !view.result ? "Your goal cards (secret)" : "Goal cards") : null,
+    h("div", { class: "kh-line" }, h("span", { class: "k" }, `${t("w.dicePlain")}: `), dice),
+    h("p", { class: "kh-line" }, t("w.kh.playerLine", { placed: p.posts.length, left: p.posts_left, done: p.completed, seals: seals.map(([k, v]) => `${sealName(k)}${v === "improved" ? " ★" : ""}`).join(", ") || "—" })),
+    p.tiles?.length ? h("p", { class: "kh-line" }, t("w.kh.tiles", { tiles: p.tiles.map((x) => bundleWords(x.reward)).join("; ") })) : null,
+    p.caravan ? h("p", { class: "kh-line" }, t("w.kh.caravanAt", { route: caravanShields(pub, p.caravan.route), city: B.name(p.caravan.at), goods: p.caravan.goods.map(goodName).join(", ") || t("w.empty") })) : null,
+    h("div", { class: "kh-contracts" }, contracts.length ? contracts : h("span", { class: "hint" }, t("w.noContract"))),
+    goalList ? h("h4", null, mine && !view.result ? t("w.goalsSecret") : t("w.goals")) : null,
     goalList,
   );
 }
@@ -794,9 +808,9 @@ function cityCardsNote(ctx) {
   const B = new Board(pub);
   const draft = pub.draft;
   const rows = [];
-  if (draft?.offer?.length) rows.push(h("p", null, h("b", null, "Characters offered: "), draft.offer.map((c) => `${B.character(c)} (${B.characters[c]?.ability || ""})`).join(" · ")));
+  if (draft?.offer?.length) rows.push(h("p", null, h("b", null, `${t("w.charsOffered")}: `), draft.offer.map((c) => `${B.character(c)} (${B.ability(c)})`).join(" · ")));
   const over = pub.phase === "over" || ctx.view.result;
-  rows.push(h("p", { class: "hint" }, over ? "Game over after round 5." : `Round ${pub.round} of 5 · city card deck ${pub.deck} · black dice ${(pub.black_dice || []).length}`));
+  rows.push(h("p", { class: "hint" }, over ? t("w.kh.over") : t("w.kh.note", { round: pub.round, deck: pub.deck, black: (pub.black_dice || []).length })));
   return h("div", { class: "kh-note" }, rows);
 }
 
@@ -805,64 +819,67 @@ function cityCardsNote(ctx) {
 function logLine(ev, view) {
   const pub = view.public;
   const B = new Board(pub);
-  const who = ev.seat !== undefined && ev.seat !== null ? view.seats[ev.seat]?.name || `Seat ${ev.seat + 1}` : "";
+  const who = ev.seat !== undefined && ev.seat !== null ? view.seats[ev.seat]?.name || t("room.seat", { n: ev.seat + 1 }) : "";
+  const L = (key, params) => t(`w.kh.log.${key}`, { who, ...params });
   switch (ev.ev) {
     case "round":
-      return `Round ${ev.round} begins; ${view.seats[ev.first]?.name || "?"} is first player.`;
+      return t("w.log.round", { round: ev.round, first: view.seats[ev.first]?.name || "?" });
     case "roll":
-      return `${who} rolled ${ev.dice.map(([k, v]) => `${v}${k === "own" ? "" : ` ${k}`}`).join(", ")}.`;
+      return t("w.log.roll", { who, dice: ev.dice.map(([k, v]) => `${v}${k === "own" ? "" : ` ${t(`w.diekind.${k}`)}`}`).join(", ") });
     case "character":
-      return `${who} chose ${B.character(ev.character)}.`;
+      return t("w.log.character", { who, name: B.character(ev.character) });
     case "goal_kept":
-      return `${who} kept a goal card.`;
+      return L("goalKept");
     case "compensation":
-      return `${who} took compensation (${plural(ev.coins, "coin")}, the rest as camels).`;
+      return L("compensation", { coins: amountWords("coins", ev.coins) });
     case "double":
-      return `${who} received ${sourceWords(pub, B, ev.source)} again.`;
-    case "place":
-      return `${who} placed ${ev.dice.map(([k, v]) => `${k} ${v}`).join(", ")} on ${B.space(ev.space)}${ev.fee ? `, paying ${plural(ev.fee, "coin")}` : ""}.`;
+      return L("double", { source: sourceWords(pub, B, ev.source) });
+    case "place": {
+      const dice = ev.dice.map(([k, v]) => (k === "own" ? String(v) : `${t(`w.diekind.${k}`)} ${v}`)).join(", ");
+      return ev.fee ? t("w.log.placeFee", { who, dice, space: B.space(ev.space), fee: amountWords("coins", ev.fee) }) : t("w.log.place", { who, dice, space: B.space(ev.space) });
+    }
     case "offer":
-      return `${who} took offer ${ev.i + 1} of ${B.space(ev.space)}.`;
+      return L("offer", { n: ev.i + 1, space: B.space(ev.space) });
     case "seal":
-      return `${who} took the ${ev.seal}'s guild seal.`;
+      return L("seal", { seal: sealName(ev.seal) });
     case "improve":
-      return `${who} improved the ${ev.seal}'s seal.`;
+      return L("improve", { seal: sealName(ev.seal) });
     case "step":
-      return `${who} moved from ${B.name(ev.from)} to ${B.name(ev.to)}.`;
+      return t("w.log.step", { who, from: B.name(ev.from), to: B.name(ev.to) });
     case "post":
-      return `${who} placed trading post ${ev.nth} in ${B.name(ev.city)}${ev.vp ? ` (+${ev.vp} VP)` : ""}.`;
+      return ev.vp ? L("postVp", { nth: ev.nth, city: B.name(ev.city), vp: ev.vp }) : L("post", { nth: ev.nth, city: B.name(ev.city) });
     case "outpost":
-      return `${who} took the outpost bonus of ${B.name(ev.city)}.`;
+      return L("outpost", { city: B.name(ev.city) });
     case "relocate":
-      return `${who} moved a trading post from ${B.name(ev.from)} to ${B.name(ev.to)}.`;
+      return t("w.log.relocate", { who, from: B.name(ev.from), to: B.name(ev.to) });
     case "take_contract":
-      return `${who} took ${cname(pub, ev.contract)}.`;
+      return t("w.log.took", { who, what: cname(pub, ev.contract) });
     case "draw_contract":
-      return `${who} drew a contract from the pile.`;
+      return L("drawContract");
     case "discard":
-      return `${who} discarded ${cname(pub, ev.contract)}.`;
+      return t("w.log.discarded", { who, what: cname(pub, ev.contract) });
     case "fulfil":
-      return `${who} fulfilled ${cname(pub, ev.contract)}.`;
+      return t("w.log.fulfilled", { who, what: cname(pub, ev.contract) });
     case "bag":
-      return `${who} put a die in the money bag for ${BAG_TAKE[ev.take] || ev.take}.`;
+      return L("bag", { take: bagTake(ev.take) });
     case "reroll":
-      return `${who} rerolled a ${ev.from}: ${ev.to}.`;
+      return t("w.log.reroll", { who, from: ev.from, to: ev.to });
     case "adjust":
-      return `${who} turned a ${ev.from} to ${ev.from + ev.by}.`;
+      return t("w.log.adjust", { who, from: ev.from, to: ev.from + ev.by });
     case "black_die":
-      return `${who} took a black die: ${ev.value}.`;
+      return t("w.log.blackDie", { who, v: ev.value });
     case "tile":
-      return `${who} used an outpost tile.`;
+      return L("tile");
     case "caravan":
-      return `${who} claimed the caravan route${caravanShields(pub, ev.route)} at ${B.name(ev.at)}.`;
+      return L("caravan", { route: caravanShields(pub, ev.route), city: B.name(ev.at) });
     case "deliver":
-      return `${who} delivered the caravan (${(ev.goods || []).join(", ") || "empty"}).`;
+      return L("deliver", { goods: (ev.goods || []).map(goodName).join(", ") || t("w.empty") });
     case "card_times":
-      return `${who} used a city card ${plural(ev.n, "time")}.`;
+      return t("w.log.cardTimes", { who, n: ev.n });
     case "end_turn":
-      return `${who} ended the turn.`;
+      return t("w.log.endTurn", { who });
     case "final_scoring":
-      return `Final scoring: ${(ev.scores || []).map((sc, i) => `${view.seats[i]?.name || `Seat ${i + 1}`} ${sc}`).join(", ")}.`;
+      return t("w.log.final", { scores: (ev.scores || []).map((sc, i) => `${view.seats[i]?.name || t("room.seat", { n: i + 1 })} ${sc}`).join(", ") });
     default:
       return String(ev.ev);
   }
@@ -871,35 +888,91 @@ function logLine(ev, view) {
 function breakdownPanel(view) {
   const res = view.result;
   if (!res?.breakdown) return null;
-  const items = [
-    ["in_game", "in game"],
-    ["goal_seals", "goal seals"],
-    ["shields", "shields"],
-    ["shield_count", "(shields)"],
-    ["goods", "goods"],
-    ["coins", "coins"],
-    ["contracts", "most contracts"],
-    ["caravan", "caravan"],
-    ["total", "total"],
-  ];
+  const items = ["in_game", "goal_seals", "shields", "shield_count", "goods", "coins", "contracts", "caravan", "total"].map((k) => [k, t(`w.kh.bd.${k}`)]);
   return h(
     "section",
     { class: "panel kh-breakdown", "aria-labelledby": "kh-bd-title" },
-    h("h2", { id: "kh-bd-title" }, "Final scoring in detail"),
+    h("h2", { id: "kh-bd-title" }, t("w.bd.title")),
     h(
       "div",
       { class: "kh-scroll" },
       h(
         "table",
         null,
-        h("thead", null, h("tr", null, h("th", null, "player"), items.map(([, l]) => h("th", null, l)), h("th", null, "camels"))),
+        h("thead", null, h("tr", null, h("th", null, t("w.bd.player")), items.map(([, l]) => h("th", null, l)), h("th", null, resName("camels")))),
         h(
           "tbody",
           null,
-          res.breakdown.map((b, i) => h("tr", { "data-seat": i }, h("th", null, view.seats[i]?.name || `Seat ${i + 1}`), items.map(([k]) => h("td", null, String(b[k] ?? 0))), h("td", null, String(res.tiebreak?.[i] ?? "")))),
+          res.breakdown.map((b, i) => h("tr", { "data-seat": i }, h("th", null, view.seats[i]?.name || t("room.seat", { n: i + 1 })), items.map(([k]) => h("td", null, String(b[k] ?? 0))), h("td", null, String(res.tiebreak?.[i] ?? "")))),
         ),
       ),
     ),
+  );
+}
+
+// ---- the phone layout: tabs -------------------------------------------------------------------
+
+const TABS = ["actions", "map", "contracts", "players"];
+
+/** The tab the prompt needs: the map for a move on it, the contracts to take one, else the action board. */
+function neededTab(A) {
+  if (A.nodes.size) return "map";
+  if (A.take.size) return "contracts";
+  if (A.fulfil.size && !A.spaces.size) return "players";
+  return "actions";
+}
+
+/**
+ * A phone shows one of the big panels at a time (tabs: action board, map, contracts, player boards) under
+ * your dice and choices; a new prompt opens the tab it needs, a tab chosen by hand stays until then.
+ * Every panel stays in the page (hidden), so its labels and targets are there for assistive technology.
+ */
+function phone(ctx, A, ui, { map, actions, players }) {
+  if (ui.tabKey !== ui.key) {
+    ui.tabKey = ui.key;
+    ui.tab = neededTab(A);
+  }
+  const tab = TABS.includes(ui.tab) ? ui.tab : "actions";
+  const counts = { actions: A.spaces.size, map: A.nodes.size, contracts: A.take.size, players: A.fulfil.size };
+  const panels = {
+    actions,
+    map,
+    contracts: contractsPanel(ctx, A, ui),
+    players: h("div", null, breakdownPanel(ctx.view), players),
+  };
+  const bar = h(
+    "div",
+    { class: "kh-tabs", role: "tablist", "aria-label": t("w.kh.tabs") },
+    TABS.map((name) =>
+      h(
+        "button",
+        {
+          type: "button",
+          role: "tab",
+          id: `kh-tab-${name}`,
+          class: `kh-tab${counts[name] ? " has-choices" : ""}`,
+          "data-tab": name,
+          "data-key": `tab-${name}`,
+          "aria-selected": tab === name ? "true" : "false",
+          "aria-controls": `kh-panel-${name}`,
+          onClick: () => {
+            ui.tab = name;
+            ctx.rerender();
+          },
+        },
+        t(`w.kh.tabname.${name}`),
+        counts[name] ? h("span", { class: "kh-tab-n", "aria-label": t("w.kh.tabChoices", { n: counts[name] }) }, String(counts[name])) : null,
+      ),
+    ),
+  );
+  return h(
+    "div",
+    { class: "khan narrow", "data-tab": tab },
+    cityCardsNote(ctx),
+    trayPanel(ctx, A, ui),
+    offerPanel(ctx, A),
+    bar,
+    TABS.map((name) => h("div", { class: "kh-tabpanel", role: "tabpanel", id: `kh-panel-${name}`, "aria-labelledby": `kh-tab-${name}`, hidden: tab !== name }, panels[name])),
   );
 }
 
@@ -908,28 +981,35 @@ function breakdownPanel(view) {
 export default {
   id: "khan",
   title: "Marco Polo II: In the Service of the Khan",
-  house: "The map, the cards, the contracts and the tiles are all reconstructions (house data): scores are not comparable with the printed game.",
   minSeats: 2,
   maxSeats: 4,
   scoreUnit: "VP",
-  options: [
-    { key: "caravans", label: "Caravans expansion" },
-    { key: "black_dice_variant", label: "Black dice variant (rolled each round, keep their value)" },
-  ],
 
   render(ctx) {
     const A = analyse(ctx.view);
     const ui = uiState(ctx);
     const pub = ctx.view.public;
-    if (!pub.board || !pub.players) return h("p", { class: "hint" }, "Setting up…");
+    if (!pub.board || !pub.players) return h("p", { class: "hint" }, t("w.settingUp"));
     const map = mapPanel(ctx, A, ui);
-    const actions = h("section", { class: "kh-actionbox panel", "aria-label": "Action spaces" }, actionSvg(ctx, A, ui));
+    const actions = h("section", { class: "kh-actionbox panel", "aria-label": t("w.kh.tab.actions") }, actionSvg(ctx, A, ui));
     const players = h("div", { class: "kh-players" }, pub.players.map((p) => playerBoard(ctx, A, p)));
+    if (ctx.narrow) return phone(ctx, A, ui, { map, actions, players });
     const side = [trayPanel(ctx, A, ui), offerPanel(ctx, A), contractsPanel(ctx, A, ui)];
-    const boards = A.nodes.size ? [map, actions] : [actions, map];
-    if (ctx.narrow) return h("div", { class: "khan narrow" }, cityCardsNote(ctx), side, boards, breakdownPanel(ctx.view), players);
     // the map across the whole board column (its names readable), then the action board beside the contracts
     return h("div", { class: "khan" }, cityCardsNote(ctx), map, h("div", { class: "kh-grid" }, h("div", { class: "kh-main" }, actions), h("div", { class: "kh-side" }, side)), breakdownPanel(ctx.view), players);
+  },
+
+  promptText,
+
+  get house() {
+    return t("w.kh.house");
+  },
+
+  get options() {
+    return [
+      { key: "caravans", label: t("w.kh.optCaravans") },
+      { key: "black_dice_variant", label: t("w.kh.optBlackDice") },
+    ];
   },
 
   describe,
@@ -942,11 +1022,11 @@ export default {
 
   status(view, ctx) {
     const pub = view.public;
-    if (pub.phase === "play" && pub.turn !== null && pub.turn !== undefined) return `Round ${pub.round} of 5: ${ctx.seatName(pub.turn)} is playing.`;
-    if (pub.phase === "draft" && pub.draft?.order?.length) return `Character draft: ${ctx.seatName(pub.draft.order[0])} is choosing.`;
+    if (pub.phase === "play" && pub.turn !== null && pub.turn !== undefined) return t("w.st.playing", { round: pub.round, who: ctx.seatName(pub.turn) });
+    if (pub.phase === "draft" && pub.draft?.order?.length) return t("w.st.draft", { who: ctx.seatName(pub.draft.order[0]) });
     const waiting = [...new Set((pub.pending || []).map((p) => p.seat))].map((i) => ctx.seatName(i));
-    if (waiting.length) return `Round ${pub.round} of 5: waiting for ${waiting.join(" and ")}.`;
-    return `Round ${pub.round} of 5.`;
+    if (waiting.length) return t("w.st.waiting", { round: pub.round, who: waiting.join(", ") });
+    return t("w.st.round", { round: pub.round });
   },
 
   logLines(view) {
@@ -957,8 +1037,8 @@ export default {
     const res = view.result;
     const top = Math.max(...res.scores);
     const tied = res.scores.filter((x) => x === top).length;
-    if (tied > 1 && tied > res.winners.length) return "Tied on points: the player with the most camels wins.";
-    if (tied > 1) return "Tied on points and on camels: a shared win.";
+    if (tied > 1 && tied > res.winners.length) return t("w.tie.camels");
+    if (tied > 1) return t("w.tie.camelsShared");
     return null;
   },
 };

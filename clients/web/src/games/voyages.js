@@ -5,25 +5,18 @@
 // Must not: decide a rule. Every move sent is one of `view.prompt.options`, sent exactly as listed; what is
 // highlighted comes from the prompt alone. Options without a gesture are the room's buttons.
 import { h, s } from "../dom.js";
-import { SEAT_COLOURS, die, makeWords, placedDice, placementsText, plural, target, text } from "../shared/board.js";
+import { t, t as tr, tOr } from "../i18n.js";
+import { SEAT_COLOURS, die, fitText, makeWords, placedDice, placementsText, dieWords as sharedDieWords, target, text } from "../shared/board.js";
 import { contractName } from "../shared/names.js";
 
 const SEAT_COLOUR_NAMES = ["red", "blue", "green", "yellow"];
 const GOODS = ["pepper", "silk", "gold"];
 const RESOURCES = ["coins", "camels", "pepper", "silk", "gold", "vp"];
 const RES_FILL = { coins: "#f2c230", camels: "#b47a3c", pepper: "#a3401f", silk: "#6b4fc4", gold: "#e8b81a", vp: "#2f8a57" };
-const SPACE_NAMES = {
-  coins: "Take 5 coins",
-  camels: "Bazaar: camels",
-  pepper: "Bazaar: pepper",
-  silk: "Bazaar: silk",
-  gold: "Bazaar: gold",
-  khan: "Khan's favor",
-  contracts: "Contracts",
-  travel: "Travel",
-};
+const SPACES = ["coins", "camels", "pepper", "silk", "gold", "khan", "contracts", "travel"];
+const goodName = (g) => tOr(`w.resname.${g}`, g);
 const SPACE_DICE = { coins: 1, khan: 1, contracts: 1, travel: 2 };
-const KIND_WORDS = { start: "start", oasis: "oasis", small: "small city", large: "large city", beijing: "Beijing" };
+const kindWords = (k) => tOr(`w.vo.kind.${k}`, k);
 
 // The map, drawn in a 1000×650 box (landscape; a phone gets it turned a quarter, 650×1000): Venezia in the
 // west, Moscow and Karakorum in the north, Beijing in the east, Sumatra in the south-east.
@@ -58,29 +51,29 @@ const BEIJING_SLOTS_AT = { land: [42, -28], port: [-26, 46] };
 // ---- words -------------------------------------------------------------------------------------
 
 const { amountWords, bundleWords, contractWords } = makeWords({
-  any_good: (n) => (n === 1 ? "1 good of your choice" : `${n} goods of your choice`),
-  two_goods: (n) => (n === 1 ? "2 different goods" : `${n}× 2 different goods`),
-  contract: (n) => (n === 1 ? "the top special contract" : `${n} special contracts`),
-  other_city_bonus: () => "another city's bonus",
+  any_good: (n) => t("w.res.goodChoice", { n }),
+  two_goods: (n) => t("w.vo.res.twoGoods", { n }),
+  contract: (n) => t("w.vo.res.special", { n }),
+  other_city_bonus: () => t("w.vo.res.otherBonus"),
 });
 
 function cardWords(card) {
   if (!card) return "—";
   switch (card.kind) {
     case "per_pip":
-      return `${bundleWords(card.reward)} per pip of the die`;
+      return t("w.card.perPip", { reward: bundleWords(card.reward) });
     case "by_die":
-      return `${card.good} by die value 1 to 6: ${(card.amount_by_die || []).join("/")}`;
+      return t("w.card.byDie", { rewards: `${goodName(card.good)} ${(card.amount_by_die || []).join("/")}` });
     case "count":
-      return `${bundleWords(card.reward)} per ${card.counts === "posts" ? "trading post" : "completed contract"}, at most the die value`;
+      return t(card.counts === "posts" ? "w.card.perPost" : "w.card.perContract", { reward: bundleWords(card.reward) });
     case "trade":
-      return `pay ${bundleWords(card.cost)} for ${bundleWords(card.reward)}, up to the die value times`;
+      return t("w.card.trade", { cost: bundleWords(card.cost), reward: bundleWords(card.reward) });
     case "either":
-      return `${(card.ways || []).map((w) => `${bundleWords(w.cost)} for ${bundleWords(w.reward)}`).join(" or ")} (one way), up to the die value times`;
+      return t("w.card.either", { ways: (card.ways || []).map((w) => t("w.card.way", { cost: bundleWords(w.cost), reward: bundleWords(w.reward) })).join(` ${t("w.orShort")} `) });
     case "city_bonus": {
-      const pay = card.cost && Object.keys(card.cost).length ? `pay ${bundleWords(card.cost)} each: ` : "";
-      const times = card.times_by_die ? `${card.times_by_die.join("/")} times by die value` : "up to the die value times";
-      return `${pay}the bonus of a small city with your post, ${times}`;
+      const times = card.times_by_die ? t("w.vo.card.timesBy", { times: card.times_by_die.join("/") }) : t("w.vo.card.timesUpTo");
+      const words = t("w.vo.card.cityBonus", { times });
+      return card.cost && Object.keys(card.cost).length ? t("w.vo.card.payEach", { cost: bundleWords(card.cost), what: words }) : words;
     }
     default:
       return JSON.stringify(card);
@@ -103,8 +96,8 @@ class Board {
 
   name(id) {
     const n = this.nodes.get(Number(id));
-    if (!n) return `location ${id}`;
-    return n.type === "oasis" ? `Oasis ${n.id}` : n.name;
+    if (!n) return t("w.vo.location", { n: id });
+    return n.type === "oasis" ? t("w.vo.oasis", { n: n.id }) : tOr(`w.vo.city.${n.id}`, n.name);
   }
 
   kind(id) {
@@ -112,12 +105,16 @@ class Board {
   }
 
   character(id) {
-    return this.characters[id]?.name || id || "—";
+    return tOr(`w.vo.char.${id}`, this.characters[id]?.name || id || "—");
+  }
+
+  ability(id) {
+    return tOr(`w.vo.ability.${id}`, this.characters[id]?.ability || "");
   }
 
   space(space) {
-    if (SPACE_NAMES[space]) return SPACE_NAMES[space];
-    if (space && space.startsWith("card-")) return `the city card in ${this.name(this.cardSlots[Number(space.slice(5))])}`;
+    if (SPACES.includes(space)) return t(`w.vo.space.${space}`);
+    if (space && space.startsWith("card-")) return t("w.vo.cardIn", { city: this.name(this.cardSlots[Number(space.slice(5))]) });
     return String(space);
   }
 
@@ -142,19 +139,13 @@ function routeCostWords(e) {
   return extra.join(" + ");
 }
 
-function dieWords(kind, value) {
-  return value === 0 ? `${kind} die (any value)` : `${kind} ${value}`;
-}
-
-/** A die of yours as the object of a sentence: "your 4 die", "the black 3 die", "your die (any value)". */
-function theDie(kind, value) {
-  const whose = kind === "own" ? "your" : `the ${kind}`;
-  return value ? `${whose} ${value} die` : `${whose} die (any value)`;
-}
-
-/** Someone's die in the log: "a 4", "a black 3". */
+/** Someone's die in the log: "4", "black 3", "a die". */
 function aDie(kind, value) {
-  return value ? `a ${kind === "own" ? "" : `${kind} `}${value}` : "a die";
+  return value ? (kind === "own" ? String(value) : `${t(`w.diekind.${kind}`)} ${value}`) : t("w.vo.aDie");
+}
+
+function dieWords(kind, value) {
+  return aDie(kind, value);
 }
 
 function myPending(view) {
@@ -185,110 +176,122 @@ function describe(move, view) {
   const B = new Board(pub);
   const pend = myPending(view);
   const mine = me(view);
+  const die = theDie(move.kind, move.value);
   switch (move.a) {
     case "space": {
-      const n = B.diceNeeded(move.space);
-      let t = `${B.space(move.space)} (${plural(n, "die", "dice")})`;
-      if (move.space.startsWith("card-")) {
-        const cc = (pub.city_cards || [])[Number(move.space.slice(5))];
-        if (cc) t += `: ${cardWords(cc.card)}`;
-      }
-      return t;
+      const words = t("w.opt.space", { space: B.space(move.space), dice: t("w.dice", { n: B.diceNeeded(move.space) }) });
+      const cc = move.space.startsWith("card-") ? (pub.city_cards || [])[Number(move.space.slice(5))] : null;
+      return cc ? `${words}: ${cardWords(cc.card)}` : words;
     }
     case "die": {
-      const where = pend?.kind === "dice" ? ` on ${B.space(pend.space)}` : "";
-      if (move.kind === "own" && mine?.character === "raschid") return `Place an own die as a ${move.value}${where}`;
-      return `Place the ${move.kind} ${move.value} die${where}`;
+      const raschid = move.kind === "own" && mine?.character === "raschid";
+      const d = raschid ? t("w.vo.dieAs", { v: move.value }) : die;
+      return pend?.kind === "dice" ? t("w.opt.dieOn", { die: d, space: B.space(pend.space) }) : t("w.opt.die", { die: d });
     }
     case "cancel":
-      return "Cancel this action (take the dice back)";
+      return t("w.opt.cancel");
     case "fulfil":
-      return `Fulfil ${cname(view, move.contract)}`;
+      return t("w.opt.fulfil", { contract: cname(view, move.contract) });
     case "bag":
-      return `Money bag: put ${theDie(move.kind, move.value)} in it for 3 coins`;
+      return t("w.vo.opt.bag", { die });
     case "reroll":
-      return `Reroll the ${move.kind} ${move.value} die for 1 camel`;
+      return t("w.opt.reroll", { die });
     case "adjust":
-      return `Turn the ${move.kind} ${move.value} die to ${move.value + move.by} for 2 camels`;
+      return t("w.opt.adjust", { die, to: move.value + move.by });
     case "black":
-      return "Buy a black die for 3 camels";
+      return t("w.kh.opt.black");
     case "end":
-      return "End your turn";
+      return t("w.opt.end");
     case "column": {
       const row = B.bazaar[pend?.res]?.by_die || [];
-      return `Take column ${move.n} of the ${pend?.res || ""} bazaar: ${bundleWords(row[move.n - 1])}`;
+      return t("w.vo.opt.column", { n: move.n, good: goodName(pend?.res || ""), gain: bundleWords(row[move.n - 1]) });
     }
     case "good":
-      return `Take 1 ${move.good}`;
+      return t("w.opt.good", { good: amountWords(move.good, 1) });
     case "goods":
-      return `Take 1 ${move.goods[0]} and 1 ${move.goods[1]}`;
+      return t("w.vo.opt.goods", { a: amountWords(move.goods[0], 1), b: amountWords(move.goods[1], 1) });
     case "take": {
-      let t = `Take ${cname(view, move.contract)}`;
+      let words = t("w.opt.take", { contract: cname(view, move.contract) });
       if (move.bonus) {
         const slot = (pend?.eligible || []).find(([, c]) => c === move.contract)?.[0];
-        t += `, with ${amountWords(move.bonus, slot === 4 ? 1 : 2)}`;
+        words = t("w.vo.opt.takeBonus", { take: words, bonus: amountWords(move.bonus, slot === 4 ? 1 : 2) });
       }
-      if (move.discard) t += `, discarding ${cname(view, move.discard)}`;
-      return t;
+      return move.discard ? t("w.opt.takeDiscard", { take: words, contract: cname(view, move.discard) }) : words;
     }
     case "done":
-      return "Take no more contracts";
+      return t("w.opt.doneContracts");
     case "step": {
       const figs = mine?.figures || [];
       const from = figs[move.fig];
-      const who = figs.length > 1 ? `figure ${move.fig + 1} ` : "";
       const cost = routeCostWords(B.route(from, move.to));
-      let t = `Move ${who}from ${B.name(from)} to ${B.name(move.to)}`;
-      if (cost) t += ` (route: ${cost})`;
-      if (move.goods) t += `, paying 1 ${move.goods[0]} and 1 ${move.goods[1]}`;
-      return t;
+      let words = t(figs.length > 1 ? "w.opt.stepFig" : "w.opt.step", { fig: move.fig + 1, from: B.name(from), to: B.name(move.to) });
+      if (cost) words += ` (${t("w.route", { cost })})`;
+      if (move.goods) words = t("w.vo.opt.payingGoods", { move: words, a: amountWords(move.goods[0], 1), b: amountWords(move.goods[1], 1) });
+      return words;
     }
     case "stop":
-      if (pend?.kind === "travel") return "Stop moving here";
-      if (pend?.kind === "card") return "Stop using the city card";
-      return "Stop";
+      if (pend?.kind === "travel") return t("w.kh.opt.stop.travel");
+      if (pend?.kind === "card") return t("w.kh.opt.stop.card");
+      return t("w.opt.stop");
     case "times": {
-      let t = `Use the city card ${plural(move.n, "time")}`;
+      const words = t("w.opt.times", { n: move.n });
       const card = cardData(pub, pend?.card);
-      if (card?.kind === "either") {
-        const w = card.ways[move.way];
-        if (w) t += ` (${bundleWords(w.cost)} for ${bundleWords(w.reward)})`;
-      }
-      return t;
+      const w = card?.kind === "either" ? card.ways[move.way] : null;
+      return w ? `${words} (${t("w.card.way", { cost: bundleWords(w.cost), reward: bundleWords(w.reward) })})` : words;
     }
     case "trade": {
-      if (move.give) return `Give 1 ${move.give} for 2 camels`;
+      if (move.give) return t("w.vo.opt.give", { good: amountWords(move.give, 1) });
       const card = cardData(pub, pend?.card);
       const cost = card?.kind === "either" ? { camels: 2 } : card?.cost || {};
-      return Object.keys(cost).length ? `Pay ${bundleWords(cost)} for 1 ${move.get}` : `Take 1 ${move.get}`;
+      return Object.keys(cost).length ? t("w.vo.opt.payFor", { cost: bundleWords(cost), good: amountWords(move.get, 1) }) : t("w.opt.good", { good: amountWords(move.get, 1) });
     }
     case "city":
-      return `Take the bonus of ${B.name(move.city)} (${B.marker(pub.city_bonus?.[String(move.city)])})`;
+      return t("w.opt.takeBonus", { bonus: t("w.kh.src.city", { city: B.name(move.city), bonus: B.marker(pub.city_bonus?.[String(move.city)]) }) });
     case "bonus":
-      return `Take the bonus ${B.marker(move.marker)}`;
+      return t("w.vo.opt.bonus", { bonus: B.marker(move.marker) });
     case "keep":
-      return `Keep the new contract, discarding ${cname(view, move.discard)}`;
+      return t("w.vo.opt.keep", { contract: cname(view, move.discard) });
     case "decline":
-      return "Decline the new contract";
+      return t("w.vo.opt.decline");
     case "relocate":
-      return `Move your trading post from ${B.name(move.from)}`;
+      return t("w.opt.relocate", { city: B.name(move.from) });
     case "comp": {
       const camels = (pend?.amount ?? move.coins) - move.coins;
-      return `Take ${amountWords("coins", move.coins)} and ${amountWords("camels", camels)}`;
+      return t("w.opt.comp", { coins: amountWords("coins", move.coins), camels: amountWords("camels", camels) });
     }
     case "goals": {
       const offer = view.private?.goal_offer || [];
       const words = move.keep.map((id) => {
         const g = offer.find((x) => x.id === id);
-        return g ? `${g.cities.map((c) => B.name(c)).join(" + ")} (${g.vp} VP)` : id;
+        return g ? goalWords(B, g) : t("w.kind.goal");
       });
-      return `Keep the goal cards ${words.join(" and ")}`;
+      return t("w.vo.opt.goals", { goals: words.join("; ") });
     }
     case "character":
-      return `Play ${B.character(move.character)}`;
+      return t("w.opt.character", { name: B.character(move.character) });
     default:
       return JSON.stringify(move);
   }
+}
+
+/** A goal card: its two cities and its VP. */
+function goalWords(B, g) {
+  return t("w.vo.goal", { cities: g.cities.map((c) => B.name(c)).join(" + "), vp: g.vp });
+}
+
+/** A die of yours as the object of a sentence: "your 4 die", "the black 3 die", "your die (any value)". */
+function theDie(kind, value) {
+  return sharedDieWords(kind, value);
+}
+
+/** The prompt's question in words, from the view's structure (the phase and your pending item). */
+function promptText(view) {
+  const pub = view.public;
+  if (pub.phase === "draft") return t("w.prompt.character");
+  const pend = myPending(view);
+  if (pend) return tOr(`w.vo.prompt.${pend.kind}`, tOr(`w.prompt.${pend.kind}`, view.prompt?.text || ""));
+  if (pub.main_done) return t("w.prompt.bonusOrEnd");
+  return t("w.prompt.space");
 }
 
 // ---- the prompt, sorted by gesture -------------------------------------------------------------
@@ -506,8 +509,8 @@ function mapSvg(ctx, A, ui) {
     const parts = [];
     parts.push(s("circle", { class: "node-shape", cx: 0, cy: 0, r }));
     if (n.type === "oasis") parts.push(text(0, 4.5, String(n.id), "oasis-n", 12));
-    else if (port && n.id === 21) parts.push(text(r + 4, 5, n.name, "city-name start", 15)); // clear of a route
-    else parts.push(text(0, r + 15, n.name, "city-name", n.type === "small" ? 14 : 15));
+    else if (port && n.id === 21) parts.push(text(r + 4, 5, B.name(n.id), "city-name start", 15)); // clear of a route
+    else parts.push(text(0, r + 15, B.name(n.id), "city-name", n.type === "small" ? 14 : 15));
     // trading posts on the rim, each seat at its own corner (Beijing's go on its VP spaces)
     const posts = postsAt.get(n.id) || [];
     if (n.type !== "beijing") {
@@ -530,7 +533,7 @@ function mapSvg(ctx, A, ui) {
         ),
       );
     });
-    const words = [`${B.name(n.id)}, ${KIND_WORDS[n.type] || n.type}`];
+    const words = [`${B.name(n.id)}, ${kindWords(n.type)}`];
     if (n.type === "small") words.push(`bonus: ${B.marker(pub.city_bonus?.[String(n.id)])}`);
     if (n.type === "large") {
       const tile = pub.outposts?.[String(n.id)];
@@ -670,14 +673,14 @@ function cityCardFace(card, top) {
       break;
     }
     case "by_die": {
-      const t = `by die: ${(card.amount_by_die || []).join(" ")}`;
+      const t = tr("w.vo.cc.byDie", { list: (card.amount_by_die || []).join(" ") });
       parts.push(icon(card.good, 6, mid - sz / 2, sz), text(24, mid + 5, t, "small", 12));
       width = 18 + t.length * 6.4;
       break;
     }
     case "count": {
       const b = bundle(card.reward, 6, mid - sz / 2, sz);
-      const t = card.counts === "posts" ? "× posts" : "× contracts";
+      const t = tr(card.counts === "posts" ? "w.vo.cc.posts" : "w.vo.cc.contracts");
       parts.push(b.node, text(10 + b.width, mid + 5, t, "small", 12));
       width = b.width + 4 + t.length * 6.6;
       break;
@@ -685,7 +688,7 @@ function cityCardFace(card, top) {
     case "city_bonus": {
       const cost = card.cost && Object.keys(card.cost).length ? bundle(card.cost, 6, mid - sz / 2, sz) : null;
       if (cost) parts.push(cost.node, arrow(8 + cost.width));
-      const t = card.times_by_die ? "small-city bonus (1 or 2)" : "small-city bonus";
+      const t = tr(card.times_by_die ? "w.vo.cc.bonus12" : "w.vo.cc.bonus");
       parts.push(text(cost ? 26 + cost.width : 6, mid + 5, t, "small", 12));
       width = (cost ? 20 + cost.width : 0) + t.length * 6.6;
       break;
@@ -723,9 +726,12 @@ function cityCard(ctx, A, cc, B, { x, y, w, h: hgt, named = false }) {
 
 const AB_W = 460;
 
-function box(x, y, w, hgt, title, cls = "") {
-  return [s("rect", { class: `box ${cls}`, x, y, width: w, height: hgt, rx: 8 }), title ? text(x + 8, y + 18, title, "box-title", 14) : null];
+function box(x, y, w, hgt, title, cls = "", titleW = w - 16) {
+  return [s("rect", { class: `box ${cls}`, x, y, width: w, height: hgt, rx: 8 }), title ? fitText(x + 8, y + 18, title, "box-title", 14, titleW) : null];
 }
+
+/** The widest a space's title may run before the icons drawn beside it. */
+const TITLE_W = { khan: 108, bag: 90 };
 
 function actionSvg(ctx, A, ui) {
   const { view } = ctx;
@@ -737,7 +743,7 @@ function actionSvg(ctx, A, ui) {
   let y = 0;
 
   // round counter, start player, the black dice on the board
-  out.push(text(0, 20, "Round", "box-title", 14));
+  out.push(fitText(0, 20, tr("w.vo.b.round"), "box-title", 14, 44));
   for (let r = 1; r <= 5; r++) {
     const cur = r === pub.round;
     out.push(
@@ -755,7 +761,7 @@ function actionSvg(ctx, A, ui) {
     { class: "vy-space black-pool", transform: `translate(${AB_W - 160} 0)`, "data-black": "" },
     s("title", null, `Black dice on the board: ${blackN}${A.black ? "; buy one for 3 camels" : ""}`),
     s("rect", { class: "frame", width: 160, height: 28, rx: 6 }),
-    text(8, 19, "black dice", "small", 12),
+    fitText(8, 19, tr("w.vo.b.black"), "small", 12, 58),
     [...Array(blackN).keys()].map((i) => die(70 + i * 17, 6, 15, "black", null, null)),
   );
   out.push(target(blackG, Boolean(A.black), "Buy a black die for 3 camels", "black", () => send(ctx, A.black)));
@@ -766,15 +772,15 @@ function actionSvg(ctx, A, ui) {
     const option = A.spaces.get(space);
     const chosen = pend?.kind === "dice" && pend.space === space;
     const placed = space === "khan" ? pub.khan || [] : spaces[space] || [];
-    const label = `${B.space(space)}, ${plural(B.diceNeeded(space), "die", "dice")}${placed.length ? `; dice on it: ${placementsText(view, placed)}` : "; empty"}`;
+    const label = `${B.space(space)}, ${tr("w.dice", { n: B.diceNeeded(space) })}; ${placed.length ? tr("w.placed", { dice: placementsText(view, placed) }) : tr("w.empty")}`;
     const g = s(
       "g",
       { class: `vy-space ${chosen ? "chosen" : ""}`, "data-space": space, transform: `translate(${x} ${yy})` },
       s("title", null, label),
-      box(0, 0, w, hgt, title, "space"),
+      box(0, 0, w, hgt, title, "space", TITLE_W[space] || w - 16),
       inner,
     );
-    target(g, Boolean(option), `Choose ${label}`, `space-${space}`, () => send(ctx, option));
+    target(g, Boolean(option), tr("w.choose", { what: label }), `space-${space}`, () => send(ctx, option));
     if (!option) {
       g.setAttribute("role", "img");
       g.setAttribute("aria-label", label);
@@ -784,7 +790,7 @@ function actionSvg(ctx, A, ui) {
 
   // take 5 coins, Khan's favor
   out.push(
-    spaceBox("coins", 0, y, 136, 84, "5 coins", [
+    spaceBox("coins", 0, y, 136, 84, tr("w.vo.b.coins"), [
       bundle({ coins: 5 }, 10, 28, 18).node,
       placedDice(spaces.coins || [], 10, 56, 20, 120),
     ]),
@@ -798,7 +804,7 @@ function actionSvg(ctx, A, ui) {
     if (i < 3) ladder.push(text(x + 65, 67, "≤", "small", 13));
   }
   out.push(
-    spaceBox("khan", 144, y, AB_W - 144, 84, "Khan's favor", [
+    spaceBox("khan", 144, y, AB_W - 144, 84, tr("w.vo.space.khan"), [
       bundle({ camels: 2, any_good: 1 }, 120, 6, 16, { showOne: true }).node,
       ladder,
     ]),
@@ -808,7 +814,7 @@ function actionSvg(ctx, A, ui) {
   // the bazaar: a row per good, a column per die value; the pending column choice makes cells targets
   const rowH = 62;
   const rows = ["camels", "pepper", "silk", "gold"];
-  out.push(...box(0, y, AB_W, 26 + rows.length * rowH, "Bazaar: the lowest die picks the column", "bazaar"));
+  out.push(...box(0, y, AB_W, 26 + rows.length * rowH, tr("w.vo.b.bazaar"), "bazaar"));
   rows.forEach((res, ri) => {
     const ry = y + 26 + ri * rowH;
     const info = B.bazaar[res] || { dice: 1, by_die: [] };
@@ -823,16 +829,16 @@ function actionSvg(ctx, A, ui) {
       const cell = s(
         "g",
         { class: "cell", transform: `translate(${cx} ${ry + 2})`, "data-row": res, "data-column": ci + 1 },
-        s("title", null, `${res} bazaar column ${ci + 1}: ${bundleWords(gain)}`),
+        s("title", null, tr("w.vo.opt.column", { n: ci + 1, good: goodName(res), gain: bundleWords(gain) })),
         s("rect", { class: "frame", width: 57, height: 34, rx: 4 }),
         text(4, 11, String(ci + 1), "colno", 10),
         s("g", { transform: `translate(${(57 - first.width) / 2} ${rest ? 3 : 10})` }, first.node),
         rest ? s("g", { transform: `translate(${(57 - rest.width) / 2} 20)` }, rest.node) : null,
       );
-      target(cell, Boolean(option), `Take column ${ci + 1} of the ${res} bazaar: ${bundleWords(gain)}`, `col-${ci + 1}`, () => send(ctx, option));
+      target(cell, Boolean(option), tr("w.vo.opt.column", { n: ci + 1, good: goodName(res), gain: bundleWords(gain) }), `col-${ci + 1}`, () => send(ctx, option));
       cells.push(cell);
     });
-    const label = s("g", null, text(8, 20, res, "row-name", 14), [...Array(info.dice).keys()].map((i) => s("rect", { class: "need", x: 8 + i * 13, y: 27, width: 10, height: 10, rx: 2 })));
+    const label = s("g", null, text(8, 20, tOr(`w.vo.b.row.${res}`, res), "row-name", 14), [...Array(info.dice).keys()].map((i) => s("rect", { class: "need", x: 8 + i * 13, y: 27, width: 10, height: 10, rx: 2 })));
     const placed = placedDice(spaces[res] || [], 86, 40, 18, AB_W - 96);
     out.push(spaceBox(res, 0, ry, 82, rowH - 4, null, [label]));
     out.push(s("g", { class: "bazaar-row", "data-row": res }, cells, s("g", { transform: `translate(0 ${ry})` }, placed)));
@@ -845,26 +851,26 @@ function actionSvg(ctx, A, ui) {
   const chH = 64;
   const dispRows = 2;
   const inner = [
-    text(120, 18, "1 die: take 1 or 2 from the slots up to the die", "small", 12),
+    text(120, 18, tr("w.vo.b.contracts"), "small", 12),
     placedDice(spaces.contracts || [], 8, 26, 18, AB_W - 16),
   ];
-  out.push(spaceBox("contracts", 0, y, AB_W, 50 + dispRows * (chH + 6), "Contracts", inner));
+  out.push(spaceBox("contracts", 0, y, AB_W, 50 + dispRows * (chH + 6), tr("w.vo.space.contracts"), inner));
   const eligible = new Set((pend?.kind === "contracts" ? pend.eligible || [] : []).map(([, c]) => c));
   for (let i = 0; i < 6; i++) {
     const cx = 8 + (i % 3) * (cw + 4);
     const cy = y + 50 + Math.floor(i / 3) * (chH + 6);
     const c = disp[i];
-    const extra = i === 4 ? "+1 coin or camel" : i === 5 ? "+2 coins or camels" : null;
+    const extra = i === 4 ? tr("w.vo.b.extra1") : i === 5 ? tr("w.vo.b.extra2") : null;
     if (!c) {
-      out.push(s("g", { transform: `translate(${cx} ${cy})`, class: "contract empty" }, s("rect", { width: cw, height: chH, rx: 6 }), text(8, 16, `slot ${i + 1}`, "small", 11)));
+      out.push(s("g", { transform: `translate(${cx} ${cy})`, class: "contract empty" }, s("rect", { width: cw, height: chH, rx: 6 }), text(8, 16, tr("w.vo.b.slot", { n: i + 1 }), "small", 11)));
       continue;
     }
     const options = A.take.get(c.id) || [];
-    const g = contractCard(c, cx, cy, cw, chH, `slot ${i + 1}`, extra);
+    const g = contractCard(c, cx, cy, cw, chH, tr("w.vo.b.slot", { n: i + 1 }), extra);
     g.setAttribute("data-contract", c.id);
     if (eligible.has(c.id) && !options.length) g.classList.add("dim");
-    const label = `the contract in slot ${i + 1}: ${contractWords(c)}${extra ? ` (${extra})` : ""}`;
-    target(g, options.length > 0, `Take ${label}`, `take-${c.id}`, () => pick(ctx, ui, options, `Take the contract in slot ${i + 1}:`));
+    const label = tr("w.vo.b.slotContract", { n: i + 1, words: `${contractWords(c)}${extra ? ` (${extra})` : ""}` });
+    target(g, options.length > 0, tr("w.opt.take", { contract: label }), `take-${c.id}`, () => pick(ctx, ui, options, tr("w.opt.take", { contract: tr("w.vo.b.slotN", { n: i + 1 }) })));
     if (!options.length) {
       g.setAttribute("role", "img");
       g.setAttribute("aria-label", label);
@@ -876,8 +882,8 @@ function actionSvg(ctx, A, ui) {
   // travel (costs by steps taken) and the money bag
   const tiers = B.tiers.slice(1);
   out.push(
-    spaceBox("travel", 0, y, 290, 88, "Travel", [
-      text(64, 18, "steps up to the lowest die", "small", 12),
+    spaceBox("travel", 0, y, 290, 88, tr("w.vo.space.travel"), [
+      text(64, 18, tr("w.vo.b.travel"), "small", 12),
       tiers.map((cost, i) =>
         s("g", { transform: `translate(${8 + i * 46} 26)`, class: "tier" }, s("rect", { width: 42, height: 24, rx: 4 }), text(5, 16, `${i + 1}:`, "small", 11), text(28, 17, String(cost), "n", 13)),
       ),
@@ -889,7 +895,7 @@ function actionSvg(ctx, A, ui) {
     "g",
     { class: `vy-space bag ${ui.bag ? "chosen" : ""}`, transform: `translate(298 ${y})`, "data-space": "bag" },
     s("title", null, `Money bag: any die for 3 coins, a bonus action${(pub.bag || []).length ? `; dice in it: ${placementsText(view, pub.bag)}` : ""}`),
-    box(0, 0, AB_W - 298, 88, "Money bag", "space"),
+    box(0, 0, AB_W - 298, 88, tr("w.kh.space.bag"), "space", TITLE_W.bag),
     bundle({ coins: 3 }, 104, 5, 16).node,
     placedDice(pub.bag || [], 8, 30, 18, AB_W - 314),
   );
@@ -918,8 +924,8 @@ function contractCard(c, x, y, w, hgt, head, extra) {
     { class: "contract", transform: `translate(${x} ${y})` },
     s("title", null, `${contractWords(c)}${extra ? ` (${extra})` : ""}`),
     s("rect", { class: "frame", width: w, height: hgt, rx: 6 }),
-    head ? text(6, 13, head, "small", 11) : null,
-    extra ? text(w - 5, 13, extra.startsWith("+1") ? "+1 coin/camel" : "+2 coins/camels", "small bonus-tag end", 10) : null,
+    head ? fitText(6, 13, head, "small", 11, extra ? w * 0.32 : w - 12) : null,
+    extra ? fitText(w - 5, 13, extra === tr("w.vo.b.extra1") ? tr("w.vo.b.extra1Short") : tr("w.vo.b.extra2Short"), "small bonus-tag end", 10, w * 0.6) : null,
     cost.node,
     text(w - 6, 36, "↓", "arrow end", 12),
     s("line", { class: "sep", x1: 4, x2: w - 4, y1: 38.5, y2: 38.5 }),
@@ -968,19 +974,19 @@ function trayPanel(ctx, A, ui) {
   const actsOf = (k, v) => A.dieActions.filter((o) => o.kind === k && o.value === v);
 
   let hint;
-  if (!view.prompt) hint = view.public.phase === "play" ? "Not your turn: your dice wait." : "Waiting for the other players.";
+  if (!view.prompt) hint = view.public.phase === "play" ? tr("w.vo.hint.wait") : tr("room.waitingOthers");
   else if (ui.choose) hint = ui.choose.title;
-  else if (choosing) hint = `${B.space(pend.space)}: choose die ${pend.picked.length + 1} of ${pend.need}.`;
-  else if (ui.bag) hint = "Money bag: choose the die to put in it.";
-  else if (pend?.kind === "column") hint = `Choose a highlighted column of the ${pend.res} bazaar.`;
-  else if (pend?.kind === "travel") hint = "Choose a highlighted location on the map, or stop.";
-  else if (pend?.kind === "contracts") hint = "Choose a highlighted contract, or take no more.";
-  else if (A.good.size) hint = "Take 1 good of your choice:";
-  else if (A.goods.length) hint = `Take 2 different goods${ui.goods.length ? ` (${ui.goods[0]} chosen, one more)` : ""}:`;
-  else if (A.keep.size) hint = "Click one of your contracts to discard it for the new one, or decline.";
-  else if (A.spaces.size) hint = "Choose a highlighted action space; click a die for bonus actions.";
-  else if (A.dieActions.length || A.fulfil.size || A.black) hint = "Bonus actions: click a die, a contract you can fulfil, or the black dice; or end your turn.";
-  else hint = view.prompt.text;
+  else if (choosing) hint = tr("w.vo.hint.dice", { space: B.space(pend.space), n: pend.picked.length + 1, need: pend.need });
+  else if (ui.bag) hint = tr("w.vo.hint.bag");
+  else if (pend?.kind === "column") hint = tr("w.vo.hint.column", { good: goodName(pend.res) });
+  else if (pend?.kind === "travel") hint = tr("w.vo.hint.travel");
+  else if (pend?.kind === "contracts") hint = tr("w.vo.hint.contracts");
+  else if (A.good.size) hint = `${tr("w.prompt.good")}`;
+  else if (A.goods.length) hint = ui.goods.length ? tr("w.vo.hint.goodsOne", { good: goodName(ui.goods[0]) }) : tr("w.vo.prompt.two_goods");
+  else if (A.keep.size) hint = tr("w.vo.hint.keep");
+  else if (A.spaces.size) hint = tr("w.vo.hint.spaces");
+  else if (A.dieActions.length || A.fulfil.size || A.black) hint = tr("w.vo.hint.bonus");
+  else hint = promptText(view);
 
   const dice = mine.dice.map(([k, v], i) => {
     const key = `die-${i}`;
@@ -1022,7 +1028,7 @@ function trayPanel(ctx, A, ui) {
 
   const extra = [];
   if (raschid && mine.dice.some(([k, v]) => k === "own" && !v)) {
-    extra.push(h("p", { class: "hint vy-raschid" }, "Raschid ad-Din Sinan rolls no dice: each “?” die takes the value you name when you place it."));
+    extra.push(h("p", { class: "hint vy-raschid" }, tr("w.vo.raschid", { name: B.character("raschid") })));
   }
   if (choosing && pend.picked.length) {
     extra.push(h("p", { class: "hint" }, "Chosen so far: ", pend.picked.map(([k, v]) => dieWords(k, v)).join(", ")));
@@ -1078,9 +1084,9 @@ function trayPanel(ctx, A, ui) {
   return h(
     "section",
     { class: `vy-tray panel ${view.prompt ? "active" : ""}`, "aria-labelledby": "vy-tray-title" },
-    h("h2", { id: "vy-tray-title" }, "Your dice"),
+    h("h2", { id: "vy-tray-title" }, tr("w.yourDice")),
     h("p", { class: "hint vy-hint" }, hint),
-    h("div", { class: "vy-dice", role: "group", "aria-label": "Your dice" }, dice.length ? dice : h("span", { class: "hint" }, "no dice left")),
+    h("div", { class: "vy-dice", role: "group", "aria-label": "Your dice" }, dice.length ? dice : h("span", { class: "hint" }, tr("w.noneLeft"))),
     extra,
   );
 }
@@ -1129,7 +1135,7 @@ function playerBoard(ctx, A, p) {
   const turn = pub.turn === p.seat && pub.phase === "play" && !view.result;
   const colour = SEAT_COLOURS[p.seat % 4];
   const resources = RESOURCES.map((r) => resIcon(r, p[r], { extra: { "data-res": r } }));
-  const dice = p.dice.length ? miniSvg(p.dice.length * 22, 22, p.dice.map(([k, v], i) => die(i * 22 + 1, 1, 20, k, v, p.seat))) : h("span", null, "none left");
+  const dice = p.dice.length ? miniSvg(p.dice.length * 22, 22, p.dice.map(([k, v], i) => die(i * 22 + 1, 1, 20, k, v, p.seat))) : h("span", null, tr("w.noneLeft"));
   const contracts = p.contracts.map((c) => {
     const svg = s("svg", { viewBox: "0 0 150 64", class: "contract-svg", "aria-hidden": "true" }, contractCard(c, 1, 1, 148, 62, "contract", null));
     const fulfil = mine ? A.fulfil.get(c.id) : null;
@@ -1139,9 +1145,9 @@ function playerBoard(ctx, A, p) {
     if (!option) return h("div", { class: "vy-contract", "data-contract": c.id, role: "img", "aria-label": label }, svg);
     return h(
       "button",
-      { type: "button", class: `vy-contract usable ${keep ? "discard" : ""}`, "data-contract": c.id, "data-key": `contract-${c.id}`, "aria-label": fulfil ? `Fulfil ${label}` : `Discard ${label} for the new contract`, onClick: () => send(ctx, option) },
+      { type: "button", class: `vy-contract usable ${keep ? "discard" : ""}`, "data-contract": c.id, "data-key": `contract-${c.id}`, "aria-label": fulfil ? tr("w.opt.fulfil", { contract: label }) : tr("w.vo.discardFor", { contract: label }), onClick: () => send(ctx, option) },
       svg,
-      h("span", { class: "tag" }, fulfil ? "fulfil" : "discard"),
+      h("span", { class: "tag" }, fulfil ? tr("w.tag.fulfil") : tr("w.tag.discard")),
     );
   });
   const goals = mine ? view.private?.goals || [] : p.goals || [];
@@ -1149,28 +1155,28 @@ function playerBoard(ctx, A, p) {
   const goalList = goals.length
     ? h(
         "ul",
-        { class: "vy-goals", "aria-label": mine ? "Your goal cards (secret)" : "Goal cards" },
-        goals.map((g) => h("li", { "data-goal": g.id }, `${g.cities.map((c) => `${B.name(c)}${posts.has(c) ? " ✓" : ""}`).join(" + ")}: ${g.vp} VP`)),
+        { class: "vy-goals", "aria-label": mine ? tr("w.goalsSecret") : tr("w.goals") },
+        goals.map((g) => h("li", { "data-goal": g.id }, `${g.cities.map((c) => `${B.name(c)}${posts.has(c) ? " ✓" : ""}`).join(" + ")}: ${tr("w.res.vp", { n: g.vp })}`)),
       )
     : null;
   return h(
     "section",
-    { class: `vy-player panel ${mine ? "me" : ""} ${turn ? "turn" : ""}`, "data-seat": p.seat, style: { borderTopColor: colour }, "aria-label": `${ctx.seatName(p.seat)}'s board` },
+    { class: `vy-player panel ${mine ? "me" : ""} ${turn ? "turn" : ""}`, "data-seat": p.seat, style: { borderTopColor: colour }, "aria-label": tr("w.boardOf", { who: ctx.seatName(p.seat) }) },
     h(
       "h3",
       null,
       h("span", { class: "swatch", style: { background: colour }, "aria-hidden": "true" }),
       ctx.seatName(p.seat),
-      mine ? " (you)" : "",
-      turn ? h("span", { class: "turn-tag" }, "to play") : null,
-      pub.start_player === p.seat ? h("span", { class: "start-tag", title: "start player" }, "start") : null,
+      mine ? ` ${tr("room.you")}` : "",
+      turn ? h("span", { class: "turn-tag" }, tr("w.toPlay")) : null,
+      pub.start_player === p.seat ? h("span", { class: "start-tag", title: tr("w.vo.startPlayer") }, tr("w.vo.start")) : null,
     ),
-    h("p", { class: "vy-char", title: B.characters[p.character]?.ability || "" }, B.character(p.character), h("span", { class: "sr" }, `: ${B.characters[p.character]?.ability || ""}`)),
+    h("p", { class: "vy-char", title: B.ability(p.character) }, B.character(p.character), h("span", { class: "sr" }, `: ${B.ability(p.character)}`)),
     h("div", { class: "vy-res" }, resources),
-    h("div", { class: "vy-line" }, h("span", { class: "k" }, "Dice:"), dice),
-    h("p", { class: "vy-line" }, `Trading posts: ${p.posts.length} placed, ${p.posts_left} left · contracts done: ${p.completed} · goal cards: ${p.goal_cards}`),
-    h("div", { class: "vy-contracts" }, contracts.length ? contracts : h("span", { class: "hint" }, "no active contract")),
-    goalList ? h("h4", null, mine && !view.result ? "Your goal cards (secret)" : mine ? "Your goal cards" : "Goal cards") : null,
+    h("div", { class: "vy-line" }, h("span", { class: "k" }, `${tr("w.dicePlain")}:`), dice),
+    h("p", { class: "vy-line" }, tr("w.vo.playerLine", { placed: p.posts.length, left: p.posts_left, done: p.completed, goals: p.goal_cards })),
+    h("div", { class: "vy-contracts" }, contracts.length ? contracts : h("span", { class: "hint" }, tr("w.noContract"))),
+    goalList ? h("h4", null, mine && !view.result ? tr("w.goalsSecret") : tr("w.goals")) : null,
     goalList,
   );
 }
@@ -1180,54 +1186,63 @@ function playerBoard(ctx, A, p) {
 function logLine(ev, view) {
   const pub = view.public;
   const B = new Board(pub);
-  const who = ev.seat !== undefined && ev.seat !== null ? view.seats[ev.seat]?.name || `Seat ${ev.seat + 1}` : "";
+  const who = ev.seat !== undefined && ev.seat !== null ? view.seats[ev.seat]?.name || t("room.seat", { n: ev.seat + 1 }) : "";
+  const L = (key, params) => t(`w.vo.log.${key}`, { who, ...params });
   switch (ev.ev) {
     case "round":
-      return `Round ${ev.round} begins; ${view.seats[ev.start_player]?.name || "?"} starts.`;
+      return L("round", { round: ev.round, first: view.seats[ev.start_player]?.name || "?" });
     case "roll":
-      return `${who} has the dice ${ev.dice.map(([k, v]) => (v ? `${v}${k === "own" ? "" : ` ${k}`}` : "?")).join(", ")}.`;
-    case "place":
-      return `${who} placed ${ev.dice.map(([k, v]) => dieWords(k, v)).join(", ")} on ${B.space(ev.space)}${ev.fee ? `, paying ${plural(ev.fee, "coin")}` : ""}.`;
+      return L("roll", { dice: ev.dice.map(([k, v]) => (v ? aDie(k, v) : "?")).join(", ") });
+    case "place": {
+      const dice = ev.dice.map(([k, v]) => dieWords(k, v)).join(", ");
+      return ev.fee ? t("w.log.placeFee", { who, dice, space: B.space(ev.space), fee: amountWords("coins", ev.fee) }) : t("w.log.place", { who, dice, space: B.space(ev.space) });
+    }
     case "bazaar":
-      return `${who} took ${bundleWords((B.bazaar[ev.res]?.by_die || [])[ev.column - 1])} at the bazaar.`;
-    case "take_contract":
-      return `${who} took ${cname(view, ev.contract)}${ev.discard ? `, discarding ${cname(view, ev.discard)}` : ""}.`;
+      return L("bazaar", { gain: bundleWords((B.bazaar[ev.res]?.by_die || [])[ev.column - 1]) });
+    case "take_contract": {
+      const took = t("w.log.took", { who, what: cname(view, ev.contract) });
+      return ev.discard ? L("tookDiscard", { what: cname(view, ev.contract), old: cname(view, ev.discard) }) : took;
+    }
     case "fulfil":
-      return `${who} fulfilled ${cname(view, ev.contract)}.`;
-    case "step":
-      return `${who} moved from ${B.name(ev.from)} to ${B.name(ev.to)}${ev.coins || ev.camels ? ` for ${[ev.coins ? plural(ev.coins, "coin") : "", ev.camels ? plural(ev.camels, "camel") : ""].filter(Boolean).join(" + ")}` : ""}.`;
+      return t("w.log.fulfilled", { who, what: cname(view, ev.contract) });
+    case "step": {
+      const cost = [ev.coins ? amountWords("coins", ev.coins) : "", ev.camels ? amountWords("camels", ev.camels) : ""].filter(Boolean).join(" + ");
+      const step = t("w.log.step", { who, from: B.name(ev.from), to: B.name(ev.to) });
+      return cost ? L("stepCost", { from: B.name(ev.from), to: B.name(ev.to), cost }) : step;
+    }
     case "post":
-      return `${who} placed trading post ${ev.nth} in ${B.name(ev.city)}${ev.vp ? ` (+${ev.vp} VP)` : ""}.`;
+      return ev.vp ? t("w.kh.log.postVp", { who, nth: ev.nth, city: B.name(ev.city), vp: ev.vp }) : t("w.kh.log.post", { who, nth: ev.nth, city: B.name(ev.city) });
     case "outpost_bonus":
-      return `${who} took the first-post bonus of ${B.name(ev.city)}.`;
+      return L("outpost", { city: B.name(ev.city) });
     case "relocate":
-      return `${who} moved a trading post from ${B.name(ev.from)} to ${B.name(ev.to)}.`;
+      return t("w.log.relocate", { who, from: B.name(ev.from), to: B.name(ev.to) });
     case "bag":
-      return `${who} put ${aDie(ev.die[0], ev.die[1])} in the money bag.`;
+      return L("bag", { die: aDie(ev.die[0], ev.die[1]) });
     case "reroll":
-      return `${who} rerolled a ${ev.kind} ${ev.from}: ${ev.to}.`;
+      return t("w.log.reroll", { who, from: aDie(ev.kind, ev.from), to: ev.to });
     case "adjust":
-      return `${who} turned a ${ev.kind} ${ev.from} to ${ev.from + ev.by}.`;
+      return t("w.log.adjust", { who, from: aDie(ev.kind, ev.from), to: ev.from + ev.by });
     case "black_die":
-      return `${who} took a black die: ${ev.value}.`;
+      return t("w.log.blackDie", { who, v: ev.value });
     case "compensation":
-      return `${who} took ${plural(ev.coins, "coin")} and ${plural(ev.camels, "camel")} as compensation.`;
+      return L("compensation", { coins: amountWords("coins", ev.coins), camels: amountWords("camels", ev.camels) });
     case "special_contract":
-      return ev.contract ? `${who} took ${cname(view, ev.contract)} from the special pile.` : `${who} ${ev.kept ? "kept" : "declined"} a special contract.`;
+      if (ev.contract) return L("special", { what: cname(view, ev.contract) });
+      return L(ev.kept ? "specialKept" : "specialDeclined");
     case "mercator":
-      return `${who} (Mercator) received ${ev.res}.`;
+      return L("mercator", { what: goodName(ev.res) });
     case "card_times":
-      return `${who} used a city card ${plural(ev.times, "time")}.`;
+      return t("w.log.cardTimes", { who, n: ev.times });
     case "display_refill":
-      return `The contract display was refilled: ${(ev.contracts || []).join(", ")}.`;
+      return L("refill", { n: (ev.contracts || []).length });
     case "end_turn":
-      return `${who} ended the turn.`;
+      return t("w.log.endTurn", { who });
     case "character":
-      return `${who} chose ${B.character(ev.character)}.`;
+      return t("w.log.character", { who, name: B.character(ev.character) });
     case "goals_kept":
-      return `${who} kept 2 goal cards.`;
+      return L("goalsKept");
     case "final_scoring":
-      return `Final scoring: ${(ev.scores || []).map((sc, i) => `${view.seats[i]?.name || `Seat ${i + 1}`} ${sc}`).join(", ")}.`;
+      return t("w.log.final", { scores: (ev.scores || []).map((sc, i) => `${view.seats[i]?.name || t("room.seat", { n: i + 1 })} ${sc}`).join(", ") });
     default:
       return String(ev.ev);
   }
@@ -1236,29 +1251,19 @@ function logLine(ev, view) {
 function breakdownPanel(view) {
   const res = view.result;
   if (!res?.breakdown) return null;
-  const items = [
-    ["in_game", "in game"],
-    ["goal_cards", "goal cards"],
-    ["goal_cities", "goal cities"],
-    ["coins", "coins"],
-    ["beijing", "Beijing"],
-    ["goods", "goods"],
-    ["most_contracts", "most contracts"],
-    ["all_posts", "all posts"],
-    ["total", "total"],
-  ];
+  const items = ["in_game", "goal_cards", "goal_cities", "coins", "beijing", "goods", "most_contracts", "all_posts", "total"].map((k) => [k, t(`w.vo.bd.${k}`)]);
   return h(
     "section",
     { class: "panel vy-breakdown", "aria-labelledby": "vy-bd-title" },
-    h("h2", { id: "vy-bd-title" }, "Final scoring in detail"),
+    h("h2", { id: "vy-bd-title" }, t("w.bd.title")),
     h(
       "table",
       null,
-      h("thead", null, h("tr", null, h("th", null, "player"), items.map(([, l]) => h("th", null, l)), h("th", null, "camels"))),
+      h("thead", null, h("tr", null, h("th", null, t("w.bd.player")), items.map(([, l]) => h("th", null, l)), h("th", null, t("w.resname.camels")))),
       h(
         "tbody",
         null,
-        res.breakdown.map((b, i) => h("tr", { "data-seat": i }, h("th", null, view.seats[i]?.name || `Seat ${i + 1}`), items.map(([k]) => h("td", null, String(b[k] ?? 0))), h("td", null, String(res.tiebreak?.[i] ?? "")))),
+        res.breakdown.map((b, i) => h("tr", { "data-seat": i }, h("th", null, view.seats[i]?.name || t("room.seat", { n: i + 1 })), items.map(([k]) => h("td", null, String(b[k] ?? 0))), h("td", null, String(res.tiebreak?.[i] ?? "")))),
       ),
     ),
   );
@@ -1272,13 +1277,15 @@ export default {
   minSeats: 2,
   maxSeats: 4,
   scoreUnit: "VP",
-  options: [{ key: "expert", label: "Expert set-up (random city bonuses, character draft, keep 2 of 4 goal cards)" }],
+  get options() {
+    return [{ key: "expert", label: t("w.vo.optExpert") }];
+  },
 
   render(ctx) {
     const A = analyse(ctx.view);
     const ui = uiState(ctx);
     const pub = ctx.view.public;
-    if (!pub.track || !pub.players) return h("p", { class: "hint" }, "Setting up…");
+    if (!pub.track || !pub.players) return h("p", { class: "hint" }, t("w.settingUp"));
     const map = h("section", { class: "vy-mapbox panel", "aria-label": "Map" }, mapSvg(ctx, A, ui));
     const tray = trayPanel(ctx, A, ui);
     const actions = h("section", { class: "vy-actionbox panel", "aria-label": "Action spaces" }, actionSvg(ctx, A, ui));
@@ -1293,6 +1300,8 @@ export default {
 
   describe,
 
+  promptText,
+
   hasGesture(move, view) {
     if (!GESTURES.has(move.a)) return false;
     if (move.a === "die" || move.a === "bag" || move.a === "reroll" || move.a === "adjust") return me(view) !== null;
@@ -1301,10 +1310,10 @@ export default {
 
   status(view, ctx) {
     const pub = view.public;
-    if (pub.phase === "play" && pub.turn !== null && pub.turn !== undefined) return `Round ${pub.round} of 5: ${ctx.seatName(pub.turn)} is playing.`;
+    if (pub.phase === "play" && pub.turn !== null && pub.turn !== undefined) return t("w.st.playing", { round: pub.round, who: ctx.seatName(pub.turn) });
     const waiting = [...new Set((pub.pending || []).map((p) => p.seat))].map((i) => ctx.seatName(i));
-    if (waiting.length) return `Round ${pub.round} of 5: waiting for ${waiting.join(" and ")}.`;
-    return `Round ${pub.round} of 5.`;
+    if (waiting.length) return t("w.st.waiting", { round: pub.round, who: waiting.join(", ") });
+    return t("w.st.round", { round: pub.round });
   },
 
   logLines(view) {
@@ -1315,8 +1324,8 @@ export default {
     const res = view.result;
     const top = Math.max(...res.scores);
     const tied = res.scores.filter((x) => x === top).length;
-    if (tied > 1 && tied > res.winners.length) return "Tied on points: the player with the most camels wins.";
-    if (tied > 1) return "Tied on points and on camels: a shared win.";
+    if (tied > 1 && tied > res.winners.length) return t("w.tie.camels");
+    if (tied > 1) return t("w.tie.camelsShared");
     return null;
   },
 };

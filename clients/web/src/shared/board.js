@@ -3,6 +3,7 @@
 // Owns: these widgets and words. Must not: know either game's spaces or rules; a game passes its own
 // resource words (`makeWords`) for the kinds only it has.
 import { clickable, s } from "../dom.js";
+import { t } from "../i18n.js";
 
 export const SEAT_COLOURS = ["#d23a2e", "#2f6bd8", "#2b9146", "#e0b000"];
 
@@ -10,35 +11,41 @@ export function plural(n, one, many = `${one}s`) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-const COMMON_AMOUNTS = {
-  coins: (n) => plural(n, "coin"),
-  camels: (n) => plural(n, "camel"),
-  pepper: (n) => `${n} pepper`,
-  silk: (n) => `${n} silk`,
-  gold: (n) => `${n} gold`,
-  jade: (n) => `${n} jade`,
-  vp: (n) => `${n} VP`,
-  move: (n) => plural(n, "free move"),
-  black_die: (n) => (n === 1 ? "1 black die" : `${n} black dice`),
-};
+const COMMON = ["coins", "camels", "pepper", "silk", "gold", "jade", "vp", "move", "black_die"];
 
 /**
  * Words for amounts, bundles and contracts, with a game's own kinds (`{key: n => words}`) added to the
- * common ones (coins, camels, the goods, VP, free moves, black dice).
+ * common ones (coins, camels, the goods, VP, free moves, black dice: catalogue keys `w.res.<kind>`).
  */
 export function makeWords(own = {}) {
-  const table = { ...COMMON_AMOUNTS, ...own };
-  const amountWords = (key, n) => (table[key] ? table[key](n) : `${n} ${key}`);
+  const amountWords = (key, n) => (own[key] ? own[key](n) : COMMON.includes(key) ? t(`w.res.${key}`, { n }) : `${n} ${key}`);
   const bundleWords = (items) => {
     const e = Object.entries(items || {});
-    return e.length ? e.map(([k, n]) => amountWords(k, n)).join(" + ") : "nothing";
+    return e.length ? e.map(([k, n]) => amountWords(k, n)).join(" + ") : t("w.nothing");
   };
-  const contractWords = (c) => (c ? `pay ${bundleWords(c.cost)}, get ${bundleWords(c.reward)}` : "—");
+  const contractWords = (c) => (c ? t("w.contract.words", { cost: bundleWords(c.cost), reward: bundleWords(c.reward) }) : "—");
   return { amountWords, bundleWords, contractWords };
+}
+
+/** A good or resource by its name alone ("silk", "VP"), for chips and headings. */
+export function resName(key) {
+  return t(`w.resname.${key}`);
+}
+
+/** A die in words: "your 4", "the black 3", "your die (any value)". */
+export function dieWords(kind, value) {
+  if (!value) return t(kind === "own" ? "w.die.ownAny" : "w.die.any", { kind: t(`w.diekind.${kind}`) });
+  return t(kind === "own" ? "w.die.own" : "w.die.other", { v: value, kind: t(`w.diekind.${kind}`) });
 }
 
 export function text(x, y, str, cls = "", size = 13, extra = {}) {
   return s("text", { x, y, class: cls, "font-size": size, ...extra }, str);
+}
+
+/** SVG text squeezed to `maxW` when it would run wider (names and words differ in length by language). */
+export function fitText(x, y, str, cls, size, maxW) {
+  const fit = String(str).length * size * 0.56 > maxW ? { textLength: maxW, lengthAdjust: "spacingAndGlyphs" } : {};
+  return text(x, y, str, cls, size, fit);
 }
 
 /** Make a board element a highlighted, keyboard-usable choice (when `on`). */
@@ -65,11 +72,16 @@ export function die(x, y, size, kind, value, seat, extra = {}) {
   );
 }
 
-/** The dice placed on one space from (x, y), each placement a run; shrunk so that all fit `maxW` (two rows at most). */
-export function placedDice(placements, x, y, size, maxW) {
+/**
+ * The dice placed on one space from (x, y), each placement a run; shrunk so that all fit `maxW` (two rows at
+ * most) and, when given, `maxH`.
+ */
+export function placedDice(placements, x, y, size, maxW, maxH = 0) {
   const count = placements.reduce((n, pl) => n + pl.dice.length, 0);
-  const perRow = Math.ceil(count / (count > 6 ? 2 : 1));
+  const rows = count > 6 ? 2 : 1;
+  const perRow = Math.ceil(count / rows);
   size = Math.max(9, Math.min(size, (maxW - (placements.length - 1) * 4) / Math.max(1, perRow) - 2));
+  if (maxH && rows > 1) size = Math.max(9, Math.min(size, (maxH - 3) / 2));
   const parts = [];
   let cx = x;
   let cy = y;
@@ -88,7 +100,7 @@ export function placedDice(placements, x, y, size, maxW) {
 /** The dice placed on a space in words: "Ann 3, 4; neutral 1". */
 export function placementsText(view, placements) {
   return placements
-    .map((pl) => `${pl.seat === null || pl.seat === undefined ? "neutral" : view.seats[pl.seat]?.name || `seat ${pl.seat + 1}`} ${pl.dice.map(([k, v]) => (k === "own" ? v : `${k} ${v}`)).join(", ")}`)
+    .map((pl) => `${pl.seat === null || pl.seat === undefined ? t("w.neutral") : view.seats[pl.seat]?.name || t("room.seat", { n: pl.seat + 1 })} ${pl.dice.map(([k, v]) => (k === "own" ? v : `${t(`w.diekind.${k}`)} ${v}`)).join(", ")}`)
     .join("; ");
 }
 

@@ -1,0 +1,203 @@
+"""The public-lobby pieces of the terminal client, drawn: invite links, the turn clock, chat lines, finished
+games, the ratings leaderboard and the replay screen.
+
+Owns: the room link (the browser's address `http://HOST:PORT/#/room/ID`, with `?invite=SECRET` for an unlisted
+room) made from the WebSocket URL and read back from what a player pastes, and pure functions from the
+server's answers to `rich` renderables.
+Must not: do I/O or decide rules. Chat text stays plain text: it is put in `Text` objects, never read as
+`rich` markup.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import parse_qs, quote, unquote, urlsplit
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from clients.cli.render import render_view, renderer_for, seat_name
+
+View = dict[str, Any]
+
+
+# ---- links --------------------------------------------------------------------------------------
+
+
+def web_base(ws_url: str) -> str:
+    """The browser's address for a server's WebSocket URL (`ws://h:p/ws` -> `http://h:p/`)."""
+    parts = urlsplit(ws_url)
+    scheme = "https" if parts.scheme == "wss" else "http"
+    path = parts.path[: -len("/ws")] if parts.path.endswith("/ws") else parts.path
+    return f"{scheme}://{parts.netloc}{path.rstrip('/')}/"
+
+
+def invite_link(ws_url: str, room: str, invite: str | None = None) -> str:
+    """The room's shareable link, the same one the browser shows (it opens the room in a browser too)."""
+    link = f"{web_base(ws_url)}#/room/{quote(room, safe='')}"
+    return f"{link}?invite={quote(invite, safe='')}" if invite else link
+
+
+def parse_link(text: str) -> tuple[str, str | None]:
+    """(room, invite) from a pasted link (`http://…/#/room/ID?invite=X`, `#/room/ID`) or a bare room id."""
+    text = text.strip()
+    fragment = text.split("#", 1)[1] if "#" in text else text
+    path, _sep, query = fragment.partition("?")
+    parts = [p for p in path.split("/") if p]
+    if len(parts) >= 2 and parts[0] == "room":
+        room = unquote(parts[1])
+    elif len(parts) == 1 and "/" not in text.split("?")[0]:
+        room = unquote(parts[0])
+    else:
+        raise ValueError(f"not a room link: {text!r}")
+    invites = parse_qs(query).get("invite") or []
+    return room, (invites[0] if invites else None)
+
+
+# ---- the clock ----------------------------------------------------------------------------------
+
+
+def clock_text(seconds: float) -> str:
+    """m:ss (h:mm:ss from an hour on)."""
+    s = max(0, int(seconds))
+    h, rest = divmod(s, 3600)
+    m, sec = divmod(rest, 60)
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
+
+
+def clock_line(view: View, now_ms: float | None = None) -> Text | None:
+    """The turn clock of a view (`clock: {seats, deadline}`): who must move and how long is left, or None."""
+    clock = view.get("clock")
+    if not clock or view.get("result") or not isinstance(clock.get("deadline"), int):
+        return None
+    now = time.time() * 1000 if now_ms is None else now_ms
+    left = max(0.0, (clock["deadline"] - now) / 1000)
+    seats = list(clock.get("seats") or [])
+    who = ", ".join(seat_name(view, s) for s in seats) or "nobody"
+    until = time.strftime("%H:%M:%S", time.localtime(clock["deadline"] / 1000))
+    line = Text("Clock: ", style="bold")
+    line.append(clock_text(math.ceil(left)), style="bold red" if left <= 10 else "bold")
+    line.append(f" left for {who} (until {until})")
+    auto = list(clock.get("auto") or [])
+    if auto:
+        names = ", ".join(seat_name(view, s) for s in auto)
+        line.append(f"; a bot plays for {names} until they move again", style="dim")
+    return line
+
+
+# ---- chat ----------------------------------------------------------------------------------------
+
+
+def chat_lines(lines: Sequence[dict[str, Any]], limit: int = 6) -> Text | None:
+    """The last chat lines as plain text (`HH:MM name: text`), or None when there are none."""
+    if not lines:
+        return None
+    out = Text("Chat", style="bold")
+    for line in list(lines)[-limit:]:
+        at = time.strftime("%H:%M", time.localtime(int(line.get("at") or 0) / 1000))
+        out.append(f"\n  {at} ", style="dim")
+        out.append(str(line.get("name") or "?"), style="bold")
+        out.append(": ")
+        out.append(str(line.get("text") or ""))  # plain text: never parsed as markup
+    return out
+
+
+# ---- history, ratings, replays -------------------------------------------------------------------
+
+
+def history_table(games: Sequence[dict[str, Any]]) -> RenderableType:
+    """Finished games numbered from 1 (newest first), for `replay N`."""
+    if not games:
+        return Text("No finished game to show.", style="dim")
+    table = Table(title="Finished games", title_justify="left", show_edge=False, pad_edge=False)
+    for col, just in (
+        ("#", "right"),
+        ("room", "left"),
+        ("game", "left"),
+        ("players", "left"),
+        ("winner", "left"),
+        ("finished", "left"),
+    ):
+        table.add_column(col, justify=just)  # type: ignore[arg-type]
+    for i, g in enumerate(games, 1):
+        players = list(g.get("players") or [])
+        won = (g.get("result") or {}).get("winners") or []
+        winners = [players[s] or f"seat {s + 1}" for s in won if s < len(players)]
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(int(g.get("finished_at") or 0) / 1000))
+        table.add_row(
+            str(i),
+            str(g.get("room")),
+            str(g.get("game")),
+            ", ".join(p or "·" for p in players),
+            ", ".join(winners),
+            when,
+        )
+    return table
+
+
+def ratings_table(game: str, players: Sequence[dict[str, Any]], you: str | None = None) -> RenderableType:
+    """The leaderboard of one game, best first."""
+    if not players:
+        return Text(f"No rated game of {game} yet.", style="dim")
+    table = Table(title=f"Ratings: {game}", title_justify="left", show_edge=False, pad_edge=False)
+    table.add_column("#", justify="right")
+    table.add_column("player")
+    table.add_column("rating", justify="right")
+    table.add_column("games", justify="right")
+    for i, p in enumerate(players, 1):
+        name = str(p.get("name"))
+        if str(p.get("player", "")).startswith("bot"):
+            name += " (server bot)"
+        if you is not None and p.get("player") == you:
+            name += " (you)"
+        table.add_row(
+            str(i),
+            name,
+            str(p.get("rating")),
+            str(p.get("games")),
+            style="bold" if you is not None and p.get("player") == you else None,
+        )
+    return table
+
+
+def render_replay(replay: dict[str, Any]) -> RenderableType:
+    """A replay step: where it is (version v of last, the seed) and the spectator's view at that version."""
+    head = Text.assemble(
+        ("Replay ", "bold"),
+        (str(replay.get("room")), "cyan"),
+        f"  version {replay.get('v')} of {replay.get('last')}  seed {replay.get('seed')}",
+    )
+    return Group(head, render_view(replay.get("state") or {}))
+
+
+# ---- the whole game's log ------------------------------------------------------------------------
+
+
+def gather_log(known: dict[int, str], view: View) -> None:
+    """Add the view's log events not seen yet to `known` (running number `n` -> words), each put in words
+    with the view it was first seen in (the view keeps only the last few events; the client keeps them all)."""
+    renderer = renderer_for(view.get("game"))
+    for ev in (view.get("public") or {}).get("log") or []:
+        n = ev.get("n") if isinstance(ev, dict) else None
+        if isinstance(n, int) and n not in known:
+            try:
+                known[n] = renderer.event(view, ev)
+            except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+                known[n] = str(ev)
+
+
+def log_page(known: dict[int, str], page: int, size: int | None) -> Text:
+    """One page of the whole log, newest first (`size` None: all of it); page 1 is the newest."""
+    events = sorted(known.items(), reverse=True)
+    pages = 1 if not size else max(1, math.ceil(len(events) / size))
+    page = max(1, min(page, pages))
+    shown = events if not size else events[(page - 1) * size : page * size]
+    text = Text(f"The whole game: {len(events)} events, newest first (page {page} of {pages})", style="bold")
+    for n, words in shown:
+        text.append(f"\n  {n:>4}. ", style="dim")
+        text.append(words)
+    return text

@@ -1,0 +1,50 @@
+// The turn clock as a countdown: the view's top-level `clock: {seats, deadline}` (ms since the epoch, the same
+// for every viewer) drawn as the time left, updated every quarter second without re-rendering the page.
+// Owns: the countdown's markup and its ticking. Must not: decide anything when it runs out (the server plays).
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** Seconds left until `deadline` (ms since the epoch), never below 0. */
+export function secondsLeft(deadline, now = Date.now()) {
+  return Math.max(0, Math.ceil((deadline - now) / 1000));
+}
+
+/** "m:ss" for a number of seconds (h:mm:ss from an hour on). */
+export function clockText(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const hh = Math.floor(s / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, "0");
+  return hh ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
+}
+
+/** The room's countdown, or null when no clock runs. `seatName(i)` names a seat. */
+export function clockPanel(view, seatName) {
+  const clock = view.clock;
+  if (!clock || typeof clock.deadline !== "number" || view.result) return null;
+  const seats = Array.isArray(clock.seats) ? clock.seats : [];
+  const auto = Array.isArray(clock.auto) ? clock.auto : [];
+  const yours = view.you !== null && view.you !== undefined && seats.includes(view.you);
+  const who = seats.map((s) => seatName(s)).join(", ");
+  const left = secondsLeft(clock.deadline);
+  return h(
+    "p",
+    { class: `turn-clock ${yours ? "yours" : ""}`, "data-testid": "clock", role: "timer" },
+    h("span", { class: "clock-who" }, yours ? t("clock.yours") : t("clock.for", { names: who })),
+    " ",
+    h("strong", { class: "clock-left", "data-deadline": clock.deadline, "data-left": left }, clockText(left)),
+    auto.length ? h("span", { class: "hint clock-auto" }, ` ${t("clock.auto", { names: auto.map((s) => seatName(s)).join(", ") })}`) : null,
+  );
+}
+
+/** Update every countdown on the page (elements with `data-deadline`) to the time left now. */
+/** @param {ParentNode} [root] */
+export function tickClocks(root = document) {
+  for (const el of root.querySelectorAll("[data-deadline]")) {
+    const left = secondsLeft(Number(el.getAttribute("data-deadline")));
+    const text = clockText(left);
+    if (el.textContent !== text) el.textContent = text;
+    el.setAttribute("data-left", String(left));
+    el.classList.toggle("urgent", left <= 10);
+  }
+}
