@@ -90,13 +90,16 @@ def choose_now(game_id: str, level: str, state: State, seat: int, seed: int) -> 
     return move
 
 
-async def choose(game_id: str, level: str | None, state: State, seat: int, seed: int) -> Move:
-    """The bot's move; a search decision runs in a worker process and never blocks the event loop."""
+async def choose(
+    game_id: str, level: str | None, state: State, seat: int, seed: int, seconds: float | None = None
+) -> Move:
+    """The bot's move; a search decision (thinking `seconds`, else the configured default) runs in a worker
+    process and never blocks the event loop."""
     name = level_name(level)
     if name != "search":
         return choose_now(game_id, name, state, seat, seed)
     loop = asyncio.get_running_loop()
-    seconds = _seconds
+    seconds = _seconds if seconds is None else seconds
     try:
         fut = loop.run_in_executor(_get_pool(), decide, game_id, state, seat, seed, Budget(seconds=seconds))
         move, _playouts = await asyncio.wait_for(fut, seconds + GRACE)

@@ -123,6 +123,10 @@ class Settings(BaseSettings):
     )
     #: seconds a server-seated bot waits before its move (so people can follow the game)
     bot_delay: float = Field(0.5, ge=0, description="seconds a server-seated bot waits before moving")
+    #: seconds a search ("hard") bot may think per decision; a room's `bot_think_ms` option overrides it
+    bot_think: float = Field(
+        0.5, gt=0, le=10, description="seconds a search bot thinks per decision (room option bot_think_ms)"
+    )
     #: v1.1 public lobbies (server.clock, server.lobby)
     clock_scale: float = Field(
         1.0, gt=0, description="TESTS ONLY: multiply every turn clock and lobby timer (below 1 they run fast)"

@@ -36,6 +36,8 @@ from server.store import Store, StoreUnavailable
 log = logging.getLogger("marcopolo.hub")
 
 LOBBY_DELAY = 0.05
+#: the longest think time a room may ask of its search bots (`create.options.bot_think_ms`)
+MAX_BOT_THINK_MS = 10_000
 #: how long a re-join forwarded to another node may go unanswered before it is sent again
 JOIN_CONFIRM_SECONDS = 1.5
 #: v1.1 requests handled by server.lobby: (hub, conn, msg) -> None, answering on the connection
@@ -214,6 +216,7 @@ class Hub:
             fence=fence,
             lease_ms=self.settings.lease_ms,
             bot_delay=self.settings.bot_delay,
+            bot_think=self.settings.bot_think,
             presence_grace=grace,
         )
         self.rooms[room.id] = room
@@ -696,6 +699,11 @@ class Hub:
             raise RoomError("bad_message", "bots must leave at least one seat for people")
         options = dict(msg.options or {})
         seed = options.pop("seed", None)
+        # a room option of every game: a search bot's think time per decision, in milliseconds
+        think = options.pop("bot_think_ms", None)
+        bad_think = not isinstance(think, int) or isinstance(think, bool) or not 0 < think <= MAX_BOT_THINK_MS
+        if think is not None and bad_think:
+            raise RoomError("bad_message", f"bot_think_ms must be an integer in [1, {MAX_BOT_THINK_MS}]")
         if seed is not None:
             if not self.settings.allow_client_seed:
                 raise RoomError("forbidden", "the seed option is for test servers only")
@@ -729,6 +737,8 @@ class Hub:
         }
         if invite is not None:
             meta["invite"] = invite
+        if think is not None:
+            meta["bot_think_ms"] = think
         meta.update(lobby.create_extra(msg))
         await self.store.create_room(meta)
         token = await self.cluster.claim(room_id)

@@ -125,6 +125,7 @@ class Room:
         fence: str | None = None,
         lease_ms: int = 2000,
         bot_delay: float = 0.5,
+        bot_think: float = botpool.DEFAULT_SECONDS,
         presence_grace: float = 0.0,
     ) -> None:
         self.hub = hub
@@ -143,6 +144,8 @@ class Room:
         self.lease_until = float("inf") if fence is None else 0.0
         self.lease_ms = lease_ms
         self.bot_delay = bot_delay
+        #: seconds a search bot thinks per decision (the room's `bot_think_ms` option wins over this setting)
+        self.bot_think = meta["bot_think_ms"] / 1000 if meta.get("bot_think_ms") else float(bot_think)
         #: after a takeover, seats stay shown as connected this long so their players can re-attach
         self.presence_grace = presence_grace
         self._presence_task: asyncio.Task[None] | None = None
@@ -702,7 +705,7 @@ class Room:
                 levels = self.meta.get("bot_levels") or []
                 level = levels[seat] if seat < len(levels) else None
                 seed = (int(self.meta["seed"]) * 7919 + seat * 104729 + at) & 0xFFFFFFFF
-                move = await botpool.choose(self.meta["game"], level, state, seat, seed)
+                move = await botpool.choose(self.meta["game"], level, state, seat, seed, seconds=self.bot_think)
             await self.submit("bot", None, None, seat=seat, v=v, at=at, move=move)
         except RoomError as err:
             log.info("room %s: bot on seat %d did not move: %s", self.id, seat, err.message)

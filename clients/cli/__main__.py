@@ -1,7 +1,7 @@
 """`python -m clients.cli` (console script `marcopolo-cli`): the reference terminal client.
 
 Owns: the command line, opening the session (token file, hello, re-joining held seats), and choosing
-the mode: interactive (lobby menu and room screen, `clients.cli.interactive`) or `--bot random`
+the mode: interactive (lobby menu and room screen, `clients.cli.interactive`) or `--bot random|greedy`
 (`clients.cli.bot`), which creates or joins one room, plays it to the end and prints the result.
 `run(argv, console=..., lines=...)` is the async entry point that tests call directly; `main()` wraps
 it in `asyncio.run`.
@@ -24,7 +24,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from clients.cli.bot import BotGaveUp, RandomBot
+from clients.cli.bot import CLIENT_LEVELS, LEVELS, BotGaveUp, RandomBot, level_name
 from clients.cli.i18n import LANGUAGES, error_sentence, language_from_env, set_language
 from clients.cli.interactive import Interactive, stdin_lines
 from clients.cli.public import invite_link, parse_link
@@ -47,12 +47,28 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--url", default=DEFAULT_URL, help=f"server WebSocket URL (default {DEFAULT_URL})")
     ap.add_argument("--name", default=os.environ.get("USER") or "player", help="your player name")
     ap.add_argument("--token-file", help="where the player token is kept (default ~/.marcopolo/token-NAME)")
-    ap.add_argument("--bot", choices=["random"], help="play automatically instead of interactively")
+    ap.add_argument(
+        "--bot",
+        choices=list(LEVELS),
+        help="play automatically instead of interactively: random (easy) or greedy (normal); search (hard) is "
+        "a server bot only (--bots hard)",
+    )
     ap.add_argument("--game", default="expedition", help="game of a created room (default expedition)")
     ap.add_argument("--seats", type=int, default=3, help="seats of a created room (default 3)")
     ap.add_argument("--create", action="store_true", help="create a room of --game with --seats and join it")
     ap.add_argument(
-        "--bots", type=int, default=0, metavar="N", help="server bots in the last N seats of a created room"
+        "--bots",
+        type=_bots_arg,
+        default=0,
+        metavar="N|LEVEL,...",
+        help="server bots in the last seats of a created room: a count (greedy bots) or one level per bot "
+        "seat, e.g. hard,normal (levels random/greedy/search or easy/normal/hard)",
+    )
+    ap.add_argument(
+        "--bot-think",
+        type=float,
+        metavar="SECONDS",
+        help="room option of a created room: seconds its search (hard) bots think per decision",
     )
     ap.add_argument("--join", metavar="ROOM", help="join this room (a room id or its link, invite included)")
     ap.add_argument("--spectate", metavar="ROOM", help="watch this room (a room id or its link)")
@@ -81,9 +97,30 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = ap.parse_args(argv)
     if sum(bool(x) for x in (args.create, args.join, args.spectate, args.quick, args.replay)) > 1:
         ap.error("use at most one of --create, --join, --spectate, --quick and --replay")
-    if args.bots < 0 or (args.bots and args.bots >= args.seats):
+    n_bots = len(args.bots) if isinstance(args.bots, list) else args.bots
+    if n_bots < 0 or (n_bots and n_bots >= args.seats):
         ap.error("--bots N wants 0 <= N < --seats (you take a seat too)")
+    if args.bot and level_name(args.bot) not in CLIENT_LEVELS:
+        ap.error(
+            f"--bot {args.bot}: the search bot samples hidden information from the game state, which only the "
+            "server holds; use --bot greedy here, or --bots hard to seat a search bot on the server"
+        )
+    if args.bot_think is not None and not 0 < args.bot_think <= 10:
+        ap.error("--bot-think wants seconds in (0, 10]")
     return args
+
+
+def _bots_arg(text: str) -> int | list[str]:
+    """`--bots`: a count, or a comma-separated list of levels (one per bot seat)."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    levels = [x.strip() for x in text.split(",") if x.strip()]
+    for x in levels:
+        if x not in LEVELS:
+            raise argparse.ArgumentTypeError(f"{x!r} is no bot level; known: {', '.join(LEVELS)}")
+    return levels
 
 
 def room_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -99,6 +136,8 @@ def room_options(args: argparse.Namespace) -> dict[str, Any]:
             options[key] = raw
     if args.room_seed is not None:
         options["seed"] = args.room_seed
+    if args.bot_think is not None:
+        options["bot_think_ms"] = round(1000 * args.bot_think)
     return options
 
 
@@ -156,12 +195,13 @@ async def run(
 
 
 async def run_bot(session: Session, args: argparse.Namespace, options: dict[str, Any], out: Console) -> int:
-    """`--bot random`: create or join one room (or take the seat held already), play it, print the result."""
+    """`--bot random|greedy`: create or join one room (or take the seat held already), play it, print the result."""
     if args.create:
         room = await session.create(
             args.game, args.seats, options, bots=args.bots, public=not args.private, turn_seconds=args.turn_seconds
         )
-        bots = f", {args.bots} server bot{'s' if args.bots != 1 else ''}" if args.bots else ""
+        n_bots = len(args.bots) if isinstance(args.bots, list) else args.bots
+        bots = f", {n_bots} server bot{'s' if n_bots != 1 else ''}" if n_bots else ""
         out.print(f"created room {room} ({args.game}, {args.seats} seats{bots})")
         out.print(f"invite link: {invite_link(session.url, room, session.invite_of(room))}")
         seat = await session.join(room)
@@ -184,7 +224,7 @@ async def run_bot(session: Session, args: argparse.Namespace, options: dict[str,
         if not args.quiet:
             out.print(f"{args.name}: {label}")
 
-    bot = RandomBot(session, room, seed=args.seed, delay=args.delay, say=say)
+    bot = RandomBot(session, room, seed=args.seed, delay=args.delay, say=say, level=args.bot)
     view = await bot.play()
     out.print(renderer_for(view.get("game")).result(view))
     out.print("result: " + "; ".join(result_lines(view)))

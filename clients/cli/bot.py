@@ -1,10 +1,16 @@
-"""The terminal client's `--bot random` mode: play one room from its prompts until the game has a result.
+"""The terminal client's `--bot LEVEL` mode: play one room from its prompts until the game has a result.
 
-Owns: choosing a random option of the current prompt (its own seeded `random.Random`, never the
-game's), sending it, and coping with the network: a `not_your_turn` / `illegal_move` answer to a stale
-prompt waits for the next version (or re-syncs after a pause) and tries again; `rate_limited` and
-`unavailable` back off; a dropped connection reconnects through the session (token, then re-join).
-Must not: know any game's rules; every move comes from the view's prompt.
+Owns: choosing an option of the current prompt — `random` (easy): uniformly at random with its own seeded
+`random.Random`, never the game's; `greedy` (normal): the game's greedy bot (`server.games.<game>.bots`,
+the server bots' own policy) fed this seat's view, seeded too — sending it, and coping with the network:
+a `not_your_turn` / `illegal_move` answer to a stale prompt waits for the next version (or re-syncs after
+a pause) and tries again; `rate_limited` and `unavailable` back off; a dropped connection reconnects
+through the session (token, then re-join).
+Must not: know any game's rules; every move comes from the view's prompt (the greedy policy reads only
+the view the server sent this seat).
+
+`search` (hard) is a server level only: determinized search samples hidden information from the game
+state (`sample_state`), which a client never holds; `--bots hard` seats one on the server.
 """
 
 from __future__ import annotations
@@ -24,6 +30,26 @@ STALE = ("not_your_turn", "illegal_move", "stale")
 RETRY = ("rate_limited", "unavailable")
 
 
+#: every name `--bot` takes and the level it means (the server's labels: easy, normal, hard)
+LEVELS = {
+    "random": "random",
+    "easy": "random",
+    "greedy": "greedy",
+    "normal": "greedy",
+    "search": "search",
+    "hard": "search",
+}
+#: the levels a client can play itself
+CLIENT_LEVELS = ("random", "greedy")
+
+
+def level_name(name: str) -> str:
+    """The level a `--bot` name means; ValueError for an unknown name."""
+    if name not in LEVELS:
+        raise ValueError(f"unknown bot level {name!r}; known: {', '.join(LEVELS)}")
+    return LEVELS[name]
+
+
 class BotGaveUp(Exception):
     """The bot met more refused moves in a row than it is willing to retry."""
 
@@ -41,10 +67,16 @@ class RandomBot:
         stale_wait: float = 2.0,
         max_refused: int = 50,
         say: Callable[[str], None] | None = None,
+        level: str = "random",
     ) -> None:
         self.session = session
         self.room = room
+        self.level = level_name(level)
+        if self.level not in CLIENT_LEVELS:
+            raise ValueError(f"--bot {level} needs the game state; a client plays only {', '.join(CLIENT_LEVELS)}")
+        self.seed = seed
         self.rng = random.Random(seed)
+        self._greedy: Any = None
         self.delay = delay
         self.stale_wait = stale_wait
         self.max_refused = max_refused
@@ -72,7 +104,7 @@ class RandomBot:
                 await asyncio.sleep(self.delay)
                 if self.session.version(self.room) != v0:
                     continue  # the view moved on while we paused: look again
-            move = self.rng.choice(options)
+            move = self.choose(view, options)
             try:
                 await self.session.c.move(self.room, move)
             except ServerError as err:
@@ -93,6 +125,16 @@ class RandomBot:
             refused_in_a_row = 0
             self.moves += 1
             self.say(option_label(view, move))
+
+    def choose(self, view: dict[str, Any], options: list[Any]) -> Any:
+        """One of `options`: at random, or the game's greedy choice from this seat's view."""
+        if self.level == "greedy":
+            if self._greedy is None:
+                from server.games.search import greedy_for  # the server bots' policy, fed this seat's view only
+
+                self._greedy = greedy_for(str(view.get("game")), self.rng.getrandbits(63))
+            return self._greedy.choose({"text": "", "options": options}, view)
+        return self.rng.choice(options)
 
     async def _wait_change(self, v0: int, timeout: float | None) -> None:
         """Wait for a version other than `v0`; on timeout ask for a snapshot; reconnect if the socket closed."""

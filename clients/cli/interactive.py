@@ -392,7 +392,7 @@ class Interactive:
         await self._enter(str(room), spectate=what == "spectate")
 
     async def _create_and_join(
-        self, game: str, seats: int, options: dict[str, Any], bots: int = 0, **fields: Any
+        self, game: str, seats: int, options: dict[str, Any], bots: int | list[str] = 0, **fields: Any
     ) -> None:
         room = await self.session.create(game, seats, options, bots=bots, **fields)
         self.notice = _("Created room {room}.").format(room=room)

@@ -250,12 +250,13 @@ class Session:
         game: str,
         seats: int,
         options: dict[str, Any] | None = None,
-        bots: int = 0,
+        bots: int | list[str] = 0,
         *,
         public: bool = True,
         turn_seconds: int | None = None,
     ) -> str:
-        """Create a room (the creator still has to join it); `bots` server bots take the last seats."""
+        """Create a room (the creator still has to join it); server bots take the last seats: `bots` is
+        their count (greedy bots) or one level per bot seat (`["hard", "normal"]`)."""
         if not bots and turn_seconds is None and public:
             return await self.c.create(game, seats, options)
         fields: dict[str, Any] = {"game": game, "seats": seats, "public": public}

@@ -11,6 +11,8 @@ A "win" is the search bot among the winners and the greedy bot not; a tie (both 
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import multiprocessing
 import re
 import statistics
@@ -32,6 +34,8 @@ def play(game_id: str, k: int, budget: Budget, seats: int = 2) -> dict[str, Any]
     game = get_game(game_id)
     state = game.setup(seats, None, k)
     me = k % seats
+    # the start player (drawn from the seed in every game but Expedition, where seat 0 starts)
+    starter = state.get("first", state.get("start_player", 0))
     search = SearchBot(game_id, 1000 + k, budget)
     greedy = [greedy_for(game_id, 2000 + 10 * k + s) for s in range(seats)]
     times: list[float] = []
@@ -56,7 +60,12 @@ def play(game_id: str, k: int, budget: Budget, seats: int = 2) -> dict[str, Any]
     assert result is not None
     winners = result["winners"]
     others = [s for s in range(seats) if s != me]
+    players = state.get("players")
+    chars = [p.get("character") for p in players] if isinstance(players, list) else [None] * seats
     return {
+        "starts": starter == me,
+        "character": chars[me],
+        "greedy_character": chars[others[0]],
         "game": game_id,
         "k": k,
         "seat": me,
@@ -74,10 +83,20 @@ def _run(args: tuple[str, int, Budget]) -> dict[str, Any]:
     return play(*args)
 
 
+def wilson(wins: float, n: int, z: float = 1.96) -> str:
+    """The Wilson score interval of a win rate, as "lo-hi%" (ties count half a win)."""
+    if n == 0:
+        return "-"
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return f"{100 * max(0.0, centre - half):.0f}-{100 * min(1.0, centre + half):.0f}%"
+
+
 def table(rows: list[dict[str, Any]], budget: Budget) -> str:
     """The markdown table of the arena figures, one line per game."""
     lines = [
-        "| game | games | search mean | greedy mean | search win rate | search as seat 0 / 1 | "
+        "| game | games | search mean | greedy mean | search win rate (95% interval) | search as seat 0 / 1 | "
         "mean decision (ms) | max decision (ms) | playouts per decision |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
@@ -91,13 +110,14 @@ def table(rows: list[dict[str, Any]], budget: Budget) -> str:
             by_seat.append(f"{100 * statistics.fmean(sr):.0f}%" if sr else "-")
         lines.append(
             f"| {gid} | {n} | {statistics.fmean(r['search'] for r in rs):.1f} | "
-            f"{statistics.fmean(r['greedy'] for r in rs):.1f} | {100 * statistics.fmean(r['win'] for r in rs):.0f}% | "
+            f"{statistics.fmean(r['greedy'] for r in rs):.1f} | {100 * statistics.fmean(r['win'] for r in rs):.0f}% "
+            f"({wilson(sum(r['win'] for r in rs), n)}) | "
             f"{' / '.join(by_seat)} | {1000 * sum(r['think'] for r in rs) / max(1, dec):.0f} | "
             f"{1000 * max(r['max_think'] for r in rs):.0f} | {sum(r['playouts'] for r in rs) / max(1, dec):.1f} |"
         )
     horizon = budget.horizon or "the game's `HORIZON` (see above)"
     if budget.playouts is not None:
-        what = f"{budget.playouts} playouts per decision"
+        what = f"{budget.playouts} playouts per decision (unless `--game-playouts` set a game's own)"
         if budget.seconds is not None:
             what += f" or {budget.seconds} s, whichever came first"
     else:
@@ -108,6 +128,54 @@ def table(rows: list[dict[str, Any]], budget: Budget) -> str:
         "Decision times count only decisions with more than one option."
     )
     return "\n".join(lines)
+
+
+def seat_table(rows: list[dict[str, Any]], gid: str) -> str:
+    """Per game: the search bot's win rate by seat, by place in turn order and by character."""
+    rs = [r for r in rows if r["game"] == gid]
+    if not rs:
+        return ""
+
+    def rate(sel: list[dict[str, Any]]) -> str:
+        if not sel:
+            return "-"
+        return f"{100 * statistics.fmean(r['win'] for r in sel):.0f}% ({len(sel)})"
+
+    lines = [
+        f"Search bot against greedy bot, 2 seats, {len(rs)} games (win rate of the search bot, games in brackets):",
+        "",
+        "| split | win rate |",
+        "|---|---|",
+        f"| search at seat 0 | {rate([r for r in rs if r['seat'] == 0])} |",
+        f"| search at seat 1 | {rate([r for r in rs if r['seat'] == 1])} |",
+        f"| search starts | {rate([r for r in rs if r['starts']])} |",
+        f"| greedy starts | {rate([r for r in rs if not r['starts']])} |",
+    ]
+    chars = sorted({r["character"] for r in rs if r.get("character")})
+    for c in chars:
+        lines.append(f"| search plays {c} | {rate([r for r in rs if r['character'] == c])} |")
+    for c in sorted({r["greedy_character"] for r in rs if r.get("greedy_character")}):
+        lines.append(f"| greedy plays {c} | {rate([r for r in rs if r['greedy_character'] == c])} |")
+    return "\n".join(lines)
+
+
+def write_game_docs(rows: list[dict[str, Any]], note: str) -> None:
+    """Replace the arena block of every measured game's doc (docs/games/<game>.md, between the markers)."""
+    for gid in sorted({r["game"] for r in rows}):
+        path = DOC.parent / "games" / f"{gid}.md"
+        if path.exists():
+            replace_block(path, seat_table(rows, gid) + "\n\n" + note)
+
+
+def replace_block(path: Path, text: str) -> None:
+    """Replace the text between the arena markers of `path` (appended at the end when missing)."""
+    doc = path.read_text()
+    block = f"{BEGIN}\n{text}\n{END}"
+    if BEGIN in doc:
+        doc = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _m: block, doc, flags=re.S)
+    else:
+        doc += "\n" + block + "\n"
+    path.write_text(doc)
 
 
 def write_doc(text: str) -> None:
@@ -130,12 +198,38 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--game", action="append", default=None)
     ap.add_argument("--minutes", type=float, default=None, help="stop after this many minutes (finished games count)")
     ap.add_argument("--no-write", action="store_true", help="print only; leave docs/bots.md alone")
+    ap.add_argument(
+        "--game-playouts",
+        action="append",
+        default=[],
+        metavar="ID=P",
+        help="playouts per decision for one game (overrides --playouts there)",
+    )
+    ap.add_argument("--rows", default=None, help="also append every game's row to this JSON-lines file")
+    ap.add_argument("--resume", action="store_true", help="skip the games (game, k) already in the --rows file")
+    ap.add_argument("--from-rows", default=None, help="no games: build the tables from a --rows file")
     a = ap.parse_args(argv)
     if a.playouts is None and a.seconds is None:
         a.playouts = 64
     budget = Budget(seconds=a.seconds, playouts=a.playouts)
+    command = "python -m server.games.arena " + " ".join(argv if argv is not None else sys.argv[1:])
+    if a.from_rows:
+        saved = [json.loads(line) for line in Path(a.from_rows).read_text().splitlines() if line.strip()]
+        # the tables name the command that played the games, and how long it ran
+        command = saved[0].get("command", command) if saved else command
+        wall = max((r.get("elapsed", 0.0) for r in saved), default=0.0)
+        publish(saved, budget, a, command, wall=wall, planned=saved[0].get("planned") if saved else None)
+        return
     games = a.game or sorted(all_games())
-    work = [(gid, k, budget) for gid in games for k in range(a.games)]
+    per_game = {}
+    for item in a.game_playouts:
+        gid, _, n = item.partition("=")
+        per_game[gid] = Budget(seconds=a.seconds, playouts=int(n))
+    work = [(gid, k, per_game.get(gid, budget)) for gid in games for k in range(a.games)]
+    if a.resume and a.rows and Path(a.rows).exists():
+        lines = [line for line in Path(a.rows).read_text().splitlines() if line.strip()]
+        done = {(r["game"], r["k"]) for r in map(json.loads, lines)}
+        work = [w for w in work if (w[0], w[1]) not in done]
     t0 = time.time()
     rows: list[dict[str, Any]] = []
     deadline = None if a.minutes is None else t0 + 60 * a.minutes
@@ -152,6 +246,10 @@ def main(argv: list[str] | None = None) -> None:
                 print("deadline reached: the games still running are left out", file=sys.stderr)
                 break
             rows.append(row)
+            row.update(command=command, elapsed=time.time() - t0, planned=len(work))
+            if a.rows:
+                with open(a.rows, "a") as fh:
+                    fh.write(json.dumps(row) + "\n")
             print(
                 f"{row['game']} #{row['k']} search(seat {row['seat']}) {row['search']} : greedy {row['greedy']}",
                 file=sys.stderr,
@@ -159,14 +257,31 @@ def main(argv: list[str] | None = None) -> None:
             )
     finally:
         pool.terminate()
+    publish(rows, budget, a, command, wall=time.time() - t0, planned=len(work))
+
+
+def publish(
+    rows: list[dict[str, Any]],
+    budget: Budget,
+    a: argparse.Namespace,
+    command: str,
+    wall: float | None,
+    planned: int | None,
+) -> None:
+    """Print the tables and (unless --no-write) write them into docs/bots.md and the games' docs."""
     text = table(rows, budget)
-    text += (
-        f"\nWall time {time.time() - t0:.0f} s with {a.jobs} worker process(es); {len(rows)} of {len(work)} "
-        "games planned finished."
-    )
+    if wall is not None:
+        text += (
+            f"\nWall time {wall:.0f} s with {a.jobs} worker process(es); {len(rows)} of {planned} games planned "
+            "finished."
+        )
+    text += f"\nCommand: `{command}`."
     print(text)
+    for gid in sorted({r["game"] for r in rows}):
+        print("\n" + gid + "\n" + seat_table(rows, gid))
     if not a.no_write:
         write_doc(text)
+        write_game_docs(rows, f"Measured with `{command}` (`server/games/arena.py`; the table in docs/bots.md).")
 
 
 if __name__ == "__main__":

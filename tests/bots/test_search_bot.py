@@ -70,3 +70,29 @@ def test_a_search_bot_takes_the_only_option_without_thinking() -> None:
     bot = SearchBot("expedition", 1, BUDGET)
     assert bot.choose_state(state, seat) == {"a": "draw", "from": "deck"}
     assert bot.last_playouts == 0
+
+
+def test_the_search_never_tries_a_cancel_the_greedy_bot_did_not_choose() -> None:
+    from server.games import get_game
+    from server.games.search import Budget, SearchBot, greedy_for
+
+    for game_id in ("khan", "voyages"):
+        game = get_game(game_id)
+        state = game.setup(2, None, 4)
+        bots = [greedy_for(game_id, s) for s in range(2)]
+        checked = 0
+        while game.result(state) is None and checked < 5:
+            seat = game.active_seats(state)[0]
+            prompt = game.prompt(state, seat)
+            assert prompt is not None
+            options = prompt["options"]
+            if {"a": "cancel"} in options and len(options) > 1:
+                bot = SearchBot(game_id, 3, Budget(seconds=None, playouts=4, candidates=len(options)))
+                others = [o for o in options if o != {"a": "cancel"}]
+                cands = bot._candidates(options, others[0])
+                assert {"a": "cancel"} not in cands and len(cands) == len(others)
+                assert bot._candidates(options, {"a": "cancel"})[0] == {"a": "cancel"}
+                assert bot.choose_state(state, seat) != {"a": "cancel"}  # greedy scores cancel -100
+                checked += 1
+            state = game.apply(state, seat, bots[seat].choose(prompt, game.view(state, seat)))
+        assert checked > 0, game_id

@@ -94,7 +94,7 @@ class GreedyBot:
         if view is None or view.get("private") is None:
             return options[self.rng.below(len(options))]
         ctx = _Context(view)
-        scored = [(ctx.score(o), i) for i, o in enumerate(options)]
+        scored = [(ctx.score(o) - ctx.jade_cost(o), i) for i, o in enumerate(options)]
         best = max(s for s, _ in scored)
         picks = [i for s, i in scored if s == best]
         return options[picks[self.rng.below(len(picks))]]
@@ -138,6 +138,25 @@ class _Context:
         if self.char == "abha":
             out += 1.8 * reward.get("jade", 0)
         return out
+
+    def jade_cost(self, o: Move) -> float:
+        """What paying with jade instead of coins and camels costs (0 for a move naming no `jade` split).
+
+        The plain move spends jade only for what coins and camels cannot cover; a variant with
+        `"jade": {"coins": x, "camels": y}` spends x + y jade more and keeps x coins and y camels. A jade is
+        worth more than a coin or a camel (it scores as a good at the end, Abha Basu scores it, contracts and
+        seals may ask for it), so the variant wins only when the coins or camels kept are scarce: camels the
+        contracts and seals still lack, or the last few coins.
+        """
+        split = o.get("jade")
+        if not isinstance(split, dict):
+            return 0.0
+        me = self.me
+        x, y = int(split.get("coins", 0)), int(split.get("camels", 0))
+        jade = VALUE["jade"] + (1.8 if self.char == "abha" else 0.0) + (2.0 if self.need.get("jade", 0) else 0.0)
+        coin = VALUE["coins"] + (2.0 if me["coins"] - x < 3 else 0.0)
+        camel = VALUE["camels"] + (2.0 if self.need.get("camels", 0) else 0.0)
+        return float(jade * (x + y) - coin * x - camel * y)
 
     def budget(self) -> float:
         me = self.me

@@ -3,9 +3,9 @@
 Owns: one move choice from the prompt plus the seat's view (`GAME.view(state, seat)`).
 Must not: look at hidden state (it never sees the game state, only the view).
 The heuristics: fulfil contracts at once; take contracts when short of them; buy the goods the active
-contracts lack; travel towards the nearest city without a post (Beijing and goal cities first) while
-coins last; use the highest dice where the lowest die sets the yield and the lowest where it does not;
-end the turn instead of wasting dice or camels.
+contracts lack; buy a black die with camels the contracts do not need; travel towards the nearest city
+without a post (Beijing and goal cities first) while coins last; use the highest dice where the lowest die
+sets the yield and the lowest where it does not; end the turn instead of wasting dice or camels.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ TRAVEL_MIN_COINS = 12
 TRAVEL_BASE = 70
 COINS_LOW = 14
 MARKER_VALUE = {0: 5, 1: 4, 2: 4, 4: 4, 5: 6}
+#: a black die bought with camels the contracts do not need (higher than ending the turn)
+BLACK_DIE_SCORE = 15
 
 
 class GreedyBot:
@@ -43,6 +45,22 @@ class GreedyBot:
         return options[picks[self.rng.below(len(picks))]]
 
 
+_GRAPH: list[Any] = [None, None]
+
+
+def _graph(track: dict[str, Any]) -> tuple[dict[int, list[int]], dict[int, str]]:
+    """Adjacency and node types of the track; the engine's views share one static track object, so the
+    last one is kept (the search bot's playouts build a context for every move)."""
+    if _GRAPH[0] is not track:
+        adj: dict[int, list[int]] = {n["id"]: [] for n in track["nodes"]}
+        for e in track["edges"]:
+            adj[e["a"]].append(e["b"])
+            adj[e["b"]].append(e["a"])
+        _GRAPH[0], _GRAPH[1] = track, (adj, {n["id"]: n["type"] for n in track["nodes"]})
+    graph: tuple[dict[int, list[int]], dict[int, str]] = _GRAPH[1]
+    return graph
+
+
 class _Context:
     def __init__(self, view: dict[str, Any]) -> None:
         self.pub: dict[str, Any] = view["public"]
@@ -56,12 +74,7 @@ class _Context:
         for k in self.need:
             self.need[k] = max(0, self.need[k] - self.me[k])
         self.pending = next((p for p in self.pub["pending"] if p["seat"] == self.seat), None)
-        track = self.pub["track"]
-        self.adj: dict[int, list[int]] = {n["id"]: [] for n in track["nodes"]}
-        for e in track["edges"]:
-            self.adj[e["a"]].append(e["b"])
-            self.adj[e["b"]].append(e["a"])
-        self.types = {n["id"]: n["type"] for n in track["nodes"]}
+        self.adj, self.types = _graph(self.pub["track"])
         goal_cities = {c for g in self.priv["goals"] for c in g["cities"]}
         self.targets: dict[int, int] = {}
         for node, kind in self.types.items():
@@ -102,7 +115,11 @@ class _Context:
             return 100
         if a == "space":
             return self.space_score(o["space"])
-        if a in ("bag", "reroll", "adjust", "black"):
+        if a == "black":
+            # a black die is one more placement this round for 3 camels: worth it with camels to spare
+            spare = me["camels"] - self.need.get("camels", 0) - 3
+            return BLACK_DIE_SCORE if spare >= 0 else -20
+        if a in ("bag", "reroll", "adjust"):
             return -20
         if a == "end":
             return 0

@@ -1,0 +1,70 @@
+"""Classic: the greedy bot trades while short of the total, and the search scores playouts by turns left."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.games.base import clone
+from server.games.classic import bots as B
+from server.games.classic.data import NODES, POST, TABLES, city_of_table
+from server.games.classic.engine import GAME
+from server.games.search import Budget, SearchBot
+
+
+def _home_stretch(money: int) -> dict[str, Any]:
+    """Seat 0 back from its mission at Kaesong, with one card of each winning colour and `money`."""
+    state = GAME.setup(2, None, 1)
+    state["table"][0] = TABLES[0]
+    state["secret"][0] = True
+    state["hands"][0] = sorted(["turquoise-30-1", "yellow-30-1", "green-30-1"])
+    state["money"][0] = money
+    state["pawns"][0] = "kaesong"
+    state["routes"][0] = "sea"
+    state["turn"] = 0
+    return state
+
+
+def test_greedy_heads_for_a_post_while_short_of_the_total_and_home_once_ready() -> None:
+    bot = B.GreedyBot(0)
+    short = _home_stretch(100)
+    goal, _ = bot._goal(GAME.view(short, 0))
+    assert goal and all(NODES[p].type == POST for p in goal)
+    # a winning colour held twice is no post to buy at: its cards would spoil the colours
+    short["hands"][0] = sorted(["turquoise-30-1", "turquoise-30-2", "yellow-30-1", "green-30-1"])
+    goal, _ = bot._goal(GAME.view(short, 0))
+    assert all(NODES[p].colour != "turquoise" for p in goal)
+    ready = _home_stretch(900)
+    goal, _ = bot._goal(GAME.view(ready, 0))
+    assert goal == frozenset({"venice"})
+
+
+def test_turns_left_falls_with_progress_and_is_zero_for_the_winner() -> None:
+    state = GAME.setup(2, None, 2)
+    state["turn"] = 1
+    start = B.turns_left(state, 0)
+    gifts = clone(state)
+    gifts["hands"][0] = ["violet-80-1", "green-80-1"]
+    assert B.turns_left(gifts, 0) < start  # two of the Khan's gifts in hand
+    table = clone(state)
+    table["table"][0] = TABLES[0]
+    table["pawns"][0] = "khanbaliq"
+    assert B.turns_left(table, 0) < B.turns_left(gifts, 0)  # the Golden Table beats any hand of gifts
+    poor, rich = _home_stretch(100), _home_stretch(400)
+    assert B.turns_left(rich, 0) < B.turns_left(poor, 0)
+    poor["pawns"][0] = city_of_table(TABLES[0])
+    near = _home_stretch(100)
+    near["pawns"][0] = "constantinople"
+    assert B.turns_left(near, 0) < B.turns_left(poor, 0)  # the same hand nearer Venice
+    won = _home_stretch(900)
+    won["result"] = {"winners": [0], "scores": [1000, 500], "reason": "venice"}
+    assert B.turns_left(won, 0) == 0.0
+    assert B.turns_left(won, 1) > 0
+
+
+def test_the_search_rewards_a_finished_classic_playout_by_the_losers_turns_left() -> None:
+    bot = SearchBot("classic", 1, Budget(seconds=None, playouts=4))
+    won = _home_stretch(900)
+    won["result"] = {"winners": [0], "scores": [1000, 500], "reason": "venice"}
+    margin = B.TURN * B.turns_left(won, 1)
+    assert bot._reward(won, 0) == margin + B.WIN_BONUS
+    assert bot._reward(won, 1) == -margin
