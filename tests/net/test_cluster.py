@@ -52,6 +52,16 @@ async def _client(app: App, name: str, token: str | None = None) -> Client:
     return c
 
 
+async def _two_playing(a: App, b: App, seed: int) -> tuple[Client, Client, str]:
+    """ann on node a and bob on node b in a 2-seat Expedition room created on node a, the game started."""
+    ann, bob = await _client(a, "ann"), await _client(b, "bob")
+    room = await ann.create("expedition", 2, {"seed": seed})
+    await ann.join(room)
+    await bob.join(room)
+    await ann.wait_for(room, lambda s: s["status"] == "playing")
+    return ann, bob, room
+
+
 async def _crash(app: App) -> None:
     """Stop a node the hard way: sockets gone, leases no longer renewed, nothing handed back."""
     for task in app.hub.cluster._tasks:  # type: ignore[union-attr]
@@ -149,12 +159,8 @@ async def test_a_re_join_that_pub_sub_dropped_is_sent_again_so_the_viewer_keeps_
     a, b = await _node(prefix, "node-a"), await _node(prefix, "node-b")
     clients: list[Client] = []
     try:
-        ann, bob = await _client(a, "ann"), await _client(b, "bob")
+        ann, bob, room = await _two_playing(a, b, 31)
         clients = [ann, bob]
-        room = await ann.create("expedition", 2, {"seed": 31})
-        await ann.join(room)
-        await bob.join(room)
-        await ann.wait_for(room, lambda s: s["status"] == "playing")
         assert room in a.hub.rooms
         dropped: list[dict] = []
         send = a.hub.cluster.send
@@ -208,12 +214,8 @@ async def test_a_viewer_whose_node_lost_its_subscription_gets_the_current_view_o
     a, b = await _node(prefix, "node-a"), await _node(prefix, "node-b")
     clients: list[Client] = []
     try:
-        ann, bob = await _client(a, "ann"), await _client(b, "bob")
+        ann, bob, room = await _two_playing(a, b, 33)
         clients = [ann, bob]
-        room = await ann.create("expedition", 2, {"seed": 33})
-        await ann.join(room)
-        await bob.join(room)
-        await ann.wait_for(room, lambda s: s["status"] == "playing")
         owner = a.hub.rooms[room]
         for _ in range(500):  # presence settles: both views current
             if ann.views[room].v == bob.views[room].v == owner.v:
@@ -296,12 +298,8 @@ async def test_a_request_right_after_a_lost_re_join_is_not_answered_forbidden(pr
     a, b = await _node(prefix, "node-a"), await _node(prefix, "node-b")
     clients: list[Client] = []
     try:
-        ann, bob = await _client(a, "ann"), await _client(b, "bob")
+        ann, bob, room = await _two_playing(a, b, 35)
         clients = [ann, bob]
-        room = await ann.create("expedition", 2, {"seed": 35})
-        await ann.join(room)
-        await bob.join(room)
-        await ann.wait_for(room, lambda s: s["status"] == "playing")
         dropped: list[dict] = []
         send = a.hub.cluster.send
 
@@ -334,12 +332,8 @@ async def test_an_owner_that_stopped_renewing_never_answers_with_a_view_older_th
     a, b = await _node(prefix, "node-a"), await _node(prefix, "node-b")
     clients: list[Client] = []
     try:
-        ann, bob = await _client(a, "ann"), await _client(b, "bob")
+        ann, bob, room = await _two_playing(a, b, 37)
         clients = [ann, bob]
-        room = await ann.create("expedition", 2, {"seed": 37})
-        await ann.join(room)
-        await bob.join(room)
-        await ann.wait_for(room, lambda s: s["status"] == "playing")
         old = a.hub.rooms[room]
         for task in a.hub.cluster._tasks:  # type: ignore[union-attr]
             if task.get_name() in ("cluster-renew", "cluster-watch"):

@@ -39,13 +39,13 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    """A server process with client seeds allowed; yields its base URL (http://127.0.0.1:PORT)."""
+@contextlib.contextmanager
+def running_server(*extra: str) -> Iterator[str]:
+    """A server process with client seeds allowed (and `extra` flags); yields its base URL."""
     if not (DIST / "index.html").is_file() or not (DIST / "app.js").is_file():
         pytest.skip("the browser client is not built: run `make web` (clients/web/dist/ is missing)")
     port = _free_port()
-    cmd = [sys.executable, "-m", "server", "--port", str(port), "--allow-client-seed", "--log-level", "WARNING"]
+    cmd = [sys.executable, "-m", "server", "--port", str(port), "--allow-client-seed", "--log-level", "WARNING", *extra]
     proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     base = f"http://127.0.0.1:{port}"
     try:
@@ -67,6 +67,13 @@ def server() -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """A server process with client seeds allowed; yields its base URL (http://127.0.0.1:PORT)."""
+    with running_server() as base:
+        yield base
 
 
 @pytest.fixture(scope="module")

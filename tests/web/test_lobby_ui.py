@@ -7,12 +7,7 @@ fast server bots, so a game whose only person never moves is played to its end b
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +15,7 @@ from typing import Any
 import pytest
 
 from clients.client import Client
-from tests.web.conftest import CHROMIUM, DIST, ROOT, _free_port, run_async
+from tests.web.conftest import CHROMIUM, run_async, running_server
 
 from .pages import BrowserSeat
 
@@ -33,42 +28,25 @@ re_bot = re.compile(r"^Bot \d+$")
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """A server with fast clocks and bots (and no bot filling for quick matches, so two people meet)."""
-    if not (DIST / "index.html").is_file():
-        pytest.skip("the browser client is not built: run `make web`")
-    port = _free_port()
-    cmd = [
-        sys.executable, "-m", "server", "--port", str(port), "--allow-client-seed", "--log-level", "WARNING",
-        "--clock-scale", str(SCALE), "--bot-delay", "0.02", "--quick-fill-bots-after", "0",
-    ]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 15
-        while True:
-            try:
-                with urllib.request.urlopen(f"{base}/healthz", timeout=1) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the server did not start") from None
-                time.sleep(0.1)
+    flags = ("--clock-scale", str(SCALE), "--bot-delay", "0.02", "--quick-fill-bots-after", "0")
+    with running_server(*flags) as base:
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def ws(base: str) -> str:
     return base.replace("http://", "ws://") + "/ws"
 
 
-def create_in_form(seat: BrowserSeat, *, game: str = "expedition", seats: int = 2, bots: int = 0,
-                   public: bool = True, turn_seconds: int | None = None, seed: int | None = None) -> str:
+def create_in_form(
+    seat: BrowserSeat,
+    *,
+    game: str = "expedition",
+    seats: int = 2,
+    bots: int = 0,
+    public: bool = True,
+    turn_seconds: int | None = None,
+    seed: int | None = None,
+) -> str:
     """Create a room through the lobby's form; returns the room id the page lands in."""
     page = seat.page
     page.select_option("#game", game)
@@ -87,8 +65,9 @@ def create_in_form(seat: BrowserSeat, *, game: str = "expedition", seats: int = 
     return seat.room_id
 
 
-def test_play_now_in_two_browsers_seats_both_in_one_room_and_the_game_starts(browser: Any, server: str,
-                                                                              artifacts: Path) -> None:
+def test_play_now_in_two_browsers_seats_both_in_one_room_and_the_game_starts(
+    browser: Any, server: str, artifacts: Path
+) -> None:
     ann, bob = BrowserSeat(browser, server, "Ann"), BrowserSeat(browser, server, "Bob")
     try:
         ann.page.select_option("select[data-key='quick-seats-voyages']", "2")
@@ -142,6 +121,7 @@ def test_an_invite_link_opened_in_a_fresh_browser_takes_the_free_seat_of_an_unli
         cy.wait_for_selector(f"section.room[data-room='{room}'][data-you='1'][data-status='playing']")
         ann.page.wait_for_selector(f"section.room[data-room='{room}'][data-status='playing']")
         assert "Cy" in (ann.page.text_content("ol.seats") or "")
+
         # without the invite the same room refuses a stranger
         async def stranger() -> str:
             async with Client(ws(server)) as c:
@@ -151,6 +131,7 @@ def test_an_invite_link_opened_in_a_fresh_browser_takes_the_free_seat_of_an_unli
                 except Exception as err:  # noqa: BLE001 - the refusal is what is checked
                     return str(getattr(err, "code", err))
                 return "joined"
+
         assert run_async(stranger) == "forbidden"
     finally:
         ann.close()
@@ -185,9 +166,7 @@ def test_the_countdown_runs_out_and_the_server_plays_the_late_seat(browser: Any,
         before = ann.view()
         v0 = ann.v()
         # Ann never clicks: the clock runs out and the server plays her seat (her bot's move), then the bot's seat
-        page.wait_for_function(
-            "v => +document.querySelector('section.room').dataset.v > v", arg=v0, timeout=15000
-        )
+        page.wait_for_function("v => +document.querySelector('section.room').dataset.v > v", arg=v0, timeout=15000)
         page.wait_for_function(
             "n => (window.marcopolo.store.get(document.querySelector('section.room').dataset.room).view.public.log"
             " || []).some(e => e.n > n)",
@@ -201,10 +180,9 @@ def test_the_countdown_runs_out_and_the_server_plays_the_late_seat(browser: Any,
         ann.close()
 
 
-def test_chat_shows_a_script_line_as_text_in_the_room_and_the_lobby(browser: Any, server: str,
-                                                                     artifacts: Path) -> None:
+def test_chat_shows_a_script_line_as_text_in_the_room_and_the_lobby(browser: Any, server: str, artifacts: Path) -> None:
     ann, bob = BrowserSeat(browser, server, "Ann"), BrowserSeat(browser, server, "Bob")
-    evil = "<script>window.__x=1</script><img src=x onerror=\"window.__x=2\">"
+    evil = '<script>window.__x=1</script><img src=x onerror="window.__x=2">'
     try:
         # the lobby's chat
         ann.page.fill("[data-testid='lobby-chat'] .chat-input", evil)
@@ -233,8 +211,9 @@ def test_chat_shows_a_script_line_as_text_in_the_room_and_the_lobby(browser: Any
         bob.close()
 
 
-def test_a_game_the_clock_finishes_can_be_replayed_step_by_step_and_rematched(browser: Any, server: str,
-                                                                                artifacts: Path) -> None:
+def test_a_game_the_clock_finishes_can_be_replayed_step_by_step_and_rematched(
+    browser: Any, server: str, artifacts: Path
+) -> None:
     ann = BrowserSeat(browser, server, "Ann")
     ann.timeout_ms = 60000
     try:
@@ -302,8 +281,11 @@ def test_a_game_the_clock_finishes_can_be_replayed_step_by_step_and_rematched(br
         # back in the finished room: Rematch opens a new unlisted room with the same bot and seats Ann
         page.goto(f"{server}/#/room/{room}")
         page.click("[data-testid='rematch']")
-        page.wait_for_function("r => { const s = document.querySelector('section.room');"
-                               " return s && s.dataset.room !== r && s.dataset.you === '0'; }", arg=room)
+        page.wait_for_function(
+            "r => { const s = document.querySelector('section.room');"
+            " return s && s.dataset.room !== r && s.dataset.you === '0'; }",
+            arg=room,
+        )
         new = ann.room()["room"]
         assert new != room
         page.wait_for_selector(f"section.room[data-room='{new}'][data-status='playing']")
@@ -340,8 +322,9 @@ def test_the_other_players_page_offers_to_join_the_rematch_a_player_opened(brows
         ann.close()
 
 
-def test_the_lobby_and_a_waiting_room_fit_a_phone_without_sideways_scrolling(browser: Any, server: str,
-                                                                              artifacts: Path) -> None:
+def test_the_lobby_and_a_waiting_room_fit_a_phone_without_sideways_scrolling(
+    browser: Any, server: str, artifacts: Path
+) -> None:
     phone = BrowserSeat(browser, server, "Pia", viewport={"width": 390, "height": 844})
     try:
         page = phone.page
@@ -356,8 +339,9 @@ def test_the_lobby_and_a_waiting_room_fit_a_phone_without_sideways_scrolling(bro
         phone.close()
 
 
-def test_the_host_removes_a_player_adds_and_removes_a_bot_and_starts_early(browser: Any, server: str,
-                                                                            artifacts: Path) -> None:
+def test_the_host_removes_a_player_adds_and_removes_a_bot_and_starts_early(
+    browser: Any, server: str, artifacts: Path
+) -> None:
     ann, bob = BrowserSeat(browser, server, "Ann"), BrowserSeat(browser, server, "Bob")
     try:
         room = create_in_form(ann, game="expedition", seats=3)
