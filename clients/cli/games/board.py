@@ -12,7 +12,7 @@ from typing import Any
 
 from rich.text import Text
 
-from clients.cli.i18n import w
+from clients.cli.i18n import w, w_or
 from clients.cli.render import View, seat_name
 
 SEAT_STYLES: tuple[str, ...] = ("bold red", "bold blue", "bold green", "bold yellow")
@@ -114,3 +114,26 @@ def join_texts(parts: list[Text], sep: str = ", ") -> Text:
             out.append(sep)
         out.append_text(p)
     return out
+
+
+def my_pending(view: View) -> dict[str, Any] | None:
+    """The viewer's own pending item of a dice-placement game (a bonus action or a choice it must make)."""
+    you = view.get("you")
+    for item in (view.get("public") or {}).get("pending") or []:
+        if item.get("seat") == you:
+            return item  # type: ignore[no-any-return]
+    return None
+
+
+def dice_prompt_text(view: View, game: str) -> str:
+    """A dice-placement game's question from the view's structure (phase, the viewer's pending item), in the
+    current language; `game` is the catalogue's prefix for that game's own kinds (`vo`, `kh`)."""
+    public = view.get("public") or {}
+    if public.get("phase") == "draft":
+        return w("w.prompt.character")
+    pending = my_pending(view)
+    if pending:
+        kind = str(pending.get("kind"))
+        fallback = str((view.get("prompt") or {}).get("text", ""))
+        return w_or(f"w.{game}.prompt.{kind}", w_or(f"w.prompt.{kind}", fallback))
+    return w("w.prompt.bonusOrEnd") if public.get("main_done") else w("w.prompt.space")

@@ -17,7 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from clients.cli.games.board import Words, dice_text, placement_text
+from clients.cli.games.board import Words, dice_prompt_text, dice_text, my_pending, placement_text
 from clients.cli.games.board import die_words as die_words_of
 from clients.cli.games.board import join_texts as _join
 from clients.cli.games.board import seat_style as _style
@@ -159,7 +159,7 @@ class VoyagesRenderer(GameRenderer):
         board = Board(public)
         a = option.get("a")
         me = _me(view) or {}
-        pending = _my_pending(view) or {}
+        pending = my_pending(view) or {}
         try:
             die = die_words_of(str(option.get("kind", "own")), int(option.get("value", 0) or 0))
             if a == "space":
@@ -282,16 +282,7 @@ class VoyagesRenderer(GameRenderer):
 
     def prompt_text(self, view: View) -> str | None:
         """The prompt's question from the view's structure (phase, your pending item), in the current language."""
-        public = view.get("public") or {}
-        if public.get("phase") == "draft":
-            return w("w.prompt.character")
-        pending = _my_pending(view)
-        if pending:
-            kind = str(pending.get("kind"))
-            return w_or(
-                f"w.vo.prompt.{kind}", w_or(f"w.prompt.{kind}", str((view.get("prompt") or {}).get("text", "")))
-            )
-        return w("w.prompt.bonusOrEnd") if public.get("main_done") else w("w.prompt.space")
+        return dice_prompt_text(view, "vo")
 
     # ---- the board ------------------------------------------------------------------------
 
@@ -625,14 +616,6 @@ def _me(view: View) -> dict[str, Any] | None:
     you = view.get("you")
     players = (view.get("public") or {}).get("players") or []
     return players[you] if isinstance(you, int) and 0 <= you < len(players) else None
-
-
-def _my_pending(view: View) -> dict[str, Any] | None:
-    you = view.get("you")
-    for item in (view.get("public") or {}).get("pending") or []:
-        if item.get("seat") == you:
-            return item  # type: ignore[no-any-return]
-    return None
 
 
 def _contract_named(public: dict[str, Any], cid: Any) -> str:
