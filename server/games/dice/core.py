@@ -19,7 +19,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Any, ClassVar
 
-from server.games.base import Game, Move, Rng, State
+from server.games.base import Game, Move, Rng, State, clone
 
 COMPENSATION_LIMIT = 15
 DIE_SIDES = 6
@@ -172,6 +172,19 @@ class DiceGame(Game):
 
     @abstractmethod
     def _final_scoring(self, state: State) -> None: ...
+
+    def estimated_vp(self, state: State) -> list[float]:
+        """Estimated final VP per seat (the search bots' playout cut-off): the final scoring as if the game
+        ended now, plus a little for what each player still holds."""
+        end = clone(state)
+        self._final_scoring(end)
+        scores = end["result"]["scores"]
+        out = []
+        for s, p in enumerate(state["players"]):
+            goods = sum(p.get(k, 0) for k in ("pepper", "silk", "gold", "jade"))
+            held = 0.4 * goods + 0.2 * p["camels"] + 0.05 * p["coins"] + 1.5 * len(p["contracts"])
+            out.append(float(scores[s]) + held)
+        return out
 
     @abstractmethod
     def _settle_items(self, state: State) -> bool:

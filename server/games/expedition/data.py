@@ -33,9 +33,7 @@ def card_id(colour: str, kind: str, copy: int) -> str:
     return f"{colour}-{kind}-{copy}"
 
 
-ALL_CARDS: tuple[str, ...] = tuple(
-    card_id(c, k, i) for c in COLOURS for k in KINDS for i in range(1, COPIES[k] + 1)
-)
+ALL_CARDS: tuple[str, ...] = tuple(card_id(c, k, i) for c in COLOURS for k in KINDS for i in range(1, COPIES[k] + 1))
 
 
 def colour_of(card: str) -> str:
@@ -63,8 +61,7 @@ class Space:
 def _load_track() -> tuple[Space, ...]:
     raw = json.loads(resources.files(__package__).joinpath("track.json").read_text(encoding="utf-8"))
     spaces = tuple(
-        Space(s["pos"], s.get("name"), s.get("req"), int(s.get("chest", 0)), s.get("score"))
-        for s in raw["spaces"]
+        Space(s["pos"], s.get("name"), s.get("req"), int(s.get("chest", 0)), s.get("score")) for s in raw["spaces"]
     )
     assert [s.pos for s in spaces] == list(range(DAIDU + 1)), "track positions must be 0..29"
     assert spaces[KANTSHOU].req == {"kind": "four_goods"}

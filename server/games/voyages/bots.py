@@ -213,14 +213,6 @@ HORIZON = 40
 
 def evaluate(state: dict[str, Any]) -> list[float]:
     """Estimated final VP per seat: the final scoring as if the game ended now, plus what is in hand."""
-    from server.games.base import clone
     from server.games.voyages.engine import GAME
 
-    end = clone(state)
-    GAME._final_scoring(end)
-    scores = end["result"]["scores"]
-    out = []
-    for s, p in enumerate(state["players"]):
-        goods = sum(p.get(k, 0) for k in ("pepper", "silk", "gold", "jade"))
-        out.append(float(scores[s]) + 0.4 * goods + 0.2 * p["camels"] + 0.05 * p["coins"] + 1.5 * len(p["contracts"]))
-    return out
+    return GAME.estimated_vp(state)
