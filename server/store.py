@@ -57,9 +57,10 @@ import msgpack
 import redis.asyncio as aredis
 from redis.asyncio.connection import BlockingConnectionPool
 from redis.asyncio.retry import Retry
-from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
+from redis.asyncio.sentinel import MasterNotFoundError, Sentinel, SentinelConnectionPool, SentinelManagedConnection
 from redis.backoff import NoBackoff
 from redis.commands.core import AsyncScript
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 __all__ = [
@@ -778,6 +779,54 @@ class _Call:
     done: asyncio.Future[Any]
 
 
+class _NewestSentinel(Sentinel):
+    """Sentinels asked all at once; the primary named in the newest configuration wins.
+
+    redis-py takes the first Sentinel that answers. Right after a failover a Sentinel that has not yet heard of
+    it still names the old primary, which may be back by then as an (empty, still syncing) replica: a node
+    that believed it would read no rooms there and drop them. The Sentinels' configuration epoch grows with
+    every failover, so the highest epoch among the answers names the current primary (ties: the address most
+    Sentinels name, then the first in the url).
+    """
+
+    async def discover_master(self, service_name: str) -> tuple[str, int]:
+        async def ask(sentinel: Any) -> Any:
+            try:
+                return (await sentinel.sentinel_masters()).get(service_name)
+            except RedisError as e:  # that Sentinel is down, or refuses: the others decide
+                return e
+
+        answers = await asyncio.gather(*(ask(s) for s in self.sentinels))
+        named: dict[tuple[str, int], list[int]] = {}  # address -> [best epoch, votes, -first position]
+        for position, state in enumerate(answers):
+            if isinstance(state, dict) and self.check_master_state(state, service_name):  # type: ignore[no-untyped-call]
+                address = (str(state["ip"]), int(state["port"]))
+                epoch = int(state.get("config-epoch", 0))
+                seen = named.setdefault(address, [epoch, 0, -position])
+                seen[0], seen[1] = max(seen[0], epoch), seen[1] + 1
+        if not named:
+            pairs = zip(self.sentinels, answers, strict=True)
+            errors = ", ".join(f"{s!r} - {e!r}" for s, e in pairs if not isinstance(e, dict))
+            raise MasterNotFoundError(f"No master found for {service_name!r} : {errors}")
+        return max(named.items(), key=lambda kv: kv[1])[0]
+
+
+class _PrimaryConnection(SentinelManagedConnection):
+    """A connection that checks with ROLE that the server it reached is a primary (as the Sentinel client
+    guidelines ask): reads from a replica the Sentinels still named would see missing or old rooms, and its
+    pub/sub would never hear the primary's messages. A replica is a connection error, so the caller gets
+    StoreUnavailable and the next connection asks the Sentinels again."""
+
+    async def connect_to(self, address: tuple[str, int]) -> None:
+        await super().connect_to(address)
+        await self.send_command("ROLE")
+        reply = await self.read_response()
+        role = reply[0].decode() if isinstance(reply, list) and isinstance(reply[0], bytes) else reply[0]
+        if role != "master":
+            await self.disconnect()
+            raise RedisConnectionError(f"{address[0]}:{address[1]} is a {role}, not the primary")
+
+
 class _BlockingSentinelPool(SentinelConnectionPool, BlockingConnectionPool):
     """Connections to the primary the Sentinels name, from a pool that blocks when busy (as RedisStore's does).
 
@@ -835,11 +884,12 @@ class RedisStore(Store):
                 "socket_connect_timeout": timeout,
                 "retry": Retry(NoBackoff(), 0),
             }
-            self.sentinel = Sentinel(where.sentinels, sentinel_kwargs=dict(fail_fast), **fail_fast)  # type: ignore[no-untyped-call]
+            self.sentinel = _NewestSentinel(where.sentinels, sentinel_kwargs=dict(fail_fast), **fail_fast)  # type: ignore[no-untyped-call]
             self.client = self.sentinel.master_for(
                 where.service,
                 redis_class=aredis.Redis,
                 connection_pool_class=_BlockingSentinelPool,
+                connection_class=_PrimaryConnection,
                 max_connections=max_connections,
                 timeout=pool_wait,
                 db=where.db,

@@ -26,6 +26,9 @@ from pathlib import Path
 
 import pytest
 
+from server.store import RedisStore, StoreUnavailable
+from tests.store.test_store import meta_for
+
 from .procs import REDIS_SERVER, NodeProc, Player, _wait, audit, free_port
 from .test_faults import play_through
 
@@ -78,7 +81,8 @@ class Topology:
         folder = tempfile.mkdtemp(prefix=f"r{port}-", dir=self.root)
         args = [
             str(REDIS_SERVER), "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes",
-            "--appendfsync", "always", "--dir", folder, "--logfile", os.path.join(folder, "redis.log"),
+            "--appendfsync", "always", "--repl-diskless-sync-delay", "0",
+            "--dir", folder, "--logfile", os.path.join(folder, "redis.log"),
         ]  # fmt: skip
         if replica_of is not None:
             args += ["--replicaof", "127.0.0.1", str(replica_of)]
@@ -142,6 +146,15 @@ class Topology:
                 return False
         return True
 
+    def logs(self, tail: int = 2500) -> str:
+        """The end of every Redis and Sentinel log, for a failure on a loaded machine."""
+        out = []
+        for proc in self.procs:
+            for log in sorted(Path(proc.folder).glob("*.log")):
+                text = log.read_text(errors="replace")[-tail:]
+                out.append(f"--- {log.parent.name}/{log.name} (port {proc.port})\n{text}")
+        return "\n".join(out)
+
     def stop(self) -> None:
         for proc in self.procs:
             proc.kill()
@@ -200,13 +213,105 @@ async def test_nodes_follow_a_sentinel_failover_and_with_wait_lose_no_acknowledg
             except BaseException:
                 for node in nodes:  # what each node saw, for a failure on a loaded machine
                     print(f"--- {node.name}\n{node.log()[-3000:]}")
+                print(f"timing {timing}\n{t.logs()}")
                 raise
             assert t.primary_port() == new
             assert figures["acks"] >= 20
             refused = {code: n for p in players for code, n in p.errors.items()}
             print(f"failover: {timing}; {figures}; refusals {refused}")
+            if os.environ.get("MP_SENTINEL_LOGS"):
+                print(t.logs(20000))
         finally:
             for p in players:
                 await p.close()
             for node in nodes:
                 node.stop()
+
+
+def _resp(value: object) -> bytes:
+    """RESP3 encoding of a str, int, dict or (nested) list."""
+    if isinstance(value, dict):
+        return b"%%%d\r\n" % len(value) + b"".join(_resp(k) + _resp(v) for k, v in value.items())
+    if isinstance(value, list):
+        return b"*%d\r\n" % len(value) + b"".join(_resp(v) for v in value)
+    if isinstance(value, int):
+        return b":%d\r\n" % value
+    data = str(value).encode()
+    return b"$%d\r\n%s\r\n" % (len(data), data)
+
+
+class LaggingSentinel:
+    """A Sentinel that has not heard of the last failover: it names `port` as the primary, with `epoch`.
+
+    Speaks just enough RESP3 for redis-py's discovery (HELLO, SENTINEL MASTERS; +OK to the rest). The real
+    Sentinels of the topology stay the reference; this one plays the one a node may ask first.
+    """
+
+    def __init__(self, port: int, epoch: int) -> None:
+        self.named, self.epoch = port, epoch
+        self.server: asyncio.Server | None = None
+        self.asked = 0
+
+    async def start(self) -> int:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        return int(self.server.sockets[0].getsockname()[1])
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while line := await reader.readline():
+                words = []
+                for _ in range(int(line[1:]) if line.startswith(b"*") else 0):
+                    size = int((await reader.readline())[1:])
+                    words.append((await reader.readexactly(size + 2))[:-2].decode().upper())
+                if words[:2] == ["SENTINEL", "MASTERS"]:
+                    self.asked += 1
+                    fields = {"name": SERVICE, "ip": "127.0.0.1", "port": self.named, "flags": "master",
+                              "num-other-sentinels": 2, "config-epoch": self.epoch}  # fmt: skip
+                    writer.write(_resp([fields]))
+                elif words[:1] == ["HELLO"]:
+                    writer.write(_resp({"server": "redis", "version": "7.0.15", "proto": 3, "mode": "sentinel"}))
+                else:
+                    writer.write(b"+OK\r\n")
+                await writer.drain()
+        except (ConnectionError, asyncio.IncompleteReadError, ValueError):
+            pass
+        finally:
+            writer.close()
+
+    async def stop(self) -> None:
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+
+
+async def test_a_sentinel_that_still_names_a_replica_is_outvoted_and_a_replica_is_never_used() -> None:
+    """The first Sentinel asked names the replica (as one that missed a failover does): the store follows the
+    newest configuration the others give, and a replica named with the newest epoch is refused, not read
+    (a read there finds no room, and a node would drop it)."""
+    with topology() as t:
+        primary, replica = t.ports
+        real = ",".join(f"127.0.0.1:{p}" for p in t.sentinel_ports)
+        prefix = f"mps:{secrets.token_hex(4)}:"
+        stale, newest = LaggingSentinel(replica, epoch=0), LaggingSentinel(replica, epoch=99)
+        stores: list[RedisStore] = []
+        try:
+            stale_port, newest_port = await stale.start(), await newest.start()
+            outvoted = RedisStore(f"redis+sentinel://127.0.0.1:{stale_port},{real}/{SERVICE}/0", prefix=prefix)
+            stores.append(outvoted)
+            await outvoted.create_room(meta_for("r1"))
+            _wait(lambda: command(replica, "DBSIZE") not in (b"", b":0\r\n"), 10, "the replica did not sync")
+            assert stale.asked >= 1
+            assert (await outvoted.load("r1")) is not None
+            fooled = RedisStore(f"redis+sentinel://127.0.0.1:{newest_port}/{SERVICE}/0", prefix=prefix)
+            stores.append(fooled)
+            with pytest.raises(StoreUnavailable, match="not the primary"):
+                await fooled.load("r1")
+            with pytest.raises(StoreUnavailable):
+                await fooled.get_meta("r1")
+            assert newest.asked >= 2
+            assert command(primary, "ROLE").startswith(b"*3\r\n$6\r\nmaster")
+        finally:
+            for store in stores:
+                await store.close()
+            await stale.stop()
+            await newest.stop()
