@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from server.games.base import Game, Move, Rng, State, clone
+from server.games.base import Game, Move, Rng, State, successor
 from server.games.expedition import payment
 from server.games.expedition.data import (
     ALL_CARDS,
@@ -219,7 +219,7 @@ class Expedition(Game):
         if self.result(state) is None and seat in self.active_seats(state) and isinstance(move, dict):
             named = self._named(state, seat, move)
             if named is not None:
-                new = clone(state)
+                new = successor(state)
                 self._apply(new, seat, named)
                 return new
         return super().apply(state, seat, move, legal)
