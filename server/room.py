@@ -289,7 +289,8 @@ class Room:
         if self._shared_key is None or self._shared_key[0] is not key[0] or self._shared_key[1] is not key[1]:
             seats = self.seats_view()
             shared: dict[str, Any] = {"game": self.meta["game"], "room": self.id, "status": self.status,
-                                      "seats": seats, **clock.view_keys(self.meta)}  # fmt: skip
+                                      "seats": seats, "options": self.meta["options"],
+                                      **clock.view_keys(self.meta)}  # fmt: skip
             if self.state is None:
                 shared["public"] = {"status": "waiting", "seats": seats}
                 shared["result"] = None
