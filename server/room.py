@@ -268,8 +268,12 @@ class Room:
         online = self.online()
         rated = self.meta.get("ratings") or []
         return [
-            {"name": self.meta["names"][i], "taken": self.meta["players"][i] is not None, "connected": online[i],
-             "rating": rated[i] if i < len(rated) else None}
+            {
+                "name": self.meta["names"][i],
+                "taken": self.meta["players"][i] is not None,
+                "connected": online[i],
+                "rating": rated[i] if i < len(rated) else None,
+            }
             for i in range(self.meta["seats"])
         ]
 
