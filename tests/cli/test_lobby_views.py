@@ -4,7 +4,6 @@ opens under way, the whole log from the server's `game_log`; against an in-proce
 from __future__ import annotations
 
 import asyncio
-import random
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -12,10 +11,9 @@ from pathlib import Path
 from clients.cli.__main__ import run
 from clients.cli.public import ratings_line
 from clients.cli.render import render_lobby, seats_table, to_text
-from clients.client import Client
 from tests.cli.conftest import Screen, until
 from tests.cli.test_play import cancel_all, finish, found
-from tests.net.test_lobby_views import _play_some
+from tests.net.test_lobby_views import game_under_way
 
 
 def _argv(url: str, tmp_path: Path, name: str, *extra: str) -> list[str]:
@@ -61,32 +59,26 @@ def test_the_lobby_lists_each_players_rating_beside_the_name() -> None:
 async def test_a_terminal_that_watches_a_game_under_way_shows_its_whole_log(
     url: str, screen: Callable[[], Screen], tmp_path: Path
 ) -> None:
-    async with Client(url) as a, Client(url) as b:
-        await a.hello("ann")
-        await b.hello("bob")
-        room = await a.create("expedition", 2, {"seed": 12})
-        await a.join(room)
-        await b.join(room)
-        await a.wait_for(room, lambda s: s["status"] == "playing")
-        await b.wait_for(room, lambda s: s["status"] == "playing")
-        await _play_some(room, [a, b], random.Random(12), 60)
-        events = await a.game_log(room)
-        kept = a.view(room)["public"]["log"]
-        assert len(events) > len(kept) + 10  # the view keeps the last few only
-        s = screen()
-        lines: asyncio.Queue[str | None] = asyncio.Queue()
-        cli = asyncio.create_task(run(_argv(url, tmp_path, "cy", "--spectate", room), console=s.console, lines=lines))
-        try:
-            await until(lambda: f"Watching room {room}." in s.text, what="cy watching")
-            mark = len(s.text)
-            lines.put_nowait("log")
-            await until(lambda: "The whole game: " in s.text[mark:], what="the whole log")
-            page = s.text[mark:]
-            numbers = [int(n) for n in re.findall(r"^\s+(\d+)\. ", page, re.MULTILINE)]
-            assert int(found(r"The whole game: (\d+) events", page)) == len(events)
-            assert sorted(numbers) == [ev["n"] for ev in events] and min(numbers) == 1
-            lines.put_nowait("")
-            lines.put_nowait("q")
-            assert await finish(cli, timeout=10) == [0]
-        finally:
-            await cancel_all(cli)
+    room, a, b = await game_under_way(url, ("ann", "bob"), 12, moves=60)
+    events = await a.game_log(room)
+    kept = a.view(room)["public"]["log"]
+    assert len(events) > len(kept) + 10  # the view keeps the last few only
+    s = screen()
+    lines: asyncio.Queue[str | None] = asyncio.Queue()
+    cli = asyncio.create_task(run(_argv(url, tmp_path, "cy", "--spectate", room), console=s.console, lines=lines))
+    try:
+        await until(lambda: f"Watching room {room}." in s.text, what="cy watching")
+        mark = len(s.text)
+        lines.put_nowait("log")
+        await until(lambda: "The whole game: " in s.text[mark:], what="the whole log")
+        page = s.text[mark:]
+        numbers = [int(n) for n in re.findall(r"^\s+(\d+)\. ", page, re.MULTILINE)]
+        assert int(found(r"The whole game: (\d+) events", page)) == len(events)
+        assert sorted(numbers) == [ev["n"] for ev in events] and min(numbers) == 1
+        lines.put_nowait("")
+        lines.put_nowait("q")
+        assert await finish(cli, timeout=10) == [0]
+    finally:
+        await cancel_all(cli)
+        await a.close()
+        await b.close()

@@ -46,6 +46,22 @@ async def _play_some(room: str, players: list[Client], rng: random.Random, moves
             await asyncio.sleep(0.005)
 
 
+async def game_under_way(url: str, names: tuple[str, str], seed: int, moves: int = 0) -> tuple[str, Client, Client]:
+    """Two connected clients seated in a new 2-seat Expedition (seeded) that has started; `moves` played."""
+    a, b = Client(url), Client(url)
+    for c, name in zip((a, b), names, strict=True):
+        await c.connect()
+        await c.hello(name)
+    room = await a.create_room("expedition", 2, options={"seed": seed})
+    await a.join(room)
+    await b.join(room)
+    await a.wait_for(room, lambda s: s["status"] == "playing")
+    await b.wait_for(room, lambda s: s["status"] == "playing")
+    if moves:
+        await _play_some(room, [a, b], random.Random(seed), moves)
+    return room, a, b
+
+
 async def _caught_up(room: str, clients: list[Client]) -> None:
     """Wait until every client holds the same version of the room."""
     for _ in range(400):

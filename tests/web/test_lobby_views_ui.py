@@ -13,9 +13,8 @@ from typing import Any
 
 import pytest
 
-from clients.client import Client
 from tests.net.conftest import play_to_end
-from tests.net.test_lobby_views import _play_some
+from tests.net.test_lobby_views import game_under_way
 from tests.web.conftest import CHROMIUM, run_async, running_server
 
 from .pages import BrowserSeat
@@ -70,15 +69,7 @@ def test_other_players_ratings_show_in_the_lobby_and_in_the_room(browser: Any, s
     url = ws(server)
 
     async def rated_pair() -> tuple[str, dict[str, int]]:
-        a, b = Client(url), Client(url)
-        for c, name in ((a, "Rita"), (b, "Sam")):
-            await c.connect()
-            await c.hello(name)
-        first = await a.create_room("expedition", 2, options={"seed": 6})
-        await a.join(first)
-        await b.join(first)
-        await a.wait_for(first, lambda s: s["status"] == "playing")
-        await b.wait_for(first, lambda s: s["status"] == "playing")
+        first, a, b = await game_under_way(url, ("Rita", "Sam"), 6)
         await play_to_end(first, [a, b], random.Random(6))
         rows: list[dict[str, Any]] = []
         for _ in range(100):
@@ -117,17 +108,8 @@ def test_other_players_ratings_show_in_the_lobby_and_in_the_room(browser: Any, s
 def test_a_browser_that_opens_a_game_under_way_shows_the_whole_log(browser: Any, server: str, artifacts: Path) -> None:
     url = ws(server)
 
-    async def game_under_way() -> tuple[str, int]:
-        a, b = Client(url), Client(url)
-        for c, name in ((a, "Una"), (b, "Vic")):
-            await c.connect()
-            await c.hello(name)
-        room = await a.create_room("expedition", 2, options={"seed": 9})
-        await a.join(room)
-        await b.join(room)
-        await a.wait_for(room, lambda s: s["status"] == "playing")
-        await b.wait_for(room, lambda s: s["status"] == "playing")
-        await _play_some(room, [a, b], random.Random(9), 60)
+    async def long_game() -> tuple[str, int]:
+        room, a, b = await game_under_way(url, ("Una", "Vic"), 9, moves=60)
         events = await a.game_log(room)
         shown = a.view(room)["public"]["log"]
         assert len(events) > len(shown)  # the view alone holds the last few
@@ -135,7 +117,7 @@ def test_a_browser_that_opens_a_game_under_way_shows_the_whole_log(browser: Any,
         await b.close()
         return room, len(events)
 
-    room, total = run_async(game_under_way)
+    room, total = run_async(long_game)
     wes = BrowserSeat(browser, server, "Wes")
     try:
         wes.page.goto(f"{server}/#/room/{room}")
