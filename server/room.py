@@ -57,6 +57,8 @@ class RoomError(Exception):
 
 
 UNAVAILABLE = "the store is unavailable; nothing was changed; retry"
+#: the most public log events a room keeps for `game_log` (the newest; a game has a few hundred)
+GAME_LOG_KEPT = 5000
 
 
 class Conn(Protocol):
@@ -312,6 +314,7 @@ class Room:
         last = self.events[-1]["n"] if self.events else 0
         numbered = (ev for ev in public["log"] if isinstance(ev, dict) and isinstance(ev.get("n"), int))
         self.events.extend(ev for ev in numbered if ev["n"] > last)
+        del self.events[:-GAME_LOG_KEPT]
 
     async def _rebuild_events(self) -> None:
         """The whole public log of a room loaded mid-game: the game re-run from its seed and its stored log,
