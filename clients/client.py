@@ -183,6 +183,10 @@ class Client:
             fields["v"] = v
         return await self.request("replay", **fields)
 
+    async def game_log(self, room: str) -> list[dict[str, Any]]:
+        """The whole public log of a room this connection views (seated or watching), oldest first."""
+        return list((await self.request("game_log", room=room))["events"])
+
     async def ratings(self, game: str) -> list[dict[str, Any]]:
         return list((await self.request("ratings", game=game))["players"])
 

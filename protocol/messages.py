@@ -89,11 +89,13 @@ class RoomInfo(_Shape):
     players: list[Name | None]
     status: Status
     public: bool
+    #: addition: each seat's public rating in the game (the leaderboard's figure; None: free or not rated yet)
+    ratings: list[int | None] | None = None
 
     @model_validator(mode="after")
     def _one_entry_per_seat(self) -> Self:
-        if len(self.players) != self.seats:
-            raise ValueError(f"players must have one entry per seat ({self.seats})")
+        if len(self.players) != self.seats or (self.ratings is not None and len(self.ratings) != self.seats):
+            raise ValueError(f"players (and ratings) must have one entry per seat ({self.seats})")
         return self
 
 
@@ -326,6 +328,13 @@ class Rematch(_Request):
     room: RoomId
 
 
+class GameLogRequest(_Request):
+    """The whole public log of a game the sender views (seated or watching), oldest first (addition)."""
+
+    t: Literal["game_log"] = "game_log"
+    room: RoomId
+
+
 HostAction = Literal["kick", "add_bot", "remove_bot", "options", "start"]
 
 
@@ -357,7 +366,8 @@ ClientMessage = Annotated[
     | ReplayRequest
     | RatingsRequest
     | Rematch
-    | Host,
+    | Host
+    | GameLogRequest,
     Field(discriminator="t"),
 ]
 
@@ -592,6 +602,18 @@ class HostDone(_Answer):
     v: Version
 
 
+class GameLog(_Answer):
+    """Answer to `game_log`: every public log event of the game up to version `v`, oldest first (addition).
+
+    The events are those of the game's public views (the same for every viewer), each with its running
+    number `n`; a view's `public.log` holds only the last few of them."""
+
+    t: Literal["game_log"] = "game_log"
+    room: RoomId
+    v: Version
+    events: list[JsonMap]
+
+
 class Closed(_Message):
     """Push to a room's viewers: the server closed the room (nobody joined, or every player went away)."""
 
@@ -619,7 +641,8 @@ ServerMessage = Annotated[
     | Ratings
     | RematchOpened
     | HostDone
-    | Closed,
+    | Closed
+    | GameLog,
     Field(discriminator="t"),
 ]
 
@@ -628,12 +651,13 @@ CLIENT_TYPES: dict[str, type[BaseModel]] = {
     for m in (
         Hello, ListRooms, WatchLobby, UnwatchLobby, Create, Join, Move, Sync, Leave, Ping,
         QuickMatch, ChatSend, ChatLog, HistoryRequest, ReplayRequest, RatingsRequest, Rematch, Host,
+        GameLogRequest,
     )
 }
 SERVER_TYPES: dict[str, type[BaseModel]] = {
     m.model_fields["t"].default: m
     for m in (
         Welcome, Rooms, Lobby, Created, Joined, Snapshot, Patch, Ok, Left, Error, Pong,
-        Chat, ChatLogAnswer, History, Replay, Ratings, RematchOpened, HostDone, Closed,
+        Chat, ChatLogAnswer, History, Replay, Ratings, RematchOpened, HostDone, Closed, GameLog,
     )
 }

@@ -61,6 +61,7 @@ def room_info(meta: dict[str, Any]) -> dict[str, Any]:
         "players": list(meta["names"]),
         "status": meta["status"],
         "public": meta["public"],
+        "ratings": meta.get("ratings"),
     }
 
 
@@ -378,6 +379,9 @@ class Hub:
         elif isinstance(msg, m.Host):
             room = await self._followed(msg.room, conn)
             await room.submit("host", conn, msg.id, action=msg.action, seat=msg.seat, options=msg.options)
+        elif isinstance(msg, m.GameLogRequest):
+            room = await self._followed(msg.room, conn)
+            await room.submit("game_log", conn, msg.id)
         elif type(msg) in LOBBY_REQUESTS:
             await LOBBY_REQUESTS[type(msg)](self, conn, msg)
         else:  # pragma: no cover - decode_client admits only the types above
@@ -740,6 +744,7 @@ class Hub:
         if think is not None:
             meta["bot_think_ms"] = think
         meta.update(lobby.create_extra(msg))
+        meta["ratings"] = await lobby.seat_ratings(self.store, meta)
         await self.store.create_room(meta)
         token = await self.cluster.claim(room_id)
         if token is None:  # pragma: no cover - a new random id nobody can hold

@@ -291,6 +291,27 @@ async def seat_and_start(room: Room, meta: dict[str, Any], seats: list[int], re:
     return room.v
 
 
+# ---- each seat's rating -----------------------------------------------------------------------
+
+
+async def seat_ratings(store: Any, meta: dict[str, Any]) -> list[int | None]:
+    """Each seat's public rating in the room's game (None: a free seat or nobody rated yet); best effort."""
+    players = [None if p is None else ratings.identity(str(p)) for p in meta["players"]]
+    ids = sorted({p for p in players if p is not None})
+    try:
+        rows = await records_for(store).ratings_of(meta["game"], ids) if ids else {}
+    except StoreUnavailable as err:
+        log.info("room %s: ratings not read: %s", meta["room"], err)
+        rows = {}
+    return [ratings.shown(rows[p]) if p in rows else None for p in players]
+
+
+async def note_ratings(room: Room, meta: dict[str, Any]) -> None:
+    """Before a commit that seats or frees a player: the seats' ratings, stored in the meta (`ratings`)."""
+    if meta["players"] != room.meta["players"] or "ratings" not in room.meta:
+        meta["ratings"] = await seat_ratings(room.hub.store, meta)
+
+
 # ---- timers: filling seats, closing rooms -----------------------------------------------------
 
 

@@ -58,6 +58,10 @@ class Records(ABC):
     async def ratings(self, game: str) -> dict[str, dict[str, Any]]: ...
 
     @abstractmethod
+    async def ratings_of(self, game: str, players: list[str]) -> dict[str, dict[str, Any]]:
+        """The rows of these rated ids (those that have one)."""
+
+    @abstractmethod
     async def save_ratings(self, game: str, rows: dict[str, dict[str, Any]]) -> None: ...
 
     @abstractmethod
@@ -97,6 +101,10 @@ class MemoryRecords(Records):
 
     async def ratings(self, game: str) -> dict[str, dict[str, Any]]:
         return {k: _unpack(v) for k, v in self._ratings.get(game, {}).items()}
+
+    async def ratings_of(self, game: str, players: list[str]) -> dict[str, dict[str, Any]]:
+        rows = self._ratings.get(game, {})
+        return {p: _unpack(rows[p]) for p in players if p in rows}
 
     async def save_ratings(self, game: str, rows: dict[str, dict[str, Any]]) -> None:
         self._ratings.setdefault(game, {}).update({k: _pack(v) for k, v in rows.items()})
@@ -165,6 +173,13 @@ class RedisRecords(Records):
         with _unavailable():
             raw = await self.r.hgetall(f"{self.p}ratings:{game}")
         return {k.decode() if isinstance(k, bytes) else k: _unpack(v) for k, v in raw.items()}
+
+    async def ratings_of(self, game: str, players: list[str]) -> dict[str, dict[str, Any]]:
+        if not players:
+            return {}
+        with _unavailable():
+            raw = await self.r.hmget(f"{self.p}ratings:{game}", players)
+        return {p: _unpack(x) for p, x in zip(players, raw, strict=True) if x is not None}
 
     async def save_ratings(self, game: str, rows: dict[str, dict[str, Any]]) -> None:
         if rows:

@@ -26,7 +26,7 @@ import asyncio
 import hmac
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -57,6 +57,8 @@ class RoomError(Exception):
 
 
 UNAVAILABLE = "the store is unavailable; nothing was changed; retry"
+#: the most public log events a room keeps for `game_log` (the newest; a game has a few hundred)
+GAME_LOG_KEPT = 5000
 
 
 class Conn(Protocol):
@@ -163,6 +165,9 @@ class Room:
         self._shared: dict[str, Any] = {}
         self._own: dict[int | None, dict[str, Any]] = {}
         self._prompts: tuple[Any, dict[int, dict[str, Any] | None]] = (None, {})
+        #: every public log event of the game so far, oldest first, gathered from each version's public view
+        #: (which keeps only the last few); None for a room loaded mid-game until it is rebuilt from the log
+        self.events: list[dict[str, Any]] | None = [] if state is None and meta["status"] == "waiting" else None
 
     # ---- identity ---------------------------------------------------------------------------
 
@@ -263,8 +268,14 @@ class Room:
 
     def seats_view(self) -> list[dict[str, Any]]:
         online = self.online()
+        rated = self.meta.get("ratings") or []
         return [
-            {"name": self.meta["names"][i], "taken": self.meta["players"][i] is not None, "connected": online[i]}
+            {
+                "name": self.meta["names"][i],
+                "taken": self.meta["players"][i] is not None,
+                "connected": online[i],
+                "rating": rated[i] if i < len(rated) else None,
+            }
             for i in range(self.meta["seats"])
         ]
 
@@ -284,15 +295,44 @@ class Room:
         if self._shared_key is None or self._shared_key[0] is not key[0] or self._shared_key[1] is not key[1]:
             seats = self.seats_view()
             shared: dict[str, Any] = {"game": self.meta["game"], "room": self.id, "status": self.status,
-                                      "seats": seats, **clock.view_keys(self.meta)}  # fmt: skip
+                                      "seats": seats, "options": self.meta["options"],
+                                      **clock.view_keys(self.meta)}  # fmt: skip
             if self.state is None:
                 shared["public"] = {"status": "waiting", "seats": seats}
                 shared["result"] = None
             else:
                 shared["public"] = self.game.public_view(self.state)
                 shared["result"] = self.game.result(self.state)
+                self._gather_events(shared["public"])
             self._shared_key, self._shared, self._own = key, shared, {}
         return self._shared, self._own
+
+    def _gather_events(self, public: dict[str, Any]) -> None:
+        """Keep the public log events of a new version that are not kept yet (by their running number `n`)."""
+        if self.events is None or not isinstance(public.get("log"), list):
+            return
+        last = self.events[-1]["n"] if self.events else 0
+        numbered = (ev for ev in public["log"] if isinstance(ev, dict) and isinstance(ev.get("n"), int))
+        self.events.extend(ev for ev in numbered if ev["n"] > last)
+        del self.events[:-GAME_LOG_KEPT]
+
+    async def _rebuild_events(self) -> None:
+        """The whole public log of a room loaded mid-game: the game re-run from its seed and its stored log,
+        keeping each version's public log events (the public view only: no seat's private data)."""
+        try:
+            entries = await self._timed("log", self.hub.store.full_log(self.id))  # type: ignore[attr-defined]
+        except StoreUnavailable as err:
+            log.warning("room %s: the whole log could not be read: %s", self.id, err)
+            return
+        entries = sorted((e for e in entries if e["v"] <= self.v), key=lambda e: e["v"])
+        if not any(e.get("start") for e in entries):
+            return  # the log before the last snapshot was not kept (`keep_log` off)
+        self.events = []
+        for state in replayed(self.game, self.meta, None, entries):
+            if state is not None:
+                self._gather_events(self.game.public_view(state))
+        if self.state is not None:
+            self._gather_events(self.game.public_view(self.state))
 
     def _own_view(self, seat: int | None) -> dict[str, Any]:
         """What only `seat` sees of the current version (`you`, `private`, `prompt`), built once per seat."""
@@ -367,6 +407,7 @@ class Room:
         """
         store = self.hub.store
         lobby.note_presence(self, meta)
+        await lobby.note_ratings(self, meta)
         try:
             if entry is None:
                 await self._timed("meta", store.save_meta(self.id, meta, fence=self.fence))
@@ -680,6 +721,18 @@ class Room:
     async def _do_host(self, cmd: Command) -> int:
         return await lobby.host(self, cmd)
 
+    async def _do_game_log(self, cmd: Command) -> None:
+        """The game's whole public log to a viewer (one that joined mid-game or came back sees it all)."""
+        conn = cmd.conn
+        assert conn is not None
+        if conn.id not in self.viewers:
+            raise RoomError("forbidden", "join the room (or watch it) first")
+        if self.events is None:
+            await self._rebuild_events()
+        shared, _own = self._view_parts()
+        events = self.events if self.events is not None else list(shared["public"].get("log") or [])
+        conn.push({"t": "game_log", "re": cmd.re, "room": self.id, "v": self.v, "events": events})
+
     # ---- server-seated bots -----------------------------------------------------------------
 
     def bot_seats(self) -> list[int]:
@@ -735,18 +788,27 @@ class Room:
         await self._play(seat, move, None, None)
 
 
-def restore(
-    meta: dict[str, Any], snap_v: int, snapshot: bytes | None, entries: list[dict[str, Any]]
-) -> tuple[dict[str, Any], dict[str, Any] | None, int]:
-    """Rebuild a room's engine state from its snapshot and the log entries after it (pure)."""
-    game = get_game(meta["game"])
-    state = unpack(snapshot) if snapshot else None
+def replayed(
+    game: Game, meta: dict[str, Any], state: dict[str, Any] | None, entries: list[dict[str, Any]]
+) -> Iterator[dict[str, Any] | None]:
+    """The engine state after each of `entries` (a start sets the game up, a move applies), from `state` (pure)."""
     for entry in entries:
         if entry["k"] == "join" and entry.get("start"):
             state = game.setup(meta["seats"], meta["options"], meta["seed"])
         elif entry["k"] == "move":
             assert state is not None, "a move before the start in the log"
             state = game.apply(state, entry["seat"], entry["move"])
+        yield state
+
+
+def restore(
+    meta: dict[str, Any], snap_v: int, snapshot: bytes | None, entries: list[dict[str, Any]]
+) -> tuple[dict[str, Any], dict[str, Any] | None, int]:
+    """Rebuild a room's engine state from its snapshot and the log entries after it (pure)."""
+    game = get_game(meta["game"])
+    state = unpack(snapshot) if snapshot else None
+    for later in replayed(game, meta, state, entries):
+        state = later
     meta = dict(meta)
     last = max([meta.get("v", 0), *(e["v"] for e in entries)])
     meta["v"] = last

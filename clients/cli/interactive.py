@@ -142,6 +142,12 @@ class Interactive:
                     if updated is not None:  # every version, also those a coalesced redraw skips
                         public.gather_log(self.logs.setdefault(str(arg), {}), updated)
                     dirty = dirty or arg == self.room
+                elif kind == "game_log":
+                    room, events = arg
+                    shown = self.session.view(room)
+                    if shown is not None:
+                        public.merge_log(self.logs.setdefault(room, {}), shown, events)
+                    dirty = dirty or room == self.room
                 elif kind == "lobby":
                     dirty = dirty or (self.room is None and self.replay is None)
                 elif kind == "chat":
@@ -233,6 +239,9 @@ class Interactive:
             clock = public.clock_line(view)
             if clock is not None:
                 self.console.print(clock)
+            rated = public.ratings_line(view) if view.get("status") != "waiting" else None  # waiting: in the seats
+            if rated is not None:
+                self.console.print(rated)
             url = getattr(self.session, "url", None)
             if view.get("status") != "finished" and url:
                 link = public.invite_link(url, self.room, self.session.invite_of(self.room))

@@ -174,14 +174,34 @@ def render_replay(replay: dict[str, Any]) -> RenderableType:
     return Group(head, render_view(replay.get("state") or {}))
 
 
+# ---- ratings ------------------------------------------------------------------------------------
+
+
+def ratings_line(view: View) -> Text | None:
+    """Each seat's rating in the game (the view's `seats[i].rating`), or None when nobody has one."""
+    seats = view.get("seats") or []
+    rated = [(i, s["rating"]) for i, s in enumerate(seats) if isinstance(s.get("rating"), int)]
+    if not rated:
+        return None
+    line = Text("Ratings: ", style="bold")
+    line.append(", ".join(f"{seat_name(view, i)} {r}" for i, r in rated))
+    return line
+
+
 # ---- the whole game's log ------------------------------------------------------------------------
 
 
 def gather_log(known: dict[int, str], view: View) -> None:
     """Add the view's log events not seen yet to `known` (running number `n` -> words), each put in words
     with the view it was first seen in (the view keeps only the last few events; the client keeps them all)."""
+    merge_log(known, view, (view.get("public") or {}).get("log") or [])
+
+
+def merge_log(known: dict[int, str], view: View, events: Sequence[Any]) -> None:
+    """Add numbered log events not seen yet to `known`, put in words with `view` (a view's own last few, or
+    the whole game's from the server's `game_log` answer)."""
     renderer = renderer_for(view.get("game"))
-    for ev in (view.get("public") or {}).get("log") or []:
+    for ev in events:
         n = ev.get("n") if isinstance(ev, dict) else None
         if isinstance(n, int) and n not in known:
             try:

@@ -179,16 +179,24 @@ def render_prompt(view: View) -> RenderableType:
 
 
 def seats_table(view: View) -> Table:
-    """Seats with their player names, whether taken and whether connected."""
+    """Seats with their player names, whether taken and whether connected (and each player's rating in the
+    game, when the server gives any)."""
+    seats = view.get("seats") or []
+    rated = any(isinstance(s.get("rating"), int) for s in seats)
     table = Table(title="Seats", title_justify="left", show_edge=False, pad_edge=False)
     table.add_column("seat", justify="right")
     table.add_column("player")
     table.add_column("connected")
-    for i, s in enumerate(view.get("seats") or []):
+    if rated:
+        table.add_column("rating", justify="right")
+    for i, s in enumerate(seats):
         name = s.get("name") or ("—" if not s.get("taken") else "?")
         if view.get("you") == i:
             name += " (you)"
-        table.add_row(str(i + 1), name, "yes" if s.get("connected") else ("no" if s.get("taken") else ""))
+        row = [str(i + 1), name, "yes" if s.get("connected") else ("no" if s.get("taken") else "")]
+        if rated:
+            row.append(str(s["rating"]) if isinstance(s.get("rating"), int) else "")
+        table.add_row(*row)
     return table
 
 
@@ -260,7 +268,7 @@ def result_table(view: View, tiebreak_label: str = "tie-break") -> RenderableTyp
 
 
 def render_lobby(rooms: Sequence[dict[str, Any]], held: Sequence[str] = ()) -> RenderableType:
-    """The lobby: public rooms numbered from 1 with game, seats taken, players and status."""
+    """The lobby: public rooms numbered from 1 with game, seats taken, players (with their ratings) and status."""
     if not rooms:
         return Panel(Text("No open rooms yet. Create one!", style="dim"), title="Lobby", title_align="left")
     table = Table(show_edge=False, pad_edge=False)
@@ -273,7 +281,11 @@ def render_lobby(rooms: Sequence[dict[str, Any]], held: Sequence[str] = ()) -> R
     for i, r in enumerate(rooms, 1):
         players = r.get("players") or []
         taken = sum(1 for p in players if p)
-        names = ", ".join(p if p else "·" for p in players)
+        ratings = r.get("ratings") or []
+        names = ", ".join(
+            "·" if not p else f"{p} ({ratings[i]})" if i < len(ratings) and isinstance(ratings[i], int) else p
+            for i, p in enumerate(players)
+        )
         mark = " (your seat)" if r.get("room") in held else ""
         seats = f"{taken}/{r.get('seats')}"
         table.add_row(str(i), str(r.get("room")) + mark, str(r.get("game")), seats, names, str(r.get("status")))

@@ -178,6 +178,7 @@ class Session:
                 continue
             self.seats[room] = seat
             self.say(f"re-joined room {room} " + ("as a spectator" if seat is None else f"at seat {seat + 1}"))
+            await self._whole_log(client, room)
         if self.watching_lobby:
             await client.request("watch_lobby")
             self.events.put_nowait(("lobby", None))
@@ -236,7 +237,18 @@ class Session:
         seat = await self.c.join(room, spectate=spectate)
         self.rooms[room] = spectate and seat is None
         self.seats[room] = seat
+        await self._whole_log(self.c, room)
         return seat
+
+    async def _whole_log(self, client: Client, room: str) -> None:
+        """Ask for the game's whole public log (a view holds only its last events): an event ("game_log",
+        (room, events)) for the screen. A server without `game_log` leaves the log to the views."""
+        try:
+            events = await client.game_log(room)
+        except (ServerError, *CONNECTION_ERRORS):
+            return
+        if events:
+            self.events.put_nowait(("game_log", (room, events)))
 
     async def leave(self, room: str) -> None:
         """Leave a room (after the start the seat stays yours and shows as disconnected)."""

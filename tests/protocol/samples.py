@@ -61,6 +61,7 @@ CLIENT_SAMPLES: list[BaseModel] = [
     m.Host(room="r1", action="kick", seat=1),
     m.Host(id=26, room="r1", action="options", options={"x": 1}),
     m.Host(room="r1", action="start"),
+    m.GameLogRequest(id=27, room="r1"),
 ]
 
 SERVER_SAMPLES: list[BaseModel] = [
@@ -110,4 +111,6 @@ SERVER_SAMPLES: list[BaseModel] = [
     m.RematchOpened(room="r1", new="r2"),
     m.HostDone(re=36, room="r1", v=4),
     m.Closed(room="r1", reason="abandoned"),
+    m.GameLog(re=37, room="r1", v=9, events=[{"n": 1, "kind": "roll", "seat": 0}]),
+    m.Rooms(rooms=[ROOM.model_copy(update={"ratings": [1250, None, -30]})]),
 ]

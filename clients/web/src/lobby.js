@@ -98,8 +98,15 @@ function navPanel() {
   );
 }
 
+/** The seats of a listed room: each player's name with its rating in the game (when rated), or "free". */
 function seatsText(info) {
-  return info.players.map((p, i) => p ?? t("lobby.seatFree", { n: i + 1 })).join(", ");
+  return info.players
+    .map((p, i) => {
+      if (p === null) return t("lobby.seatFree", { n: i + 1 });
+      const rating = info.ratings?.[i];
+      return typeof rating === "number" ? `${p} (${t("ratings.badge", { rating })})` : p;
+    })
+    .join(", ");
 }
 
 function roomRow(app, info) {
@@ -135,6 +142,31 @@ function roomRow(app, info) {
   );
 }
 
+/**
+ * A checkbox per on/off option of a game (`renderer.options`: `{key, label}`), ticked from `values` and
+ * writing into it; the create form and the host's options form of a waiting room share them.
+ */
+export function optionBoxes(game, values, prefix) {
+  return (game.options || []).map((o) => {
+    const id = `${prefix}-${o.key}`;
+    return h(
+      "label",
+      { class: "check", for: id },
+      h("input", {
+        type: "checkbox",
+        id,
+        "data-key": id,
+        checked: Boolean(values[o.key]),
+        onChange: (ev) => {
+          values[o.key] = ev.target.checked;
+        },
+      }),
+      " ",
+      o.label,
+    );
+  });
+}
+
 function createForm(app) {
   const games = creatableGames();
   if (!games.length) return null;
@@ -143,24 +175,7 @@ function createForm(app) {
   if (!(form.seats >= game.minSeats && form.seats <= game.maxSeats)) form.seats = Math.min(3, game.maxSeats);
   const seatOptions = [];
   for (let n = game.minSeats; n <= game.maxSeats; n++) seatOptions.push(h("option", { value: n, selected: n === form.seats }, String(n)));
-  const optionBoxes = (game.options || []).map((o) => {
-    const id = `opt-${o.key}`;
-    return h(
-      "label",
-      { class: "check", for: id },
-      h("input", {
-        type: "checkbox",
-        id,
-        "data-key": id,
-        checked: Boolean(form.options[o.key]),
-        onChange: (ev) => {
-          form.options[o.key] = ev.target.checked;
-        },
-      }),
-      " ",
-      o.label,
-    );
-  });
+  const boxes = optionBoxes(game, form.options, "opt");
   const submit = (ev) => {
     ev.preventDefault();
     const options = {};
@@ -246,7 +261,7 @@ function createForm(app) {
         },
       }),
     ),
-    optionBoxes,
+    boxes,
     h(
       "label",
       { class: "check", for: "public" },

@@ -10,7 +10,7 @@ import { renderLobby } from "./lobby.js";
 import { renderRatings } from "./ratings.js";
 import { creatableGames } from "./registry.js";
 import { renderHistory, renderReplay } from "./replay.js";
-import { forgetLog, gatherLog, renderRoom } from "./room.js";
+import { forgetLog, gatherLog, mergeLog, renderRoom } from "./room.js";
 import { session } from "./session.js";
 import { Store } from "./store.js";
 
@@ -172,10 +172,14 @@ class App {
     }
   }
 
-  /** A host control before the start: `kick`, `add_bot`, `remove_bot` (with `seat`) or `start`. */
-  async host(room, action, seat = null) {
+  /** A host control before the start: `kick`, `add_bot`, `remove_bot` (with `seat`), `options` or `start`. */
+  async host(room, action, seat = null, options = null) {
     try {
-      await this.conn.request("host", seat === null ? { room, action } : { room, action, seat });
+      /** @type {Record<string, any>} */
+      const fields = { room, action };
+      if (seat !== null) fields.seat = seat;
+      if (options !== null) fields.options = options;
+      await this.conn.request("host", fields);
     } catch (err) {
       this.fail(err, t("fail.host"));
     }
@@ -296,6 +300,7 @@ class App {
         this.render();
       }
       this.loadChat(room);
+      this.loadGameLog(room);
       const known = game || this.store.get(room)?.view.game || this.lobby.find((r) => r.room === room)?.game;
       if (known) this.loadRatings(known, { quiet: true });
       return true;
@@ -376,6 +381,20 @@ class App {
       this.addChat(where, answer.messages || []);
     } catch {
       /* no chat kept for it (or not allowed yet): the panel starts empty */
+    }
+  }
+
+  /** The game's whole public log (a view keeps only the last events): for a room joined mid-game or again. */
+  async loadGameLog(room) {
+    try {
+      const answer = await this.conn.request("game_log", { room });
+      const entry = this.store.get(room);
+      if (entry && answer.events.length) {
+        mergeLog(this, room, entry.view.game, answer.events);
+        this.render();
+      }
+    } catch {
+      /* an older server, or the room went away: the log gathers from the views as before */
     }
   }
 

@@ -8,6 +8,7 @@ import { chatPanel } from "./chat.js";
 import { clockPanel } from "./clock.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { optionBoxes } from "./lobby.js";
 import { botRating, ownRating } from "./ratings.js";
 import { rendererFor } from "./registry.js";
 import { rulesFor } from "./rules.js";
@@ -24,11 +25,19 @@ function seatLabel(view, i) {
 /** Server bots are called "Bot N" (people may not use the word), so a seat of that name is a server bot. */
 const BOT_NAME = /^Bot \d+$/;
 
-/** The rating shown beside a seat: your own (by player id) and the server bots'; the view names no one else. */
+/**
+ * The rating shown beside a seat: the view's `rating` of the seat (every player's, bots' too); from a server
+ * without it, your own (by player id) and the server bots' from the leaderboard.
+ */
 function seatRating(app, view, i, s) {
   if (!s.taken) return null;
-  const row = i === view.you ? ownRating(app, view.game) : BOT_NAME.test(s.name || "") ? botRating(app, view.game) : null;
-  return row ? h("span", { class: "rating-badge", title: t("ratings.of", { name: row.name }) }, t("ratings.badge", { rating: row.rating })) : null;
+  let rating = s.rating;
+  if (rating === undefined) {
+    const row = i === view.you ? ownRating(app, view.game) : BOT_NAME.test(s.name || "") ? botRating(app, view.game) : null;
+    rating = row ? row.rating : null;
+  }
+  if (typeof rating !== "number") return null;
+  return h("span", { class: "rating-badge", title: t("ratings.of", { name: s.name }) }, t("ratings.badge", { rating }));
 }
 
 function seatsList(app, view) {
@@ -127,19 +136,26 @@ function logKey(room) {
 
 /** Every log event seen in this room (by the server's running number `n`), oldest first. */
 export function gatherLog(app, room, view) {
+  const events = Array.isArray(view.public?.log) ? view.public.log : [];
+  const all = mergeLog(app, room, view.game, events);
+  // events without a number (a game that does not number them) are shown as the view has them
+  return events.some((ev) => typeof ev?.n !== "number") ? events : all;
+}
+
+/** Add numbered log events (a view's last few, or the whole game's from `game_log`) to the room's; all of them. */
+export function mergeLog(app, room, game, events) {
   if (!app.logs) app.logs = new Map();
   let known = app.logs.get(room);
   if (!known) {
     known = new Map();
     try {
       const saved = JSON.parse(localStorage.getItem(logKey(room)) || "null");
-      if (saved && saved.game === view.game) for (const ev of saved.events) known.set(ev.n, ev);
+      if (saved && saved.game === game) for (const ev of saved.events) known.set(ev.n, ev);
     } catch {
       /* no storage, or a broken entry: start from this view */
     }
     app.logs.set(room, known);
   }
-  const events = Array.isArray(view.public?.log) ? view.public.log : [];
   let added = false;
   for (const ev of events) {
     if (ev && typeof ev.n === "number" && !known.has(ev.n)) {
@@ -151,13 +167,12 @@ export function gatherLog(app, room, view) {
   if (all.length > LOG_CAP) for (const ev of all.splice(0, all.length - LOG_CAP)) known.delete(ev.n);
   if (added) {
     try {
-      localStorage.setItem(logKey(room), JSON.stringify({ game: view.game, events: all }));
+      localStorage.setItem(logKey(room), JSON.stringify({ game, events: all }));
     } catch {
       /* full or private mode: the log lasts as long as the tab */
     }
   }
-  // events without a number (a game that does not number them) are shown as the view has them
-  return events.some((ev) => typeof ev?.n !== "number") ? events : all;
+  return all;
 }
 
 /** Forget a room's gathered log (leaving the room). */
@@ -350,7 +365,42 @@ function invitePanel(app, room, view) {
   );
 }
 
-/** The host's controls of a waiting room: remove a player, add or remove a bot, start now with bots. */
+/** The room's on/off options in words: every viewer of a waiting room sees what will be played. */
+function optionsLine(view, renderer) {
+  const choices = renderer.options || [];
+  if (view.status !== "waiting" || !choices.length || !view.options) return null;
+  const on = choices.filter((o) => view.options[o.key]).map((o) => o.label);
+  return h(
+    "p",
+    { class: "room-options hint", "data-testid": "room-options" },
+    on.length ? t("room.options", { list: on.join(", ") }) : t("room.noOptions"),
+  );
+}
+
+/** The host's form for the room's options (the create form's checkboxes), sent as the `options` control. */
+function hostOptions(app, room, view, renderer) {
+  const choices = renderer.options || [];
+  if (!choices.length || !view.options) return null;
+  const ui = app.uiFor(room);
+  const base = JSON.stringify(view.options);
+  if (ui.hostOptionsBase !== base) {
+    ui.hostOptionsBase = base; // the options changed (by this form or in another tab): start from them again
+    ui.hostOptions = { ...view.options };
+  }
+  const apply = (ev) => {
+    ev.preventDefault();
+    app.host(room, "options", null, { ...view.options, ...ui.hostOptions });
+  };
+  return h(
+    "form",
+    { class: "host-options", "data-testid": "host-options", onSubmit: apply },
+    h("h3", null, t("host.options")),
+    optionBoxes(renderer, ui.hostOptions, "host-opt"),
+    h("button", { type: "submit", "data-key": "host-options-apply", "data-testid": "host-options-apply" }, t("host.apply")),
+  );
+}
+
+/** The host's controls of a waiting room: remove a player, add or remove a bot, change options, start now. */
 function hostPanel(app, room, view) {
   if (view.status !== "waiting" || !app.hosted.has(room) || view.you === null || view.you === undefined) return null;
   const rows = view.seats.map((st, i) => {
@@ -372,6 +422,7 @@ function hostPanel(app, room, view) {
     { class: "host card-panel", "data-testid": "host", "aria-labelledby": "host-title" },
     h("h2", { id: "host-title" }, t("host.title")),
     h("ul", { class: "host-seats" }, rows),
+    hostOptions(app, room, view, rendererFor(view.game)),
     h("button", { type: "button", class: "primary", "data-key": "host-start", "data-testid": "host-start", onClick: () => app.host(room, "start") }, t("host.start")),
   );
 }
@@ -473,6 +524,7 @@ export function renderRoom(app, room) {
       canLeave ? h("button", { type: "button", class: "link", "data-key": "leave", onClick: () => app.leave(room) }, t("room.leave")) : null,
     ),
     seatsList(app, view),
+    optionsLine(view, renderer),
     waiting ? invitePanel(app, room, view) : null,
     hostPanel(app, room, view),
     takeSeat(app, room, view),
