@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.games import all_games
-from server.games.base import MAX_OPTIONS, Game, IllegalMove, Rng, State, pack, unpack
+from server.games.base import MAX_OPTIONS, Game, IllegalMove, Rng, State, pack, successor, unpack
 from server.games.bots import RandomBot
 from tests.util import strings
 
@@ -211,3 +211,21 @@ def test_options_reject_unknown_keys(gid: str) -> None:
     game = GAMES[gid]
     with pytest.raises(ValueError):
         game.parse_options({"no_such_option": True})
+
+
+@pytest.mark.parametrize("gid", sorted(GAMES))
+def test_the_copy_apply_changes_equals_the_state_and_shares_only_the_logged_events(gid: str) -> None:
+    from loadtests.copy_bench import mid_game
+
+    state = mid_game(gid, 40, 3)
+    before = pack(state)
+    new = successor(state)
+    assert pack(new) == before and list(new) == list(state)
+    assert new["log"] is not state["log"] and new["log"] == state["log"]
+    assert all(a is b for a, b in zip(new["log"], state["log"], strict=True))  # events are shared, not copied
+    for key, value in state.items():
+        if key != "log" and isinstance(value, dict | list):
+            assert new[key] is not value, key
+    new["log"].append({"ev": "x", "n": -1})
+    new["stats"]["x"] = 1
+    assert pack(state) == before
