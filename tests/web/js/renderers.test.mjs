@@ -123,3 +123,40 @@ test("every option, prompt and log line reads in every language without a catalo
     setLang("en");
   }
 });
+
+test("the rules panel reads in the chosen language, every section and term, without a catalogue key left", () => {
+  const KEY = /\b(?:rules|w)\.[a-z]+\.[A-Za-z0-9_.]+/;
+  const panel = (game) => {
+    const renderer = RENDERERS[game];
+    return rulesFor(fixtures(game)[0], renderer).flatMap((s) => [s.title, s.text || "", ...(s.items || []).flat()]);
+  };
+  try {
+    const said = {};
+    for (const { code } of LANGUAGES) {
+      setLang(code);
+      for (const game of Object.keys(RENDERERS)) {
+        const texts = panel(game);
+        for (const text of texts) assert.doesNotMatch(text, KEY, `${code} ${game}: ${text}`);
+        said[`${code} ${game}`] = texts;
+      }
+    }
+    for (const game of Object.keys(RENDERERS)) {
+      const en = said[`en ${game}`];
+      for (const code of ["hu", "fi", "it", "es"]) {
+        const other = said[`${code} ${game}`];
+        assert.equal(other.length, en.length, `${code} ${game}`);
+        // the long texts (what a space does, how a game scores) are all translated
+        const same = other.filter((text, i) => text === en[i] && text.length > 24);
+        assert.deepEqual(same, [], `${code} ${game}`);
+      }
+    }
+    setLang("hu");
+    assert.equal(panel("khan")[0], "Egy kör");
+    assert.ok(panel("khan").includes("Céhpecsétek"));
+    setLang("es");
+    assert.ok(panel("classic").includes("Bandidos y piratas"));
+  } finally {
+    setLang("en");
+  }
+  assert.equal(panel("khan")[0], "A turn");
+});
