@@ -124,6 +124,15 @@ def raiders(space: str | None) -> str:
     return w(f"w.cl.{space}") if space in ("pirates", "robbers") else RAIDERS.get(str(space), str(space))
 
 
+def hazard_words(ev: dict[str, Any]) -> tuple[str, str]:
+    """A hazard card's name and text in the current language: the name by the card's id, the text by its effect
+    (the server's English words for a card or an effect the catalogue does not know)."""
+    fx = ev.get("effect") or {}
+    key = f"w.cl.hzfx.tribute.{fx.get('space')}" if fx.get("kind") == "tribute" else f"w.cl.hzfx.{fx.get('kind')}"
+    money = w("w.cl.bezants", n=int(fx.get("amount") or 0))
+    return w_or(f"w.cl.hz.{ev.get('card')}", str(ev.get("name"))), w_or(key, str(ev.get("text")), money=money)
+
+
 def ransom_space_name(space: str | None) -> str:
     return f"the {raiders(space)}' ransom space"
 
@@ -567,7 +576,8 @@ def event_words(view: View, ev: dict[str, Any]) -> str:  # noqa: C901
             return log("buyFree" if ev.get("free") else "buy", colour=colour_name(str(ev["colour"])))
         if kind == "hazard":
             paid = f" ({w('w.cl.log.paid', n=ev['paid'])})" if "paid" in ev else ""
-            return log("hazard", name=ev["name"], text=ev["text"]) + paid
+            name, text = hazard_words(ev)
+            return log("hazard", name=name, text=text) + paid
         if kind == "discard":
             return log("discard", card=card_words(ev["card"]))
         if kind == "gifts":

@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import classic from "../../../clients/web/src/games/classic.js";
+import classic, { hazardWords } from "../../../clients/web/src/games/classic.js";
 import expedition from "../../../clients/web/src/games/expedition.js";
 import khan from "../../../clients/web/src/games/khan.js";
 import voyages from "../../../clients/web/src/games/voyages.js";
@@ -159,4 +159,31 @@ test("the rules panel reads in the chosen language, every section and term, with
     setLang("en");
   }
   assert.equal(panel("khan")[0], "A turn");
+});
+
+test("the classic hazard cards read in every language, in English as the game data says them", () => {
+  const cards = JSON.parse(readFileSync(join(here, "../../../server/games/classic/cards.json"), "utf-8"));
+  const events = Object.entries(cards.hazards).flatMap(([colour, list]) =>
+    list.map((h, i) => ({ ev: "hazard", seat: 0, card: `${colour}-hazard-${i + 1}`, name: h.name, text: h.text, effect: h.effect })),
+  );
+  assert.equal(events.length, 20);
+  try {
+    setLang("en");
+    for (const ev of events) assert.deepEqual(hazardWords(ev), { name: ev.name, text: ev.text });
+    for (const code of ["hu", "fi", "it", "es"]) {
+      setLang(code);
+      for (const ev of events) {
+        const { name, text } = hazardWords(ev);
+        assert.notEqual(name, ev.name, `${code} ${ev.card}`);
+        assert.notEqual(text, ev.text, `${code} ${ev.card}`);
+        assert.doesNotMatch(`${name} ${text}`, /\bw\.|\{/, `${code} ${ev.card}`);
+      }
+    }
+    setLang("it");
+    assert.deepEqual(hazardWords(events[0]), { name: "Dogana alla porta della città", text: "Paga 30 bisanti alla banca." });
+    // a card the catalogue does not know keeps the server's words
+    assert.deepEqual(hazardWords({ card: "x", name: "N", text: "T", effect: { kind: "new" } }), { name: "N", text: "T" });
+  } finally {
+    setLang("en");
+  }
 });

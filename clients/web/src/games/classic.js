@@ -80,6 +80,19 @@ function raiders(space) {
   return space === "pirates" || space === "robbers" ? t(`w.cl.${space}`) : String(space);
 }
 
+/**
+ * A hazard card's name and text in the current language: the name by the card's id, the text by its effect
+ * (the server's English words for a card or an effect the catalogue does not know).
+ */
+export function hazardWords(ev) {
+  const fx = ev.effect || {};
+  const key = fx.kind === "tribute" ? `w.cl.hzfx.tribute.${fx.space}` : `w.cl.hzfx.${fx.kind}`;
+  return {
+    name: tOr(`w.cl.hz.${ev.card}`, ev.name),
+    text: tOr(key, ev.text, { money: t("w.cl.bezants", { n: Number(fx.amount) || 0 }) }),
+  };
+}
+
 function plural(n, word, many = `${word}s`) {
   return `${n} ${n === 1 ? word : many}`;
 }
@@ -695,7 +708,7 @@ function logLine(ev, view, seatName) {
     case "buy":
       return L(ev.free ? "buyFree" : "buy", { colour: colourName(ev.colour) });
     case "hazard":
-      return `${L("hazard", { name: ev.name, text: ev.text })}${ev.paid !== undefined ? ` (${t("w.cl.log.paid", { n: ev.paid })})` : ""}`;
+      return `${L("hazard", hazardWords(ev))}${ev.paid !== undefined ? ` (${t("w.cl.log.paid", { n: ev.paid })})` : ""}`;
     case "discard":
       return L("discard", { card: cardName(ev.card) });
     case "gifts":
