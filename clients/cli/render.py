@@ -79,7 +79,7 @@ class GameRenderer:
         status = str(view.get("status", "?"))
         line = Text.assemble(
             (str(view.get("game", "?")), "bold"),
-            f"  {_('room')} ",
+            "  " + _("room") + " ",
             (str(view.get("room", "?")), "cyan"),
             "  ",
             (_(STATUS[status]) if status in STATUS else status, "bold magenta"),

@@ -317,7 +317,7 @@ class ClassicRenderer(GameRenderer):
             if nid == mine:
                 type_text.append(" " + _("(your mission)"), style="bold")
             name = Text(f"{mark} ", style="dim")
-            name.append(str(n.get("name", nid)), style="bold" if kind in ("venice", "khanbaliq", "mission") else "")
+            name.append(node_name(public, nid), style="bold" if kind in ("venice", "khanbaliq", "mission") else "")
             here = Text()
             for seat in pawns.get(nid, []):
                 if here:
@@ -535,17 +535,21 @@ def notice_words(view: View, note: dict[str, Any]) -> str:
     kind = note.get("ev")
     try:
         if kind == "buy":
-            return f"You drew a {card_words(note['card'])} card."
+            return _("You drew a {card} card.").format(card=card_words(note["card"]))
         if kind == "golden_table":
-            return f"The Khan's Golden Table names your mission city: {node_name(public, note.get('mission'))}."
+            return _("The Khan's Golden Table names your mission city: {city}.").format(
+                city=node_name(public, note.get("mission"))
+            )
         if kind == "forced_sale" and "from" in note:
-            return f"You took a {card_words(note['card'])} card from {seat_name(view, note.get('from'))}."
+            return _("You took a {card} card from {who}.").format(
+                card=card_words(note["card"]), who=seat_name(view, note.get("from"))
+            )
         if kind == "forced_sale" and "card" in note:
-            return (
-                f"{seat_name(view, note.get('to'))} made you sell your {card_words(note['card'])} card for 30 bezants."
+            return _("{who} made you sell your {card} card for 30 bezants.").format(
+                who=seat_name(view, note.get("to")), card=card_words(note["card"])
             )
         if kind == "forced_sale":
-            return f"{seat_name(view, note.get('to'))} made you sell a card for 30 bezants."
+            return _("{who} made you sell a card for 30 bezants.").format(who=seat_name(view, note.get("to")))
     except (KeyError, TypeError):
         pass
     return compact(note)

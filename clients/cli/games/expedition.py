@@ -48,15 +48,15 @@ def requirement_words(req: dict[str, Any] | None) -> str:
     kind = req.get("kind")
     n = req.get("n")
     if kind == "goods":
-        return "1 goods card" if n == 1 else f"{n} same goods"
+        return _("1 goods card") if n == 1 else _("{n} same goods").format(n=n)
     if kind == "leaders":
-        return "1 leader" if n == 1 else f"{n} leaders"
+        return _("1 leader") if n == 1 else _("{n} leaders").format(n=n)
     if kind == "colour":
-        return f"{n} of one colour"
+        return _("{n} of one colour").format(n=n)
     if kind == "five_colours":
-        return "5 colours"
+        return _("5 colours")
     if kind == "four_goods":
-        return "4 goods types"
+        return _("4 goods types")
     return compact(req)
 
 
@@ -238,7 +238,8 @@ class ExpeditionRenderer(GameRenderer):
                 for f in on.get(pos, []):
                     if figs:
                         figs.append(" ")
-                    figs.append(str(f.get("colour")), style=FIGURE_STYLES.get(str(f.get("colour")), "bold"))
+                    colour = str(f.get("colour"))
+                    figs.append(w_or(f"w.ex.colour.{colour}", colour), style=FIGURE_STYLES.get(colour, "bold"))
                     if f.get("seat") == view.get("you"):
                         figs.append("*", style="bold")
                 t.add_row(
@@ -285,7 +286,8 @@ class ExpeditionRenderer(GameRenderer):
             for f in figs_of.get(s, []):
                 if figs:
                     figs.append(", ")
-                figs.append(str(f.get("colour")), style=FIGURE_STYLES.get(str(f.get("colour")), "bold"))
+                colour = str(f.get("colour"))
+                figs.append(w_or(f"w.ex.colour.{colour}", colour), style=FIGURE_STYLES.get(colour, "bold"))
                 figs.append(" " + _("on {n}").format(n=f["pos"]))
             connected = seats[s].get("connected") if s < len(seats) else None
             t.add_row(
@@ -329,7 +331,7 @@ class ExpeditionRenderer(GameRenderer):
             text.append("   " + _("your gold: {n}").format(n=private["gold"]) + chests)
         for colour, kinds in hand_groups(hand):
             text.append("\n  ")
-            text.append(f"{colour:<7}", style=CARD_STYLES.get(colour, ""))
+            text.append(f"{w_or(f'w.ex.colour.{colour}', colour):<7}", style=CARD_STYLES.get(colour, ""))
             text.append(" " + ", ".join(k if n == 1 else f"{k} ×{n}" for k, n in kinds))
         if not hand:
             text.append("\n  " + _("(no cards)"), style="dim")

@@ -422,7 +422,7 @@ class VoyagesRenderer(GameRenderer):
                 extra.append(amount_words("coins", int(e["coins"])))
             if e.get("camels"):
                 extra.append(amount_words("camels", int(e["camels"])))
-            items.append(f"{board.name(e['a'])} – {board.name(e['b'])}: {' + '.join(extra) or _('free')}")
+            items.append(f"{board.name(e['a'])} – {board.name(e['b'])}: " + (" + ".join(extra) or _("free")))
         tiers = board.tiers
         steps = ", ".join(
             (_("{n} steps {cost}") if i > 1 else _("{n} step {cost}")).format(n=i, cost=tiers[i])

@@ -1458,6 +1458,84 @@ T: dict[str, dict[str, str]] = {
         "it": "i {raiders}!",
         "es": "¡los {raiders}!",
     },
+    "You drew a {card} card.": {
+        "hu": "Húztál egy lapot: {card}.",
+        "fi": "Nostit kortin: {card}.",
+        "it": "Hai pescato una carta {card}.",
+        "es": "Robaste una carta {card}.",
+    },
+    "The Khan's Golden Table names your mission city: {city}.": {
+        "hu": "A kán Aranyasztala megnevezi a küldetésvárosodat: {city}.",
+        "fi": "Kaanin Kultainen Pöytä nimeää tehtäväkaupunkisi: {city}.",
+        "it": "La Tavola d'Oro del Khan indica la città della tua missione: {city}.",
+        "es": "La Mesa de Oro del Khan nombra la ciudad de tu misión: {city}.",
+    },
+    "You took a {card} card from {who}.": {
+        "hu": "Elvettél egy lapot ({card}) tőle: {who}.",
+        "fi": "Otit kortin {card} pelaajalta {who}.",
+        "it": "Hai preso una carta {card} da {who}.",
+        "es": "Tomaste una carta {card} de {who}.",
+    },
+    "{who} made you sell your {card} card for 30 bezants.": {
+        "hu": "{who} eladatta veled a lapodat ({card}) 30 bizánci aranyért.",
+        "fi": "{who} pakotti sinut myymään korttisi {card} 30 besantilla.",
+        "it": "{who} ti ha fatto vendere la tua carta {card} per 30 bisanti.",
+        "es": "{who} te hizo vender tu carta {card} por 30 besantes.",
+    },
+    "{who} made you sell a card for 30 bezants.": {
+        "hu": "{who} eladatott veled egy lapot 30 bizánci aranyért.",
+        "fi": "{who} pakotti sinut myymään kortin 30 besantilla.",
+        "it": "{who} ti ha fatto vendere una carta per 30 bisanti.",
+        "es": "{who} te hizo vender una carta por 30 besantes.",
+    },
+    "1 goods card": {
+        "hu": "1 árukártya",
+        "fi": "1 tavarakortti",
+        "it": "1 carta merce",
+        "es": "1 carta de bienes",
+    },
+    "{n} same goods": {
+        "hu": "{n} egyforma áru",
+        "fi": "{n} samaa tavaraa",
+        "it": "{n} merci uguali",
+        "es": "{n} bienes iguales",
+    },
+    "1 leader": {
+        "hu": "1 vezető",
+        "fi": "1 johtaja",
+        "it": "1 capo",
+        "es": "1 jefe",
+    },
+    "{n} leaders": {
+        "hu": "{n} vezető",
+        "fi": "{n} johtajaa",
+        "it": "{n} capi",
+        "es": "{n} jefes",
+    },
+    "{n} of one colour": {
+        "hu": "{n} egyszínű",
+        "fi": "{n} samaa väriä",
+        "it": "{n} di un colore",
+        "es": "{n} de un color",
+    },
+    "5 colours": {
+        "hu": "5 szín",
+        "fi": "5 väriä",
+        "it": "5 colori",
+        "es": "5 colores",
+    },
+    "4 goods types": {
+        "hu": "4 fajta áru",
+        "fi": "4 tavaralajia",
+        "it": "4 tipi di merci",
+        "es": "4 tipos de bienes",
+    },
+    "free": {
+        "hu": "ingyenes",
+        "fi": "maksuton",
+        "it": "gratis",
+        "es": "gratis",
+    },
 }
 
 
