@@ -145,10 +145,10 @@ def mission_words(player: dict[str, Any], public: dict[str, Any]) -> str:
     """A player's progress as everybody sees it."""
     if player.get("secret"):
         city = player.get("mission")
-        return _("mission done ({city})").format(city=node_name(public, city)) if city else _("mission done")
+        return _("mission done ({city})").format(city=node_name(public, city)) if city else w("w.cl.ui.missionDone")
     if player.get("table"):
-        return _("Golden Table, mission secret")
-    return _("no Golden Table yet")
+        return w("w.cl.ui.tableSecret")
+    return w("w.cl.ui.noTable")
 
 
 # ---- the renderer ---------------------------------------------------------------------------------
@@ -494,7 +494,7 @@ class ClassicRenderer(GameRenderer):
             ("", "left"),
         ):
             table.add_column(_(col) if col else col, justify=just)  # type: ignore[arg-type]
-        words = {0: _("no Golden Table"), 1: _("Golden Table"), 2: _("mission done")}
+        words = {0: w("w.cl.ui.progress0"), 1: w("w.cl.ui.progress1"), 2: w("w.cl.ui.missionDone")}
         for place, s in enumerate(ranking, 1):
             if s >= len(scores):
                 continue

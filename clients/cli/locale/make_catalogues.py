@@ -600,24 +600,6 @@ T: dict[str, dict[str, str]] = {
         "it": "missione compiuta ({city})",
         "es": "misión cumplida ({city})",
     },
-    "mission done": {
-        "hu": "küldetés teljesítve",
-        "fi": "tehtävä suoritettu",
-        "it": "missione compiuta",
-        "es": "misión cumplida",
-    },
-    "Golden Table, mission secret": {
-        "hu": "Aranyasztal, titkos küldetés",
-        "fi": "Kultainen Pöytä, salainen tehtävä",
-        "it": "Tavola d'Oro, missione segreta",
-        "es": "Mesa de Oro, misión secreta",
-    },
-    "no Golden Table yet": {
-        "hu": "még nincs Aranyasztal",
-        "fi": "ei vielä Kultaista Pöytää",
-        "it": "ancora nessuna Tavola d'Oro",
-        "es": "aún sin Mesa de Oro",
-    },
     "Trading at": {
         "hu": "Kereskedés itt:",
         "fi": "Kaupankäynti paikassa",
@@ -887,18 +869,6 @@ T: dict[str, dict[str, str]] = {
         "fi": "edistyminen",
         "it": "progresso",
         "es": "progreso",
-    },
-    "no Golden Table": {
-        "hu": "nincs Aranyasztal",
-        "fi": "ei Kultaista Pöytää",
-        "it": "nessuna Tavola d'Oro",
-        "es": "sin Mesa de Oro",
-    },
-    "Golden Table": {
-        "hu": "Aranyasztal",
-        "fi": "Kultainen Pöytä",
-        "it": "Tavola d'Oro",
-        "es": "Mesa de Oro",
     },
     "reached Venice with the mission done, the total and the colours.": {
         "hu": "teljesített küldetéssel, a szükséges összeggel és színekkel elérte Velencét.",
