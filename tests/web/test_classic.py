@@ -274,15 +274,13 @@ def test_switching_the_language_changes_the_classic_board_headings_hints_and_map
             ("it", "Mazzi delle merci", "Giocatori", "Un turno"),
             ("es", "Mazos de mercancías", "Jugadores", "Un turno"),
         ):
-            page.select_option("#lang-select", code)
-            page.wait_for_function("code => document.documentElement.lang === code", arg=code)
+            ann.set_language(code)
             said = page.evaluate(read)
             assert stacks in said["board"] and players in said["board"], code
             assert "Goods stacks" not in said["board"] and "Golden Tables left" not in said["board"], code
             assert said["map"] != en["map"] and said["rules"] == turn, code
             assert "w.cl." not in said["board"] + said["map"], code
-        page.select_option("#lang-select", "en")
-        page.wait_for_function("() => document.documentElement.lang === 'en'")
+        ann.set_language("en")
         assert page.evaluate(read)["board"] == en["board"]
         assert not ann.errors and not bob.errors
     finally:

@@ -157,8 +157,7 @@ def test_switching_the_language_changes_the_game_words_on_the_board_and_in_the_o
             ("it", "Favore del Khan", "Pechino", "Un turno"),
             ("fi", "Kaanin suosio", "Peking", "Vuoro"),
         ):
-            page.select_option("#lang-select", code)
-            page.wait_for_function("code => document.documentElement.lang === code", arg=code)
+            mover.set_language(code)
             words = board_words(page)
             assert words["space"] == favor, (code, words["space"])
             assert words["beijing"].startswith(city), (code, words["beijing"])
@@ -169,8 +168,7 @@ def test_switching_the_language_changes_the_game_words_on_the_board_and_in_the_o
             seen[code] = words
         # every language says the options differently
         assert len({w["options"] for w in seen.values()}) == 5
-        page.select_option("#lang-select", "en")
-        page.wait_for_function("() => document.documentElement.lang === 'en'")
+        mover.set_language("en")
         assert board_words(page)["space"] == "Khan's favor"
         assert not ann.errors and not bob.errors
     finally:
