@@ -20,6 +20,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from clients.cli.i18n import N_, _
 from clients.cli.render import render_view, renderer_for, seat_name
 
 View = dict[str, Any]
@@ -77,15 +78,15 @@ def clock_line(view: View, now_ms: float | None = None) -> Text | None:
     now = time.time() * 1000 if now_ms is None else now_ms
     left = max(0.0, (clock["deadline"] - now) / 1000)
     seats = list(clock.get("seats") or [])
-    who = ", ".join(seat_name(view, s) for s in seats) or "nobody"
+    who = ", ".join(seat_name(view, s) for s in seats) or _("nobody")
     until = time.strftime("%H:%M:%S", time.localtime(clock["deadline"] / 1000))
-    line = Text("Clock: ", style="bold")
+    line = Text(_("Clock:") + " ", style="bold")
     line.append(clock_text(math.ceil(left)), style="bold red" if left <= 10 else "bold")
-    line.append(f" left for {who} (until {until})")
+    line.append(" " + _("left for {who} (until {until})").format(who=who, until=until))
     auto = list(clock.get("auto") or [])
     if auto:
         names = ", ".join(seat_name(view, s) for s in auto)
-        line.append(f"; a bot plays for {names} until they move again", style="dim")
+        line.append("; " + _("a bot plays for {names} until they move again").format(names=names), style="dim")
     return line
 
 
@@ -96,7 +97,7 @@ def chat_lines(lines: Sequence[dict[str, Any]], limit: int = 6) -> Text | None:
     """The last chat lines as plain text (`HH:MM name: text`), or None when there are none."""
     if not lines:
         return None
-    out = Text("Chat", style="bold")
+    out = Text(_("Chat"), style="bold")
     for line in list(lines)[-limit:]:
         at = time.strftime("%H:%M", time.localtime(int(line.get("at") or 0) / 1000))
         out.append(f"\n  {at} ", style="dim")
@@ -112,21 +113,21 @@ def chat_lines(lines: Sequence[dict[str, Any]], limit: int = 6) -> Text | None:
 def history_table(games: Sequence[dict[str, Any]]) -> RenderableType:
     """Finished games numbered from 1 (newest first), for `replay N`."""
     if not games:
-        return Text("No finished game to show.", style="dim")
-    table = Table(title="Finished games", title_justify="left", show_edge=False, pad_edge=False)
+        return Text(_("No finished game to show."), style="dim")
+    table = Table(title=_("Finished games"), title_justify="left", show_edge=False, pad_edge=False)
     for col, just in (
         ("#", "right"),
-        ("room", "left"),
-        ("game", "left"),
-        ("players", "left"),
-        ("winner", "left"),
-        ("finished", "left"),
+        (N_("room"), "left"),
+        (N_("game"), "left"),
+        (N_("players"), "left"),
+        (N_("winner"), "left"),
+        (N_("finished"), "left"),
     ):
-        table.add_column(col, justify=just)  # type: ignore[arg-type]
+        table.add_column(_(col) if col != "#" else col, justify=just)  # type: ignore[arg-type]
     for i, g in enumerate(games, 1):
         players = list(g.get("players") or [])
         won = (g.get("result") or {}).get("winners") or []
-        winners = [players[s] or f"seat {s + 1}" for s in won if s < len(players)]
+        winners = [players[s] or _("seat {n}").format(n=s + 1) for s in won if s < len(players)]
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(int(g.get("finished_at") or 0) / 1000))
         table.add_row(
             str(i),
@@ -142,18 +143,18 @@ def history_table(games: Sequence[dict[str, Any]]) -> RenderableType:
 def ratings_table(game: str, players: Sequence[dict[str, Any]], you: str | None = None) -> RenderableType:
     """The leaderboard of one game, best first."""
     if not players:
-        return Text(f"No rated game of {game} yet.", style="dim")
-    table = Table(title=f"Ratings: {game}", title_justify="left", show_edge=False, pad_edge=False)
+        return Text(_("No rated game of {game} yet.").format(game=game), style="dim")
+    table = Table(title=_("Ratings: {game}").format(game=game), title_justify="left", show_edge=False, pad_edge=False)
     table.add_column("#", justify="right")
-    table.add_column("player")
-    table.add_column("rating", justify="right")
-    table.add_column("games", justify="right")
+    table.add_column(_("player"))
+    table.add_column(_("rating"), justify="right")
+    table.add_column(_("games"), justify="right")
     for i, p in enumerate(players, 1):
         name = str(p.get("name"))
         if str(p.get("player", "")).startswith("bot"):
-            name += " (server bot)"
+            name += " " + _("(server bot)")
         if you is not None and p.get("player") == you:
-            name += " (you)"
+            name += " " + _("(you)")
         table.add_row(
             str(i),
             name,
@@ -167,9 +168,12 @@ def ratings_table(game: str, players: Sequence[dict[str, Any]], you: str | None 
 def render_replay(replay: dict[str, Any]) -> RenderableType:
     """A replay step: where it is (version v of last, the seed) and the spectator's view at that version."""
     head = Text.assemble(
-        ("Replay ", "bold"),
+        (_("Replay") + " ", "bold"),
         (str(replay.get("room")), "cyan"),
-        f"  version {replay.get('v')} of {replay.get('last')}  seed {replay.get('seed')}",
+        "  "
+        + _("version {v} of {last}  seed {seed}").format(
+            v=replay.get("v"), last=replay.get("last"), seed=replay.get("seed")
+        ),
     )
     return Group(head, render_view(replay.get("state") or {}))
 
@@ -183,7 +187,7 @@ def ratings_line(view: View) -> Text | None:
     rated = [(i, s["rating"]) for i, s in enumerate(seats) if isinstance(s.get("rating"), int)]
     if not rated:
         return None
-    line = Text("Ratings: ", style="bold")
+    line = Text(_("Ratings:") + " ", style="bold")
     line.append(", ".join(f"{seat_name(view, i)} {r}" for i, r in rated))
     return line
 
@@ -216,7 +220,8 @@ def log_page(known: dict[int, str], page: int, size: int | None) -> Text:
     pages = 1 if not size else max(1, math.ceil(len(events) / size))
     page = max(1, min(page, pages))
     shown = events if not size else events[(page - 1) * size : page * size]
-    text = Text(f"The whole game: {len(events)} events, newest first (page {page} of {pages})", style="bold")
+    head = _("The whole game: {n} events, newest first (page {page} of {pages})")
+    text = Text(head.format(n=len(events), page=page, pages=pages), style="bold")
     for n, words in shown:
         text.append(f"\n  {n:>4}. ", style="dim")
         text.append(words)

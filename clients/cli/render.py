@@ -22,11 +22,15 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from clients.cli.i18n import N_, _
+
 View = dict[str, Any]
 Move = dict[str, Any]
 
 #: characters of one `public` entry shown by the generic renderer before it is cut
 DUMP_LIMIT = 160
+#: a room's status in words
+STATUS: dict[str, str] = {"waiting": N_("waiting"), "playing": N_("playing"), "finished": N_("finished")}
 
 
 def compact(value: Any, limit: int | None = None) -> str:
@@ -40,12 +44,12 @@ def compact(value: Any, limit: int | None = None) -> str:
 def seat_name(view: View, seat: int | None, *, you: bool = True) -> str:
     """A seat's player name (or `seat N`), marked `(you)` for the viewer's own seat."""
     if seat is None:
-        return "nobody"
+        return _("nobody")
     seats = view.get("seats") or []
     name = seats[seat].get("name") if 0 <= seat < len(seats) else None
-    label = name or f"seat {seat + 1}"
+    label = name or _("seat {n}").format(n=seat + 1)
     if you and view.get("you") == seat:
-        label += " (you)"
+        label += " " + _("(you)")
     return label
 
 
@@ -69,14 +73,17 @@ class GameRenderer:
     def header(self, view: View) -> RenderableType:
         """One line: game, room, status and who is looking."""
         you = view.get("you")
-        who = "spectator" if you is None else f"seat {you + 1} ({seat_name(view, you, you=False)})"
+        who = (
+            _("spectator") if you is None else _("seat {n}").format(n=you + 1) + f" ({seat_name(view, you, you=False)})"
+        )
+        status = str(view.get("status", "?"))
         line = Text.assemble(
             (str(view.get("game", "?")), "bold"),
-            "  room ",
+            "  " + _("room") + " ",
             (str(view.get("room", "?")), "cyan"),
             "  ",
-            (str(view.get("status", "?")), "bold magenta"),
-            f"  you: {who}",
+            (_(STATUS[status]) if status in STATUS else status, "bold magenta"),
+            "  " + _("you: {who}").format(who=who),
         )
         return line
 
@@ -160,15 +167,15 @@ def render_prompt(view: View) -> RenderableType:
     """The prompt's text and its options numbered from 1, or what the viewer is waiting for."""
     prompt = view.get("prompt")
     if view.get("result"):
-        return Text("The game is over.", style="bold")
+        return Text(_("The game is over."), style="bold")
     if not prompt:
         if view.get("you") is None:
-            return Text("You are watching.", style="dim")
+            return Text(_("You are watching."), style="dim")
         if view.get("status") == "waiting":
-            return Text("Waiting for the seats to fill…", style="dim")
-        return Text("Waiting for the other players…", style="dim")
+            return Text(_("Waiting for the seats to fill…"), style="dim")
+        return Text(_("Waiting for the other players…"), style="dim")
     asked = renderer_for(view.get("game")).prompt_text(view)
-    lines = Text(asked or str(prompt.get("text", "Your move.")), style="bold")
+    lines = Text(asked or str(prompt.get("text", _("Your move."))), style="bold")
     for i, label in enumerate(option_labels(view), 1):
         lines.append(f"\n  {i:>3}) ", style="cyan")
         lines.append(label)
@@ -183,17 +190,17 @@ def seats_table(view: View) -> Table:
     game, when the server gives any)."""
     seats = view.get("seats") or []
     rated = any(isinstance(s.get("rating"), int) for s in seats)
-    table = Table(title="Seats", title_justify="left", show_edge=False, pad_edge=False)
-    table.add_column("seat", justify="right")
-    table.add_column("player")
-    table.add_column("connected")
+    table = Table(title=_("Seats"), title_justify="left", show_edge=False, pad_edge=False)
+    table.add_column(_("seat"), justify="right")
+    table.add_column(_("player"))
+    table.add_column(_("connected"))
     if rated:
-        table.add_column("rating", justify="right")
+        table.add_column(_("rating"), justify="right")
     for i, s in enumerate(seats):
         name = s.get("name") or ("—" if not s.get("taken") else "?")
         if view.get("you") == i:
-            name += " (you)"
-        row = [str(i + 1), name, "yes" if s.get("connected") else ("no" if s.get("taken") else "")]
+            name += " " + _("(you)")
+        row = [str(i + 1), name, _("yes") if s.get("connected") else (_("no") if s.get("taken") else "")]
         if rated:
             row.append(str(s["rating"]) if isinstance(s.get("rating"), int) else "")
         table.add_row(*row)
@@ -204,7 +211,7 @@ def public_dump(public: Any) -> RenderableType:
     """A compact dump of the public part, one line per top-level key."""
     if not isinstance(public, dict):
         return Text(f"public: {compact(public, DUMP_LIMIT)}")
-    text = Text("Public\n", style="bold")
+    text = Text(_("Public") + "\n", style="bold")
     for key, value in public.items():
         if key == "seats":
             continue
@@ -217,7 +224,7 @@ def private_dump(private: Any) -> RenderableType:
     """A compact dump of the viewer's private part (nothing for spectators)."""
     if not private:
         return Text("")
-    text = Text("Yours\n", style="bold")
+    text = Text(_("Yours") + "\n", style="bold")
     items = private.items() if isinstance(private, dict) else [("private", private)]
     for key, value in items:
         text.append(f"  {key}: ", style="green")
@@ -232,8 +239,8 @@ def result_lines(view: View) -> list[str]:
     ranking: list[int] = list(res.get("ranking") or sorted(range(len(scores)), key=lambda s: -_num(scores[s])))
     winners: list[int] = list(res.get("winners") or [])
     lines = [f"{place}. {seat_name(view, s)}: {scores[s]}" for place, s in enumerate(ranking, 1) if s < len(scores)]
-    names = ", ".join(seat_name(view, w) for w in winners) or "nobody"
-    lines.append(("Winners: " if len(winners) > 1 else "Winner: ") + names)
+    names = ", ".join(seat_name(view, w) for w in winners) or _("nobody")
+    lines.append((_("Winners: {names}") if len(winners) > 1 else _("Winner: {names}")).format(names=names))
     return lines
 
 
@@ -241,19 +248,19 @@ def _num(x: Any) -> float:
     return float(x) if isinstance(x, int | float) else 0.0
 
 
-def result_table(view: View, tiebreak_label: str = "tie-break") -> RenderableType:
+def result_table(view: View, tiebreak_label: str = N_("tie-break")) -> RenderableType:
     """The final result as a table: rank, player, score, tie-break value, winner mark."""
     res = view.get("result") or {}
     scores: list[Any] = list(res.get("scores") or [])
     ranking: list[int] = list(res.get("ranking") or sorted(range(len(scores)), key=lambda s: -_num(scores[s])))
     winners = set(res.get("winners") or [])
     tiebreak = res.get("tiebreak")
-    table = Table(title="Final result", title_justify="left", title_style="bold", show_edge=False)
-    table.add_column("rank", justify="right")
-    table.add_column("player")
-    table.add_column("score", justify="right")
+    table = Table(title=_("Final result"), title_justify="left", title_style="bold", show_edge=False)
+    table.add_column(_("rank"), justify="right")
+    table.add_column(_("player"))
+    table.add_column(_("score"), justify="right")
     if isinstance(tiebreak, list):
-        table.add_column(tiebreak_label, justify="right")
+        table.add_column(_(tiebreak_label), justify="right")
     table.add_column("")
     for place, s in enumerate(ranking, 1):
         if s >= len(scores):
@@ -261,23 +268,24 @@ def result_table(view: View, tiebreak_label: str = "tie-break") -> RenderableTyp
         row = [str(place), seat_name(view, s), str(scores[s])]
         if isinstance(tiebreak, list):
             row.append(str(tiebreak[s]) if s < len(tiebreak) else "")
-        row.append("winner" if s in winners else "")
+        row.append(_("winner") if s in winners else "")
         table.add_row(*row, style="bold green" if s in winners else None)
-    names = ", ".join(seat_name(view, w) for w in sorted(winners)) or "nobody"
-    return Group(table, Text(("Winners: " if len(winners) > 1 else "Winner: ") + names, style="bold green"))
+    names = ", ".join(seat_name(view, w) for w in sorted(winners)) or _("nobody")
+    won = (_("Winners: {names}") if len(winners) > 1 else _("Winner: {names}")).format(names=names)
+    return Group(table, Text(won, style="bold green"))
 
 
 def render_lobby(rooms: Sequence[dict[str, Any]], held: Sequence[str] = ()) -> RenderableType:
     """The lobby: public rooms numbered from 1 with game, seats taken, players (with their ratings) and status."""
     if not rooms:
-        return Panel(Text("No open rooms yet. Create one!", style="dim"), title="Lobby", title_align="left")
+        return Panel(Text(_("No open rooms yet. Create one!"), style="dim"), title=_("Lobby"), title_align="left")
     table = Table(show_edge=False, pad_edge=False)
     table.add_column("#", justify="right", style="cyan")
-    table.add_column("room")
-    table.add_column("game")
-    table.add_column("seats", justify="right")
-    table.add_column("players")
-    table.add_column("status")
+    table.add_column(_("room"))
+    table.add_column(_("game"))
+    table.add_column(_("seats"), justify="right")
+    table.add_column(_("players"))
+    table.add_column(_("status"))
     for i, r in enumerate(rooms, 1):
         players = r.get("players") or []
         taken = sum(1 for p in players if p)
@@ -286,10 +294,12 @@ def render_lobby(rooms: Sequence[dict[str, Any]], held: Sequence[str] = ()) -> R
             "·" if not p else f"{p} ({ratings[i]})" if i < len(ratings) and isinstance(ratings[i], int) else p
             for i, p in enumerate(players)
         )
-        mark = " (your seat)" if r.get("room") in held else ""
+        mark = " " + _("(your seat)") if r.get("room") in held else ""
         seats = f"{taken}/{r.get('seats')}"
-        table.add_row(str(i), str(r.get("room")) + mark, str(r.get("game")), seats, names, str(r.get("status")))
-    return Panel(table, title="Lobby", title_align="left")
+        status = str(r.get("status"))
+        status = _(STATUS[status]) if status in STATUS else status
+        table.add_row(str(i), str(r.get("room")) + mark, str(r.get("game")), seats, names, status)
+    return Panel(table, title=_("Lobby"), title_align="left")
 
 
 def to_text(renderable: RenderableType, width: int = 100) -> str:

@@ -14,6 +14,7 @@ from babel.messages.pofile import read_po
 from clients.cli import i18n
 from clients.cli.__main__ import run
 from clients.cli.locale.make_catalogues import messages
+from clients.cli.render import view_text
 from tests.cli.conftest import Screen, until
 from tests.cli.test_play import cancel_all
 
@@ -66,3 +67,73 @@ async def test_lang_switches_the_lobby_menu(url: str, screen: Callable[[], Scree
     finally:
         i18n.set_language("en")
         await cancel_all(task)
+
+
+# ---- the boards' section titles and table headings, the classic hazard cards ----------------------------------
+
+#: section titles and table headings of the boards, in English, as the terminal prints them
+TITLES = {
+    "expedition": ["Track", "Players", "Face-up cards:", "Recent events"],
+    "classic": ["Route map", "Ransom spaces:", "Players", "Recent events", "stopping point"],
+    "voyages": ["Map: locations", "Action spaces", "Bazaar by column", "Contract display", "Players", "Your board"],
+    "khan": ["Map: locations", "Action spaces", "Offer tiles on the books", "Players", "Your board", "Recent events"],
+}
+
+
+@pytest.mark.parametrize("game", sorted(TITLES))
+def test_the_boards_section_titles_and_headings_follow_the_language(game: str) -> None:
+    from tests.cli.test_game_words import first_turn
+
+    view = first_turn(game)
+    try:
+        i18n.set_language("en")
+        english = view_text(view, width=200)
+        for title in TITLES[game]:
+            assert title in english, title
+        for code in ("hu", "fi", "it", "es"):
+            i18n.set_language(code)
+            text = view_text(view, width=200)
+            lines = [line.strip() for line in text.splitlines()]
+            left = [t for t in TITLES[game] if any(line.startswith(t) for line in lines)]
+            assert left == [], (code, left)
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_terminal_section_title_and_heading_change_when_the_language_changes() -> None:
+    from tests.cli.test_game_words import first_turn
+
+    view = first_turn("khan")
+    try:
+        i18n.set_language("hu")
+        text = view_text(view, width=200)
+        assert "Akciómezők" in text and "Játékosok" in text and "Térkép: helyszínek" in text
+        assert "Action spaces" not in text
+        i18n.set_language("es")
+        text = view_text(view, width=200)
+        assert "Casillas de acción" in text and "Sucesos recientes" in text
+    finally:
+        i18n.set_language("en")
+    assert "Action spaces" in view_text(view, width=200)
+
+
+def test_the_classic_hazard_cards_read_in_every_language_and_as_the_game_data_in_english() -> None:
+    from clients.cli.games.classic import hazard_words
+    from server.games.classic.data import HAZARDS
+
+    events = [{"ev": "hazard", "card": card, **h} for card, h in HAZARDS.items()]
+    assert len(events) == 20
+    try:
+        assert [hazard_words(ev) for ev in events] == [(ev["name"], ev["text"]) for ev in events]
+        for code in ("hu", "fi", "it", "es"):
+            i18n.set_language(code)
+            for ev in events:
+                name, text = hazard_words(ev)
+                assert name != ev["name"] and text != ev["text"], (code, ev["card"])
+                assert "w." not in name + text and "{" not in text, (code, ev["card"])
+        i18n.set_language("fi")
+        assert hazard_words(events[0]) == ("Tulli kaupungin portilla", "Maksa 30 besanttia pankille.")
+        unknown = {"card": "x", "name": "N", "text": "T", "effect": {"kind": "new"}}
+        assert hazard_words(unknown) == ("N", "T")
+    finally:
+        i18n.set_language("en")

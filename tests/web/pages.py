@@ -63,3 +63,8 @@ class BrowserSeat:
         self.page.wait_for_function(
             "v => { const r = document.querySelector('section.room'); return r && +r.dataset.v > v; }", arg=v
         )
+
+    def set_language(self, code: str) -> None:
+        """Choose a language in the header's menu and wait until the page has redrawn in it."""
+        self.page.select_option("#lang-select", code)
+        self.page.wait_for_function("code => document.documentElement.lang === code", arg=code)

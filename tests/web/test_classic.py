@@ -250,3 +250,39 @@ def test_the_classic_map_is_usable_on_a_phone_screen(browser: Any, server: str, 
         assert not phone.errors
     finally:
         phone.close()
+
+
+@pytest.mark.timeout(300)
+def test_switching_the_language_changes_the_classic_board_headings_hints_and_map(browser: Any, server: str) -> None:
+    ann, bob = Player(browser, server, "Ivy"), Player(browser, server, "Jon")
+    try:
+        room = make_room(server)
+        ann.join_from_lobby(room)
+        bob.join_from_lobby(room)
+        page = ann.page
+        page.wait_for_selector("section.room[data-status='playing'] svg.route-map")
+        read = """() => ({
+          board: document.querySelector(".classic").textContent,
+          map: document.querySelector("svg.route-map title").textContent,
+          rules: document.querySelector("[data-testid='rules'] h3").textContent,
+        })"""
+        en = page.evaluate(read)
+        assert "Goods stacks" in en["board"] and "Players" in en["board"] and en["map"].startswith("Route map")
+        for code, stacks, players, turn in (
+            ("hu", "Árupaklik", "Játékosok", "Egy kör"),
+            ("fi", "Tavarapakat", "Pelaajat", "Vuoro"),
+            ("it", "Mazzi delle merci", "Giocatori", "Un turno"),
+            ("es", "Mazos de mercancías", "Jugadores", "Un turno"),
+        ):
+            ann.set_language(code)
+            said = page.evaluate(read)
+            assert stacks in said["board"] and players in said["board"], code
+            assert "Goods stacks" not in said["board"] and "Golden Tables left" not in said["board"], code
+            assert said["map"] != en["map"] and said["rules"] == turn, code
+            assert "w.cl." not in said["board"] + said["map"], code
+        ann.set_language("en")
+        assert page.evaluate(read)["board"] == en["board"]
+        assert not ann.errors and not bob.errors
+    finally:
+        ann.close()
+        bob.close()

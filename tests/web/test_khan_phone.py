@@ -3,7 +3,8 @@
 The phone page shows one big panel at a time under tabs (action board, map, contracts, player boards) below
 your dice; a prompt opens the tab it needs. A game is played by a desktop page and a phone page through
 the board's gestures; the phone page must stay short (a bound on its height) and never scroll sideways.
-Switching the language changes the game words on the board, in the options and in the prompt.
+Switching the language changes the game words on the board, in the options and in the prompt, and the rules
+panel's texts.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ class Seat(KhanSeat):
     timeout_ms = 30000
 
 
-#: the phone page's height mid-game, the room's invite, chat, rules and log panels included (about 2,700 px;
+#: the phone page's height mid-game, the room's invite, chat, rules and log panels included (about 2,300 px, up to
+#: about 2,750 px on your turn with the prompt sheet open;
 #: it was about 4,200 px with every panel stacked)
 MAX_PHONE_HEIGHT = 2800
 #: which tab holds the gesture of an option (dice, offers and buttons are always in view)
@@ -121,6 +123,8 @@ def board_words(page: Any) -> dict[str, str]:
           beijing: document.querySelector("svg.kh-map .node[data-node='beijing']").getAttribute("aria-label"),
           options: [...document.querySelectorAll(".all-choices [data-move]")].map((e) => e.textContent).join(" | "),
           status: (document.querySelector(".prompt-bar") || document.body).textContent,
+          rulesTitle: document.querySelector("[data-testid='rules'] h3").textContent,
+          rules: document.querySelector("[data-testid='rules']").textContent,
         })"""
     )
 
@@ -145,26 +149,26 @@ def test_switching_the_language_changes_the_game_words_on_the_board_and_in_the_o
         page.wait_for_selector(".all-choices [data-move]", state="attached")
         en = board_words(page)
         assert en["space"] == "Khan's favor" and en["map"].startswith("The map")
+        assert en["rulesTitle"] == "A turn" and "Guild seals" in en["rules"]
         seen = {"en": en}
-        for code, favor, city in (
-            ("es", "El favor del Khan", "Beijing"),
-            ("hu", "A kán kegye", "Peking"),
-            ("it", "Favore del Khan", "Pechino"),
-            ("fi", "Kaanin suosio", "Peking"),
+        for code, favor, city, turn in (
+            ("es", "El favor del Khan", "Beijing", "Un turno"),
+            ("hu", "A kán kegye", "Peking", "Egy kör"),
+            ("it", "Favore del Khan", "Pechino", "Un turno"),
+            ("fi", "Kaanin suosio", "Peking", "Vuoro"),
         ):
-            page.select_option("#lang-select", code)
-            page.wait_for_function("code => document.documentElement.lang === code", arg=code)
+            mover.set_language(code)
             words = board_words(page)
             assert words["space"] == favor, (code, words["space"])
             assert words["beijing"].startswith(city), (code, words["beijing"])
-            for part in ("map", "options", "status"):
+            assert words["rulesTitle"] == turn, (code, words["rulesTitle"])  # the rules panel follows too
+            for part in ("map", "options", "status", "rules"):
                 assert words[part] != en[part], (code, part)
                 assert not re.search(r"\bw\.[a-z]+\.", words[part]), (code, part, words[part])  # no key shown
             seen[code] = words
         # every language says the options differently
         assert len({w["options"] for w in seen.values()}) == 5
-        page.select_option("#lang-select", "en")
-        page.wait_for_function("() => document.documentElement.lang === 'en'")
+        mover.set_language("en")
         assert board_words(page)["space"] == "Khan's favor"
         assert not ann.errors and not bob.errors
     finally:

@@ -99,7 +99,7 @@ def placement_text(view: View, pl: dict[str, Any]) -> Text:
     seat = pl.get("seat")
     text = Text()
     if seat is None:
-        text.append("neutral ", style="dim")
+        text.append(w("w.diekind.neutral") + " ", style="dim")
     else:
         text.append(seat_name(view, seat, you=False), style=seat_style(seat))
         text.append(" ")

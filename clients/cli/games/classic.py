@@ -17,7 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from clients.cli.i18n import w, w_or
+from clients.cli.i18n import N_, _, w, w_or
 from clients.cli.render import GameRenderer, Move, View, compact, register, seat_name
 
 #: goods colours in the game's order, as rich styles
@@ -29,7 +29,7 @@ CARD_STYLES: dict[str, str] = {
 }
 #: how each type of stopping point is written in the map (mark, words)
 NODE_KINDS: dict[str, tuple[str, str]] = {
-    "venice": ("V", "start and goal"),
+    "venice": ("V", N_("start and goal")),
     "khanbaliq": ("K", "the Khan's capital"),
     "mission": ("*", "mission city"),
     "port": ("^", "port"),
@@ -124,6 +124,15 @@ def raiders(space: str | None) -> str:
     return w(f"w.cl.{space}") if space in ("pirates", "robbers") else RAIDERS.get(str(space), str(space))
 
 
+def hazard_words(ev: dict[str, Any]) -> tuple[str, str]:
+    """A hazard card's name and text in the current language: the name by the card's id, the text by its effect
+    (the server's English words for a card or an effect the catalogue does not know)."""
+    fx = ev.get("effect") or {}
+    key = f"w.cl.hzfx.tribute.{fx.get('space')}" if fx.get("kind") == "tribute" else f"w.cl.hzfx.{fx.get('kind')}"
+    money = w("w.cl.bezants", n=int(fx.get("amount") or 0))
+    return w_or(f"w.cl.hz.{ev.get('card')}", str(ev.get("name"))), w_or(key, str(ev.get("text")), money=money)
+
+
 def ransom_space_name(space: str | None) -> str:
     return f"the {raiders(space)}' ransom space"
 
@@ -136,10 +145,10 @@ def mission_words(player: dict[str, Any], public: dict[str, Any]) -> str:
     """A player's progress as everybody sees it."""
     if player.get("secret"):
         city = player.get("mission")
-        return f"mission done ({node_name(public, city)})" if city else "mission done"
+        return _("mission done ({city})").format(city=node_name(public, city)) if city else w("w.cl.ui.missionDone")
     if player.get("table"):
-        return "Golden Table, mission secret"
-    return "no Golden Table yet"
+        return w("w.cl.ui.tableSecret")
+    return w("w.cl.ui.noTable")
 
 
 # ---- the renderer ---------------------------------------------------------------------------------
@@ -244,11 +253,11 @@ class ClassicRenderer(GameRenderer):
         trade = public.get("trade")
         if trade:
             colour = str(trade.get("colour"))
-            text.append("\nTrading at ")
+            text.append("\n" + _("Trading at") + " ")
             text.append(node_name(public, trade.get("post")), style="bold")
             text.append(" (")
-            text.append(colour, style=CARD_STYLES.get(colour, ""))
-            text.append(f"): bought {trade.get('bought', 0)} of 3 from the stack.")
+            text.append(colour_name(colour), style=CARD_STYLES.get(colour, ""))
+            text.append("): " + _("bought {n} of 3 from the stack.").format(n=trade.get("bought", 0)))
         return text
 
     def spin_line(self, view: View) -> Text | None:
@@ -259,14 +268,18 @@ class ClassicRenderer(GameRenderer):
             return None
         who = seat_name(view, public.get("turn"), you=False)
         value = spin.get("value")
-        text = Text(f"Spun the {spin.get('route')} compass: ", style="bold")
-        text.append(f"{value}" if isinstance(value, int) else f"the {raiders(value)}!")
+        route = str(spin.get("route"))
+        text = Text(_("Spun the {route} compass:").format(route=w_or(f"w.cl.route.{route}", route)) + " ", style="bold")
+        text.append(f"{value}" if isinstance(value, int) else _("the {raiders}!").format(raiders=raiders(value)))
         fight = public.get("fight")
         if fight:
-            result = "won" if fight.get("won") else "lost"
+            result = _("{who} won") if fight.get("won") else _("{who} lost")
             text.append(
-                f"  Fight: {who} rolled {fight.get('player')}, the {raiders(fight.get('space'))} {fight.get('raiders')}"
-                f" ({who} {result})."
+                "  "
+                + _("Fight: {who} rolled {player}, the {raiders} {them}").format(
+                    who=who, player=fight.get("player"), raiders=raiders(fight.get("space")), them=fight.get("raiders")
+                )
+                + f" ({result.format(who=who)})."
             )
         return text
 
@@ -286,25 +299,25 @@ class ClassicRenderer(GameRenderer):
             pawns.setdefault(str(p.get("pawn")), []).append(int(p["seat"]))
         mine = (view.get("private") or {}).get("mission")
         t = Table(show_edge=False, pad_edge=False, box=None, collapse_padding=True, header_style="bold underline")
-        t.add_column("stopping point", no_wrap=True)
-        t.add_column("type", no_wrap=True)
-        t.add_column("land to")
-        t.add_column("sea to")
-        t.add_column("pawns", no_wrap=True)
+        t.add_column(_("stopping point"), no_wrap=True)
+        t.add_column(_("type"), no_wrap=True)
+        t.add_column(_("land to"))
+        t.add_column(_("sea to"))
+        t.add_column(_("pawns"), no_wrap=True)
         for nid, n in nodes.items():
             kind = str(n.get("type", "city"))
             mark, words = NODE_KINDS.get(kind, ("?", kind))
             type_text = Text()
             if kind == "post":
                 colour = str(n.get("colour"))
-                type_text.append(colour, style=CARD_STYLES.get(colour, ""))
-                type_text.append(" post")
+                type_text.append(colour_name(colour), style=CARD_STYLES.get(colour, ""))
+                type_text.append(" " + _("post"))
             else:
-                type_text.append(words)
+                type_text.append(w_or(f"w.cl.kind.{kind}", words) if kind != "venice" else _(words))
             if nid == mine:
-                type_text.append(" (your mission)", style="bold")
+                type_text.append(" " + _("(your mission)"), style="bold")
             name = Text(f"{mark} ", style="dim")
-            name.append(str(n.get("name", nid)), style="bold" if kind in ("venice", "khanbaliq", "mission") else "")
+            name.append(node_name(public, nid), style="bold" if kind in ("venice", "khanbaliq", "mission") else "")
             here = Text()
             for seat in pawns.get(nid, []):
                 if here:
@@ -323,10 +336,11 @@ class ClassicRenderer(GameRenderer):
                 ", ".join(node_name(public, x) for x in nbs.get(nid, {}).get("sea", [])),
                 here,
             )
-        title = Text("Route map", style="bold")
+        title = Text(_("Route map"), style="bold")
         title.append(
-            "  (V Venice, K Khanbaliq, * mission city, ^ port, o trading post, . city;"
-            + (" * after a name marks your pawn; <- n) is choice n" if view.get("you") is not None else "")
+            "  ("
+            + _("V Venice, K Khanbaliq, * mission city, ^ port, o trading post, . city")
+            + ("; " + _("* after a name marks your pawn; <- n) is choice n") if view.get("you") is not None else "")
             + ")",
             style="dim",
         )
@@ -335,67 +349,69 @@ class ClassicRenderer(GameRenderer):
     def ransom_and_stacks(self, view: View) -> Text:
         """What lies on both ransom spaces, and how many cards each colour's stack holds."""
         public = view["public"]
-        text = Text("Ransom spaces:", style="bold")
+        text = Text(_("Ransom spaces:"), style="bold")
         spaces = (public.get("board") or {}).get("ransom_spaces") or []
         ransom = public.get("ransom") or {}
         for space in spaces:
             sid = str(space.get("id"))
             lying = ransom.get(sid) or {}
-            text.append(f"\n  {space.get('name', sid)} ({space.get('route')}): ")
+            route = str(space.get("route"))
+            name = w_or(f"w.cl.ransomSpace.{sid}", str(space.get("name", sid)))
+            text.append(f"\n  {name} ({w_or(f'w.cl.route.{route}', route)}): ")
             money = int(lying.get("money") or 0)
             cards = list(lying.get("cards") or [])
             if not money and not cards:
-                text.append("empty (a winner takes 30 from the bank)", style="dim")
+                text.append(_("empty (a winner takes 30 from the bank)"), style="dim")
                 continue
             bits: list[Text] = []
             if money:
-                bits.append(Text(f"{money} bezants"))
+                bits.append(Text(w("w.cl.bezants", n=money)))
             bits += [card_text(c) for c in cards]
             text.append_text(Text(", ").join(bits))
         stacks = public.get("stacks") or {}
-        text.append("\nStacks: ", style="bold")
+        text.append("\n" + _("Stacks:") + " ", style="bold")
         for i, (colour, n) in enumerate(stacks.items()):
             if i:
                 text.append(", ")
-            text.append(colour, style=CARD_STYLES.get(colour, ""))
+            text.append(colour_name(colour), style=CARD_STYLES.get(colour, ""))
             text.append(f" {n}")
-        text.append(f".  Golden Tables left: {public.get('tables', '?')}.")
-        text.append(f"  Secrets of the East left: {public.get('secrets', '?')}.")
+        text.append(".  " + _("Golden Tables left: {n}.").format(n=public.get("tables", "?")))
+        text.append("  " + _("Secrets of the East left: {n}.").format(n=public.get("secrets", "?")))
         return text
 
     def players(self, view: View) -> Table:
         """Each player's pawn, route type, money, cards in hand, mission progress and connection."""
         public = view["public"]
         seats = view.get("seats") or []
-        t = Table(title="Players", title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
+        t = Table(title=_("Players"), title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
         for col, just in (
             ("", "left"),
-            ("seat", "right"),
-            ("player", "left"),
-            ("at", "left"),
-            ("route", "left"),
-            ("money", "right"),
-            ("cards", "right"),
-            ("mission", "left"),
-            ("online", "left"),
+            (N_("seat"), "right"),
+            (N_("player"), "left"),
+            (N_("at"), "left"),
+            (N_("route"), "left"),
+            (N_("money"), "right"),
+            (N_("cards"), "right"),
+            (N_("mission"), "left"),
+            (N_("online"), "left"),
         ):
-            t.add_column(col, justify=just)  # type: ignore[arg-type]
+            t.add_column(_(col) if col else col, justify=just)  # type: ignore[arg-type]
         for p in _players(public):
             s = int(p["seat"])
             connected = seats[s].get("connected") if s < len(seats) else None
             mission = mission_words(p, public)
             if p.get("skip"):
-                mission += f"; misses {p['skip']} turn" + ("s" if p["skip"] > 1 else "")
+                mission += "; " + (_("misses {n} turns") if p["skip"] > 1 else _("misses {n} turn")).format(n=p["skip"])
             t.add_row(
                 "▶" if s == public.get("turn") and not view.get("result") else "",
                 str(s + 1),
                 seat_name(view, s),
                 node_name(public, p.get("pawn")),
-                str(p.get("route") or "-"),
+                w_or(f"w.cl.route.{p.get('route')}", "-"),
                 str(p.get("money", "?")),
                 str(p.get("hand", "?")),
                 mission,
-                "yes" if connected else "no",
+                _("yes") if connected else _("no"),
             )
         return t
 
@@ -406,7 +422,8 @@ class ClassicRenderer(GameRenderer):
         you = view.get("you")
         me = next((p for p in _players(public) if p.get("seat") == you), {})
         hand: list[str] = list(private.get("hand") or [])
-        text = Text(f"Your hand ({len(hand)} cards, worth {sum(card_value(c) for c in hand)})", style="bold")
+        worth = sum(card_value(c) for c in hand)
+        text = Text(_("Your hand ({n} cards, worth {worth})").format(n=len(hand), worth=worth), style="bold")
         by_colour: dict[str, list[str]] = {}
         for card in hand:
             by_colour.setdefault(card_parts(card)[0], []).append(card)
@@ -416,27 +433,34 @@ class ClassicRenderer(GameRenderer):
             for v in values:
                 counts[v] = counts.get(v, 0) + 1
             text.append("\n  ")
-            text.append(f"{colour:<10}", style=CARD_STYLES.get(colour, ""))
+            text.append(f"{colour_name(colour):<10}", style=CARD_STYLES.get(colour, ""))
             text.append(", ".join(v if n == 1 else f"{v} ×{n}" for v, n in counts.items()))
         if not hand:
-            text.append("\n  (no cards)", style="dim")
+            text.append("\n  " + _("(no cards)"), style="dim")
         money = me.get("money", "?")
         total, target = private.get("total", "?"), public.get("target", "?")
-        text.append(f"\nYour money: {money} bezants.  Your total: {total} of {target}")
-        text.append(" (money + cards + 240 per Golden Table and Secret of the East).")
+        text.append(
+            "\n"
+            + _("Your money: {money} bezants.  Your total: {total} of {target}").format(
+                money=money, total=total, target=target
+            )
+        )
+        text.append(" " + _("(money + cards + 240 per Golden Table and Secret of the East)."))
         counts_win = {c: len(by_colour.get(c, [])) for c in ("turquoise", "yellow", "green")}
-        text.append("\nColours for the win (1 or 2 each): ")
-        text.append(", ".join(f"{c} {n}" + (" ok" if 1 <= n <= 2 else " (no)") for c, n in counts_win.items()))
+        text.append("\n" + _("Colours for the win (1 or 2 each):") + " ")
+        ok, no = " " + _("ok"), " " + _("(no)")
+        text.append(", ".join(f"{colour_name(c)} {n}" + (ok if 1 <= n <= 2 else no) for c, n in counts_win.items()))
         mission = private.get("mission")
-        text.append("\nMission: ")
+        text.append("\n" + _("Mission:") + " ")
+        city = node_name(public, mission)
         if me.get("secret"):
-            text.append(f"done in {node_name(public, mission)}: you hold the Secret of the East; now home to Venice.")
+            text.append(_("done in {city}: you hold the Secret of the East; now home to Venice.").format(city=city))
         elif mission:
-            text.append(f"your Golden Table sends you to {node_name(public, mission)}", style="bold")
-            text.append(" (secret until you reach it).")
+            text.append(_("your Golden Table sends you to {city}").format(city=city), style="bold")
+            text.append(" " + _("(secret until you reach it)."))
         else:
             eighties = sum(1 for c in hand if card_parts(c)[1] == "80")
-            text.append(f"no Golden Table yet: bring three 80-cards to Khanbaliq (you hold {eighties}).")
+            text.append(_("no Golden Table yet: bring three 80-cards to Khanbaliq (you hold {n}).").format(n=eighties))
         for note in private.get("notices") or []:
             text.append("\n  " + notice_words(view, note), style="italic")
         return text
@@ -447,9 +471,9 @@ class ClassicRenderer(GameRenderer):
     def log(self, view: View) -> Text:
         """The last few log events in words."""
         events = (view.get("public") or {}).get("log") or []
-        text = Text("Recent events", style="bold")
+        text = Text(_("Recent events"), style="bold")
         if not events:
-            text.append("\n  (nothing yet)", style="dim")
+            text.append("\n  " + _("(nothing yet)"), style="dim")
         for ev in events[-LOG_SHOWN:]:
             text.append("\n  " + event_words(view, ev))
         return text
@@ -461,16 +485,16 @@ class ClassicRenderer(GameRenderer):
         ranking: list[int] = list(res.get("ranking") or range(len(scores)))
         progress: list[Any] = list(res.get("progress") or [])
         winners = set(res.get("winners") or [])
-        table = Table(title="Final result", title_justify="left", title_style="bold", show_edge=False)
+        table = Table(title=_("Final result"), title_justify="left", title_style="bold", show_edge=False)
         for col, just in (
-            ("rank", "right"),
-            ("player", "left"),
-            ("total", "right"),
-            ("progress", "left"),
+            (N_("rank"), "right"),
+            (N_("player"), "left"),
+            (N_("total"), "right"),
+            (N_("progress"), "left"),
             ("", "left"),
         ):
-            table.add_column(col, justify=just)  # type: ignore[arg-type]
-        words = {0: "no Golden Table", 1: "Golden Table", 2: "mission done"}
+            table.add_column(_(col) if col else col, justify=just)  # type: ignore[arg-type]
+        words = {0: w("w.cl.ui.progress0"), 1: w("w.cl.ui.progress1"), 2: w("w.cl.ui.missionDone")}
         for place, s in enumerate(ranking, 1):
             if s >= len(scores):
                 continue
@@ -480,17 +504,20 @@ class ClassicRenderer(GameRenderer):
                 seat_name(view, s),
                 str(scores[s]),
                 prog,
-                "winner" if s in winners else "",
+                _("winner") if s in winners else "",
                 style="bold green" if s in winners else None,
             )
-        names = ", ".join(seat_name(view, w) for w in sorted(winners)) or "nobody"
+        names = ", ".join(seat_name(view, w) for w in sorted(winners)) or _("nobody")
         if res.get("reason") == "venice":
-            why = "reached Venice with the mission done, the total and the colours."
+            why = _("reached Venice with the mission done, the total and the colours.")
         elif res.get("reason") == "round_limit":
-            why = "the round limit ended the game: most progress, then the highest total, wins."
+            why = _("the round limit ended the game: most progress, then the highest total, wins.")
         else:
             why = ""
-        line = Text(("Winners: " if len(winners) > 1 else "Winner: ") + names, style="bold green")
+        line = Text(
+            (_("Winners: {names}") if len(winners) > 1 else _("Winner: {names}")).format(names=names),
+            style="bold green",
+        )
         if why:
             line.append(f" ({why})", style="")
         return Group(table, line)
@@ -508,17 +535,21 @@ def notice_words(view: View, note: dict[str, Any]) -> str:
     kind = note.get("ev")
     try:
         if kind == "buy":
-            return f"You drew a {card_words(note['card'])} card."
+            return _("You drew a {card} card.").format(card=card_words(note["card"]))
         if kind == "golden_table":
-            return f"The Khan's Golden Table names your mission city: {node_name(public, note.get('mission'))}."
+            return _("The Khan's Golden Table names your mission city: {city}.").format(
+                city=node_name(public, note.get("mission"))
+            )
         if kind == "forced_sale" and "from" in note:
-            return f"You took a {card_words(note['card'])} card from {seat_name(view, note.get('from'))}."
+            return _("You took a {card} card from {who}.").format(
+                card=card_words(note["card"]), who=seat_name(view, note.get("from"))
+            )
         if kind == "forced_sale" and "card" in note:
-            return (
-                f"{seat_name(view, note.get('to'))} made you sell your {card_words(note['card'])} card for 30 bezants."
+            return _("{who} made you sell your {card} card for 30 bezants.").format(
+                who=seat_name(view, note.get("to")), card=card_words(note["card"])
             )
         if kind == "forced_sale":
-            return f"{seat_name(view, note.get('to'))} made you sell a card for 30 bezants."
+            return _("{who} made you sell a card for 30 bezants.").format(who=seat_name(view, note.get("to")))
     except (KeyError, TypeError):
         pass
     return compact(note)
@@ -567,7 +598,8 @@ def event_words(view: View, ev: dict[str, Any]) -> str:  # noqa: C901
             return log("buyFree" if ev.get("free") else "buy", colour=colour_name(str(ev["colour"])))
         if kind == "hazard":
             paid = f" ({w('w.cl.log.paid', n=ev['paid'])})" if "paid" in ev else ""
-            return log("hazard", name=ev["name"], text=ev["text"]) + paid
+            name, text = hazard_words(ev)
+            return log("hazard", name=name, text=text) + paid
         if kind == "discard":
             return log("discard", card=card_words(ev["card"]))
         if kind == "gifts":

@@ -18,7 +18,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from clients.cli.i18n import w, w_or
+from clients.cli.i18n import N_, _, w, w_or
 from clients.cli.render import GameRenderer, Move, View, compact, register, result_table, seat_name
 
 #: card colours in the order the game lists them, and how to draw them
@@ -48,15 +48,15 @@ def requirement_words(req: dict[str, Any] | None) -> str:
     kind = req.get("kind")
     n = req.get("n")
     if kind == "goods":
-        return "1 goods card" if n == 1 else f"{n} same goods"
+        return _("1 goods card") if n == 1 else _("{n} same goods").format(n=n)
     if kind == "leaders":
-        return "1 leader" if n == 1 else f"{n} leaders"
+        return _("1 leader") if n == 1 else _("{n} leaders").format(n=n)
     if kind == "colour":
-        return f"{n} of one colour"
+        return _("{n} of one colour").format(n=n)
     if kind == "five_colours":
-        return "5 colours"
+        return _("5 colours")
     if kind == "four_goods":
-        return "4 goods types"
+        return _("4 goods types")
     return compact(req)
 
 
@@ -226,11 +226,11 @@ class ExpeditionRenderer(GameRenderer):
         tables = []
         for chunk in (spaces[:half], spaces[half:]):
             t = Table(show_edge=False, pad_edge=False, box=None, collapse_padding=True, header_style="bold underline")
-            t.add_column("space")
-            t.add_column("needs")
-            t.add_column("score", justify="right")
-            t.add_column("chest", justify="right")
-            t.add_column("figures")
+            t.add_column(_("space"))
+            t.add_column(_("needs"))
+            t.add_column(_("score"), justify="right")
+            t.add_column(_("chest"), justify="right")
+            t.add_column(_("figures"))
             for s in chunk:
                 pos = int(s["pos"])
                 chest = chests[pos] if pos < len(chests) else 0
@@ -238,19 +238,20 @@ class ExpeditionRenderer(GameRenderer):
                 for f in on.get(pos, []):
                     if figs:
                         figs.append(" ")
-                    figs.append(str(f.get("colour")), style=FIGURE_STYLES.get(str(f.get("colour")), "bold"))
+                    colour = str(f.get("colour"))
+                    figs.append(w_or(f"w.ex.colour.{colour}", colour), style=FIGURE_STYLES.get(colour, "bold"))
                     if f.get("seat") == view.get("you"):
                         figs.append("*", style="bold")
                 t.add_row(
                     f"{pos:>2} {s.get('name') or ''}",
                     requirement_words(s.get("req")),
                     str(s["score"]) if s.get("score") is not None else "",
-                    f"{chest} gold" if chest else "",
+                    _("{n} gold").format(n=chest) if chest else "",
                     figs,
                 )
             tables.append(t)
-        title = Text("Track", style="bold")
-        title.append("  (* marks your figures)" if view.get("you") is not None else "", style="dim")
+        title = Text(_("Track"), style="bold")
+        title.append("  " + _("(* marks your figures)") if view.get("you") is not None else "", style="dim")
         return Group(title, Columns(tables, padding=(0, 3)))
 
     def players(self, view: View) -> Table:
@@ -258,18 +259,18 @@ class ExpeditionRenderer(GameRenderer):
         public = view["public"]
         private = view.get("private") or {}
         seats = view.get("seats") or []
-        t = Table(title="Players", title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
+        t = Table(title=_("Players"), title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
         for col, just in (
             ("", "left"),
-            ("seat", "right"),
-            ("player", "left"),
-            ("cards", "right"),
-            ("chests", "right"),
-            ("gold", "right"),
-            ("figures", "left"),
-            ("online", "left"),
+            (N_("seat"), "right"),
+            (N_("player"), "left"),
+            (N_("cards"), "right"),
+            (N_("chests"), "right"),
+            (N_("gold"), "right"),
+            (N_("figures"), "left"),
+            (N_("online"), "left"),
         ):
-            t.add_column(col, justify=just)  # type: ignore[arg-type]
+            t.add_column(_(col) if col else col, justify=just)  # type: ignore[arg-type]
         figs_of: dict[int, list[dict[str, Any]]] = {}
         for f in public.get("figures") or []:
             figs_of.setdefault(int(f["seat"]), []).append(f)
@@ -278,15 +279,16 @@ class ExpeditionRenderer(GameRenderer):
             if "gold" in p:
                 gold = str(p["gold"])
             elif s == view.get("you") and "gold" in private:
-                gold = f"{private['gold']} (secret)"
+                gold = f"{private['gold']} " + _("(secret)")
             else:
                 gold = "?"
             figs = Text()
             for f in figs_of.get(s, []):
                 if figs:
                     figs.append(", ")
-                figs.append(str(f.get("colour")), style=FIGURE_STYLES.get(str(f.get("colour")), "bold"))
-                figs.append(f" on {f['pos']}")
+                colour = str(f.get("colour"))
+                figs.append(w_or(f"w.ex.colour.{colour}", colour), style=FIGURE_STYLES.get(colour, "bold"))
+                figs.append(" " + _("on {n}").format(n=f["pos"]))
             connected = seats[s].get("connected") if s < len(seats) else None
             t.add_row(
                 "▶" if s == public.get("turn") and not view.get("result") else "",
@@ -296,22 +298,22 @@ class ExpeditionRenderer(GameRenderer):
                 str(p.get("chests", "?")),
                 gold,
                 figs,
-                "yes" if connected else "no",
+                _("yes") if connected else _("no"),
             )
         return t
 
     def table_cards(self, view: View) -> Text:
         """The five face-up cards (numbered as in the draw options), the deck and the discard pile."""
         public = view["public"]
-        text = Text("Face-up cards: ", style="bold")
+        text = Text(_("Face-up cards:") + " ", style="bold")
         for i, card in enumerate(public.get("display") or [], 1):
             text.append(f" {i}:")
             text.append_text(card_text(card))
         discard = public.get("discard") or []
         size = len(discard) if isinstance(discard, list) else int(discard)
-        text.append(f"\nDeck: {public.get('deck', '?')} cards.  Discard pile: {size} cards")
+        text.append("\n" + _("Deck: {n} cards.  Discard pile: {m} cards").format(n=public.get("deck", "?"), m=size))
         if isinstance(discard, list) and discard:
-            text.append(" (top ")
+            text.append(" (" + _("top") + " ")
             text.append_text(card_text(discard[-1]))
             text.append(")")
         text.append(".")
@@ -321,23 +323,25 @@ class ExpeditionRenderer(GameRenderer):
         """The viewer's hand grouped by colour and kind, their gold, and cards picked so far."""
         private = view.get("private") or {}
         hand: list[str] = list(private.get("hand") or [])
-        text = Text(f"Your hand ({len(hand)} cards)", style="bold")
+        text = Text(_("Your hand ({n} cards)").format(n=len(hand)), style="bold")
         if "gold" in private:
             values = private.get("chest_values") or {}
             worth = [v for v, n in sorted(values.items()) for _ in range(int(n))]
-            chests = f" (chests worth {', '.join(worth)})" if worth else ""
-            text.append(f"   your gold: {private['gold']}{chests}")
+            chests = " " + _("(chests worth {values})").format(values=", ".join(worth)) if worth else ""
+            text.append("   " + _("your gold: {n}").format(n=private["gold"]) + chests)
         for colour, kinds in hand_groups(hand):
             text.append("\n  ")
-            text.append(f"{colour:<7}", style=CARD_STYLES.get(colour, ""))
+            text.append(f"{w_or(f'w.ex.colour.{colour}', colour):<7}", style=CARD_STYLES.get(colour, ""))
             text.append(" " + ", ".join(k if n == 1 else f"{k} ×{n}" for k, n in kinds))
         if not hand:
-            text.append("\n  (no cards)", style="dim")
+            text.append("\n  " + _("(no cards)"), style="dim")
         picking = private.get("picking")
         if picking:
             public = view.get("public") or {}
-            cards = ", ".join(card_name(str(c)) for c in picking.get("cards") or []) or "none yet"
-            text.append(f"\n  Paying for the {figure_colour(public, picking.get('fig'))} figure, picked: {cards}")
+            cards = ", ".join(card_name(str(c)) for c in picking.get("cards") or []) or _("none yet")
+            colour = figure_colour(public, picking.get("fig"))
+            fig = w("w.ex.figure", colour=w_or(f"w.ex.colour.{colour}", colour))
+            text.append("\n  " + _("Paying for the {figure}, picked: {cards}").format(figure=fig, cards=cards))
         return text
 
     def event(self, view: View, ev: dict[str, Any]) -> str:
@@ -346,16 +350,16 @@ class ExpeditionRenderer(GameRenderer):
     def log(self, view: View) -> Text:
         """The last few log events in words."""
         events = (view.get("public") or {}).get("log") or []
-        text = Text("Recent events", style="bold")
+        text = Text(_("Recent events"), style="bold")
         if not events:
-            text.append("\n  (nothing yet)", style="dim")
+            text.append("\n  " + _("(nothing yet)"), style="dim")
         for ev in events[-LOG_SHOWN:]:
             text.append("\n  " + event_words(view, ev))
         return text
 
     def result(self, view: View) -> RenderableType:
         """Scores (gold) and winners; the tie-break is the furthest space reached."""
-        return result_table(view, tiebreak_label="furthest space")
+        return result_table(view, tiebreak_label=N_("furthest space"))
 
 
 def event_words(view: View, ev: dict[str, Any]) -> str:

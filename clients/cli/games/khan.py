@@ -22,7 +22,7 @@ from rich.text import Text
 from clients.cli.games.board import Words, dice_prompt_text, dice_text, die_words, my_pending, placement_text
 from clients.cli.games.board import join_texts as _join
 from clients.cli.games.board import seat_style as _style
-from clients.cli.i18n import w, w_or
+from clients.cli.i18n import N_, _, w, w_or
 from clients.cli.render import GameRenderer, Move, View, compact, register, result_table, seat_name
 
 GOODS: tuple[str, ...] = ("pepper", "silk", "gold")
@@ -507,8 +507,8 @@ class KhanRenderer(GameRenderer):
                 figures.setdefault(str(loc), []).append((s, f))
             if p.get("caravan"):
                 caravans.setdefault(str(p["caravan"].get("at")), []).append(s)
-        t = Table(title="Map: locations", title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
-        for col in ("location", "kind", "shield", "features", "trading posts", "figures"):
+        t = Table(title=_("Map: locations"), title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
+        for col in (_("location"), _("kind"), _("shield"), _("features"), _("trading posts"), _("figures")):
             t.add_column(col)
         markers = public.get("markers") or {}
         outposts = public.get("outposts") or {}
@@ -536,7 +536,7 @@ class KhanRenderer(GameRenderer):
                     label += "*"
                 figs.append(Text(label, style=_style(s)))
             for s in caravans.get(nid, []):
-                figs.append(Text(f"{seat_name(view, s, you=False)}'s caravan", style=_style(s)))
+                figs.append(Text(_("{who}'s caravan").format(who=seat_name(view, s, you=False)), style=_style(s)))
             kind = str(node.get("type"))
             t.add_row(
                 board.name(nid),
@@ -551,19 +551,21 @@ class KhanRenderer(GameRenderer):
     def routes(self, view: View) -> Group:
         board = Board(view["public"])
         items = [f"{board.name(e['a'])} – {board.name(e['b'])}: {route_cost(e)}" for e in board.edges]
-        head = Text(f"Map: {len(items)} routes", style="bold")
-        head.append("  (costs to pay for each route moved along; jade pays for missing coins and camels)", style="dim")
+        head = Text(_("Map: {n} routes").format(n=len(items)), style="bold")
+        head.append(
+            "  " + _("(costs to pay for each route moved along; jade pays for missing coins and camels)"), style="dim"
+        )
         return Group(head, Columns(items, padding=(0, 3), column_first=True))
 
     def action_spaces(self, view: View) -> Group:
         public = view["public"]
         board = Board(public)
         spaces = public.get("spaces") or {}
-        t = Table(title="Action spaces", title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
-        t.add_column("space")
-        t.add_column("dice", justify="right")
-        t.add_column("gives")
-        t.add_column("dice placed (a taken blue space costs the lowest die in coins)")
+        t = Table(title=_("Action spaces"), title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
+        t.add_column(_("space"))
+        t.add_column(_("dice"), justify="right")
+        t.add_column(_("gives"))
+        t.add_column(_("dice placed (a taken blue space costs the lowest die in coins)"))
         for space in ("book1", "book2", "book3a", "book3b", "seals", "travel1", "travel3", "travel6", "contracts"):
             placed = _join([placement_text(view, pl) for pl in spaces.get(space) or []], "; ")
             t.add_row(space_name(space), str(SPACE_DICE.get(space, 1)), space_gives(space), placed)
@@ -572,7 +574,7 @@ class KhanRenderer(GameRenderer):
         for i in range(4):
             if i:
                 ladder.append(" ≤ ")
-            ladder.append_text(placement_text(view, khan[i]) if i < len(khan) else Text("empty", style="dim"))
+            ladder.append_text(placement_text(view, khan[i]) if i < len(khan) else Text(_("empty"), style="dim"))
         t.add_row(space_name("khan"), "1", space_gives("khan"), ladder)
         special = public.get("special") or {}
         for city, sp in board.special.items():
@@ -586,51 +588,60 @@ class KhanRenderer(GameRenderer):
             t.add_row(where[0].upper() + where[1:], "1", card_words(cc.get("card")), placed)
         bag = _join([placement_text(view, pl) for pl in public.get("bag") or []], "; ")
         t.add_row(space_name("bag"), "1", space_gives("bag"), bag)
-        offers = Text("Offer tiles on the books", style="bold")
+        offers = Text(_("Offer tiles on the books"), style="bold")
         nexts = public.get("next_offers") or []
         for i, tile in enumerate(public.get("offers") or []):
-            book = space_name(("book1", "book2", "book3a")[i]) if i < 3 else f"book {i}"
+            book = space_name(("book1", "book2", "book3a")[i]) if i < 3 else _("book {n}").format(n=i)
             offers.append(f"\n  {book}: {tile_words(tile)}")
             if i < len(nexts) and nexts[i]:
-                offers.append(f"  (next: {tile_words(nexts[i])})", style="dim")
+                offers.append("  " + _("(next: {tile})").format(tile=tile_words(nexts[i])), style="dim")
         return Group(t, offers)
 
     def contracts(self, view: View) -> Text:
         public = view["public"]
         board = Board(public)
-        text = Text("Contracts in the contract cities", style="bold")
+        text = Text(w("w.kh.citiesLabel"), style="bold")
         for city, row in (public.get("contract_spaces") or {}).items():
             text.append(f"\n  {board.name(city)}: ")
-            text.append("; ".join(contract_words(c) if c else "empty" for c in row) or "empty")
-        text.append(f"\n  Contract pile: {public.get('pile', 0)}.", style="dim")
+            text.append("; ".join(contract_words(c) if c else _("empty") for c in row) or _("empty"))
+        text.append("\n  " + _("Contract pile: {n}.").format(n=public.get("pile", 0)), style="dim")
         return text
 
     def city_cards(self, view: View) -> Text:
         public = view["public"]
         board = Board(public)
-        text = Text("City cards (a die on a card by a city needs your post there)", style="bold")
+        text = Text(_("City cards (a die on a card by a city needs your post there)"), style="bold")
         for cc in public.get("city_cards") or []:
             card = cc.get("card") or {}
-            where = board.name(cc["city"]) if cc.get("city") else "action area"
+            where = board.name(cc["city"]) if cc.get("city") else _("action area")
             text.append(f"\n  {where}: {card_words(card)}")
             if cc.get("used"):
-                text.append("  (taken)", style="dim")
-        text.append(f"\n  City card deck: {public.get('deck', 0)}.", style="dim")
+                text.append("  " + _("(taken)"), style="dim")
+        text.append("\n  " + _("City card deck: {n}.").format(n=public.get("deck", 0)), style="dim")
         routes = public.get("caravan_routes") or []
         if (public.get("options") or {}).get("caravans"):
-            text.append("\nCaravan routes: ", style="bold")
-            text.append(", ".join(" – ".join(r.get("shields") or []) for r in routes) or "none")
+            text.append("\n" + _("Caravan routes:") + " ", style="bold")
+            text.append(", ".join(" – ".join(r.get("shields") or []) for r in routes) or _("none"))
         return text
 
     def players(self, view: View) -> Group:
         public = view["public"]
         board = Board(public)
         seats = view.get("seats") or []
-        t = Table(title="Players", title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
-        numeric = ("coins", "camels", "pepper", "silk", "gold", "jade", "VP")
-        for col in ("", "player", "character", *numeric, "posts (left)", "dice", "done", "online"):
-            t.add_column(col, justify="right" if col in numeric or col == "done" else "left")
-        held = Text("Seals, contracts, tiles and caravans", style="bold")
+        t = Table(title=_("Players"), title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
+        numeric = (N_("coins"), N_("camels"), N_("pepper"), N_("silk"), N_("gold"), N_("jade"), N_("VP"))
+        for col in (
+            "",
+            N_("player"),
+            N_("character"),
+            *numeric,
+            N_("posts (left)"),
+            N_("dice"),
+            N_("done"),
+            N_("online"),
+        ):
+            t.add_column(_(col) if col else col, justify="right" if col in numeric or col == "done" else "left")
+        held = Text(_("Seals, contracts, tiles and caravans"), style="bold")
         for p in public.get("players") or []:
             s = int(p["seat"])
             connected = seats[s].get("connected") if s < len(seats) else None
@@ -642,21 +653,30 @@ class KhanRenderer(GameRenderer):
                 f"{len(p.get('posts') or [])} ({p.get('posts_left', '?')})",
                 dice_text(p.get("dice"), s),
                 str(p.get("completed", 0)),
-                "yes" if connected else "no",
+                _("yes") if connected else _("no"),
             )
             held.append("\n  ")
             held.append(seat_name(view, s), style=_style(s))
             seals = p.get("seals") or {}
-            held.append(": seals " + (", ".join(f"{k} ({v})" for k, v in seals.items()) or "none"))
+            held.append(": " + _("seals") + " " + (", ".join(f"{k} ({v})" for k, v in seals.items()) or _("none")))
             active = p.get("contracts") or []
-            held.append("; contracts " + ("; ".join(contract_words(c) for c in active) or "none"))
+            held.append("; " + _("contracts") + " " + ("; ".join(contract_words(c) for c in active) or _("none")))
             if p.get("tiles"):
-                held.append("; outpost tiles " + ", ".join(bundle_words(x.get("reward")) for x in p["tiles"]))
+                held.append(
+                    "; " + _("outpost tiles") + " " + ", ".join(bundle_words(x.get("reward")) for x in p["tiles"])
+                )
             car = p.get("caravan")
             if car:
-                held.append(f"; caravan{caravan_shields(public, car.get('route'))} at {board.name(car.get('at'))}")
-                held.append(f" carrying {', '.join(car.get('goods') or []) or 'nothing'}")
-            held.append(f"; goal cards {p.get('goal_cards', 0)}")
+                held.append(
+                    "; "
+                    + w(
+                        "w.kh.caravanAt",
+                        route=caravan_shields(public, car.get("route")),
+                        city=board.name(car.get("at")),
+                        goods=", ".join(car.get("goods") or []) or _("nothing"),
+                    )
+                )
+            held.append("; " + _("goal cards {n}").format(n=p.get("goal_cards", 0)))
         return Group(t, held)
 
     def your_board(self, view: View) -> Text:
@@ -664,20 +684,20 @@ class KhanRenderer(GameRenderer):
         board = Board(public)
         private = view.get("private") or {}
         me = _me(view) or {}
-        text = Text("Your board", style="bold")
+        text = Text(_("Your board"), style="bold")
         char = me.get("character")
         if char:
             ability = board.ability(char)
-            text.append(f"\n  Character: {board.character(char)}: {ability}")
-        text.append("\n  Your goal cards (secret): ")
+            text.append("\n  " + _("Character: {name}: {ability}").format(name=board.character(char), ability=ability))
+        text.append("\n  " + _("Your goal cards (secret):") + " ")
         goals = private.get("goals") or []
         if not goals:
-            text.append("none yet", style="dim")
+            text.append(_("none yet"), style="dim")
         for g in goals:
             text.append("\n    " + goal_words(g))
         offer = private.get("goal_offer") or []
         if offer:
-            text.append("\n  Goal cards offered (keep 1): " + "; ".join(goal_words(g) for g in offer))
+            text.append("\n  " + _("Goal cards offered (keep 1):") + " " + "; ".join(goal_words(g) for g in offer))
         return text
 
     def event(self, view: View, ev: dict[str, Any]) -> str:
@@ -685,30 +705,30 @@ class KhanRenderer(GameRenderer):
 
     def log(self, view: View) -> Text:
         events = (view.get("public") or {}).get("log") or []
-        text = Text("Recent events", style="bold")
+        text = Text(_("Recent events"), style="bold")
         if not events:
-            text.append("\n  (nothing yet)", style="dim")
+            text.append("\n  " + _("(nothing yet)"), style="dim")
         for ev in events[-LOG_SHOWN:]:
             text.append("\n  " + event_words(view, ev))
         return text
 
     def result(self, view: View) -> RenderableType:
         res = view.get("result") or {}
-        parts: list[RenderableType] = [result_table(view, tiebreak_label="camels")]
+        parts: list[RenderableType] = [result_table(view, tiebreak_label=N_("camels"))]
         breakdown = res.get("breakdown") or []
         if breakdown:
-            t = Table(title="Final scoring", title_justify="left", title_style="bold", show_edge=False)
-            t.add_column("player")
+            t = Table(title=w("w.cli.finalScoring"), title_justify="left", title_style="bold", show_edge=False)
+            t.add_column(w("w.bd.player"))
             items = [
-                ("in_game", "in game"),
-                ("goal_seals", "goal seals"),
-                ("shields", "shields"),
-                ("shield_count", "(count)"),
-                ("goods", "goods"),
-                ("coins", "coins"),
-                ("contracts", "most contracts"),
-                ("caravan", "caravan"),
-                ("total", "total"),
+                ("in_game", w("w.kh.bd.in_game")),
+                ("goal_seals", w("w.kh.bd.goal_seals")),
+                ("shields", w("w.kh.bd.shields")),
+                ("shield_count", w("w.cli.count")),
+                ("goods", w("w.kh.bd.goods")),
+                ("coins", w("w.kh.bd.coins")),
+                ("contracts", w("w.kh.bd.contracts")),
+                ("caravan", w("w.kh.bd.caravan")),
+                ("total", w("w.kh.bd.total")),
             ]
             for _, label in items:
                 t.add_column(label, justify="right")
@@ -718,7 +738,7 @@ class KhanRenderer(GameRenderer):
         goals = Text()
         for p in (view.get("public") or {}).get("players") or []:
             if p.get("goals"):
-                goals.append(f"{seat_name(view, p['seat'])}'s goal cards: ")
+                goals.append(w("w.cli.goalsOf", who=seat_name(view, p["seat"])) + " ")
                 goals.append("; ".join(goal_words(g) for g in p["goals"]) + "\n")
         if goals:
             parts.append(goals)

@@ -21,7 +21,7 @@ from clients.cli.games.board import Words, dice_prompt_text, dice_text, my_pendi
 from clients.cli.games.board import die_words as die_words_of
 from clients.cli.games.board import join_texts as _join
 from clients.cli.games.board import seat_style as _style
-from clients.cli.i18n import w, w_or
+from clients.cli.i18n import N_, _, w, w_or
 from clients.cli.render import GameRenderer, Move, View, compact, register, result_table, seat_name
 
 #: player colours by seat, as rich styles
@@ -372,22 +372,26 @@ class VoyagesRenderer(GameRenderer):
         cards_at: dict[int, list[dict[str, Any]]] = {}
         for cc in public.get("city_cards") or []:
             cards_at.setdefault(int(cc["city"]), []).append(cc)
-        t = Table(title="Map: locations", title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
-        for col in ("location", "kind", "bonus", "trading posts", "figures"):
+        t = Table(title=_("Map: locations"), title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
+        for col in (_("location"), _("kind"), _("bonus"), _("trading posts"), _("figures")):
             t.add_column(col)
         for nid in sorted(board.nodes):
             kind = board.kind(nid)
             bonus = ""
             if kind == "small":
-                bonus = f"bonus: {board.marker((public.get('city_bonus') or {}).get(str(nid)))}"
+                bonus = _("bonus: {bonus}").format(bonus=board.marker((public.get("city_bonus") or {}).get(str(nid))))
             elif kind == "large":
                 tile = (public.get("outposts") or {}).get(str(nid))
-                bonus = f"first post: {bundle_words(tile.get('reward'))}" if tile else "first post bonus taken"
+                bonus = (
+                    _("first post: {bonus}").format(bonus=bundle_words(tile.get("reward")))
+                    if tile
+                    else _("first post bonus taken")
+                )
                 cards = cards_at.get(nid) or []
                 if cards:
-                    bonus += f"; {len(cards)} city card{'s' if len(cards) > 1 else ''}"
+                    bonus += "; " + (_("{n} city cards") if len(cards) > 1 else _("{n} city card")).format(n=len(cards))
             elif kind == "beijing":
-                bonus = "posts score " + "/".join(str(v) for v in board.beijing_vp) + " VP"
+                bonus = _("posts score {vp} VP").format(vp="/".join(str(v) for v in board.beijing_vp))
             post_text = _join([Text(seat_name(view, s, you=False), style=_style(s)) for s in posts.get(nid, [])])
             if kind == "beijing":
                 order = [int(s) for s in public.get("beijing") or []]
@@ -418,11 +422,16 @@ class VoyagesRenderer(GameRenderer):
                 extra.append(amount_words("coins", int(e["coins"])))
             if e.get("camels"):
                 extra.append(amount_words("camels", int(e["camels"])))
-            items.append(f"{board.name(e['a'])} – {board.name(e['b'])}: {' + '.join(extra) or 'free'}")
+            items.append(f"{board.name(e['a'])} – {board.name(e['b'])}: " + (" + ".join(extra) or _("free")))
         tiers = board.tiers
-        steps = ", ".join(f"{i} step{'s' if i > 1 else ''} {tiers[i]}" for i in range(1, len(tiers)))
-        head = Text(f"Map: {len(items)} routes", style="bold")
-        head.append(f"  (extra cost on top of the travel cost in coins: {steps})", style="dim")
+        steps = ", ".join(
+            (_("{n} steps {cost}") if i > 1 else _("{n} step {cost}")).format(n=i, cost=tiers[i])
+            for i in range(1, len(tiers))
+        )
+        head = Text(_("Map: {n} routes").format(n=len(items)), style="bold")
+        head.append(
+            "  " + _("(extra cost on top of the travel cost in coins: {steps})").format(steps=steps), style="dim"
+        )
         return Group(head, Columns(items, padding=(0, 3), column_first=True))
 
     def action_spaces(self, view: View) -> Group:
@@ -430,16 +439,19 @@ class VoyagesRenderer(GameRenderer):
         public = view["public"]
         board = Board(public)
         spaces = public.get("spaces") or {}
-        t = Table(title="Action spaces", title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
-        t.add_column("space")
-        t.add_column("dice", justify="right")
-        t.add_column("gives")
-        t.add_column("dice placed (a shared blue space costs the lowest die in coins)")
+        t = Table(title=_("Action spaces"), title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
+        t.add_column(_("space"))
+        t.add_column(_("dice"), justify="right")
+        t.add_column(_("gives"))
+        t.add_column(_("dice placed (a shared blue space costs the lowest die in coins)"))
         rows = [
-            ("coins", "5 coins"),
-            *[(res, "the bazaar column of the lowest die (below)") for res in ("camels", "pepper", "silk", "gold")],
-            ("contracts", "1 or 2 contracts from the slots up to the die"),
-            ("travel", "up to the lowest die steps, paying " + "/".join(str(x) for x in board.tiers[1:])),
+            ("coins", w("w.vo.b.coins")),
+            *[(res, _("the bazaar column of the lowest die (below)")) for res in ("camels", "pepper", "silk", "gold")],
+            ("contracts", _("1 or 2 contracts from the slots up to the die")),
+            (
+                "travel",
+                _("up to the lowest die steps, paying {costs}").format(costs="/".join(str(x) for x in board.tiers[1:])),
+            ),
         ]
         for space, gives in rows:
             placed = _join([placement_text(view, pl) for pl in spaces.get(space) or []], "; ")
@@ -449,33 +461,35 @@ class VoyagesRenderer(GameRenderer):
         for i in range(4):
             if i:
                 ladder.append(" ≤ ")
-            ladder.append_text(placement_text(view, khan[i]) if i < len(khan) else Text("empty", style="dim"))
-        t.add_row("Khan's favor", "1", "2 camels + 1 good; each die ≥ the last", ladder)
+            ladder.append_text(placement_text(view, khan[i]) if i < len(khan) else Text(_("empty"), style="dim"))
+        t.add_row(board.space("khan"), "1", _("2 camels + 1 good; each die ≥ the last"), ladder)
         bag = _join([placement_text(view, pl) for pl in public.get("bag") or []], "; ")
-        t.add_row("Money bag", "1", "3 coins (bonus action)", bag)
-        bazaar = Table(title="Bazaar by column", title_justify="left", show_edge=False, pad_edge=False)
-        bazaar.add_column("row")
+        t.add_row(w("w.kh.space.bag"), "1", _("3 coins (bonus action)"), bag)
+        bazaar = Table(title=_("Bazaar by column"), title_justify="left", show_edge=False, pad_edge=False)
+        bazaar.add_column(_("row"))
         for col in range(1, 7):
             bazaar.add_column(str(col))
         for res in ("camels", "pepper", "silk", "gold"):
             row = (board.bazaar.get(res) or {}).get("by_die") or []
-            bazaar.add_row(res, *(bundle_words(r) for r in row))
+            bazaar.add_row(_(res), *(bundle_words(r) for r in row))
         return Group(t, bazaar)
 
     def contracts(self, view: View) -> Text:
         """The contract display by slot (slots 5 and 6 add coins or camels) and the piles."""
         public = view["public"]
-        text = Text("Contract display", style="bold")
+        text = Text(_("Contract display"), style="bold")
         display = public.get("display") or []
         if not display:
-            text.append("\n  (empty)", style="dim")
+            text.append("\n  " + _("(empty)"), style="dim")
         for i, c in enumerate(display, 1):
-            extra = " (+1 coin or camel)" if i == 5 else " (+2 coins or camels)" if i == 6 else ""
-            text.append(f"\n  slot {i}: {contract_words(c)}{extra}")
+            extra = f" ({w('w.vo.b.extra1')})" if i == 5 else f" ({w('w.vo.b.extra2')})" if i == 6 else ""
+            text.append(f"\n  {w('w.vo.b.slot', n=i)}: {contract_words(c)}{extra}")
         piles = public.get("piles") or []
         text.append(
-            f"\n  Piles for the next rounds: {', '.join(str(p) for p in piles) or 'none'}; "
-            f"special pile: {public.get('special', 0)}.",
+            "\n  "
+            + _("Piles for the next rounds: {piles}; special pile: {n}.").format(
+                piles=", ".join(str(p) for p in piles) or _("none"), n=public.get("special", 0)
+            ),
             style="dim",
         )
         return text
@@ -484,13 +498,13 @@ class VoyagesRenderer(GameRenderer):
         """The 9 city cards on the large cities, and who used each this round."""
         public = view["public"]
         board = Board(public)
-        text = Text("City cards (one use per round, a post in the city needed)", style="bold")
+        text = Text(_("City cards (one use per round, a post in the city needed)"), style="bold")
         for cc in public.get("city_cards") or []:
             card = cc.get("card") or {}
             text.append(f"\n  {board.name(cc.get('city'))}: {card_words(card)}")
             used = cc.get("used")
             if used:
-                text.append("  used by ")
+                text.append("  " + _("used by") + " ")
                 text.append_text(placement_text(view, used))
         return text
 
@@ -499,11 +513,20 @@ class VoyagesRenderer(GameRenderer):
         public = view["public"]
         board = Board(public)
         seats = view.get("seats") or []
-        t = Table(title="Players", title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
-        numeric = ("coins", "camels", "pepper", "silk", "gold", "VP", "done")
-        for col in ("", "player", "character", *numeric[:6], "posts (left)", "dice", "done", "online"):
-            t.add_column(col, justify="right" if col in numeric else "left")
-        held = Text("Contracts held (at most 2 active)", style="bold")
+        t = Table(title=_("Players"), title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
+        numeric = (N_("coins"), N_("camels"), N_("pepper"), N_("silk"), N_("gold"), N_("VP"), N_("done"))
+        for col in (
+            "",
+            N_("player"),
+            N_("character"),
+            *numeric[:6],
+            N_("posts (left)"),
+            N_("dice"),
+            N_("done"),
+            N_("online"),
+        ):
+            t.add_column(_(col) if col else col, justify="right" if col in numeric else "left")
+        held = Text(_("Contracts held (at most 2 active)"), style="bold")
         for p in public.get("players") or []:
             s = int(p["seat"])
             connected = seats[s].get("connected") if s < len(seats) else None
@@ -515,13 +538,13 @@ class VoyagesRenderer(GameRenderer):
                 f"{len(p.get('posts') or [])} ({p.get('posts_left', '?')})",
                 dice_text(p.get("dice"), s),
                 str(p.get("completed", 0)),
-                "yes" if connected else "no",
+                _("yes") if connected else _("no"),
             )
             held.append("\n  ")
             held.append(seat_name(view, s), style=_style(s))
             held.append(": ")
             active = p.get("contracts") or []
-            held.append("; ".join(contract_words(c) for c in active) or "none")
+            held.append("; ".join(contract_words(c) for c in active) or _("none"))
         return Group(t, held)
 
     def your_board(self, view: View) -> Text:
@@ -531,25 +554,25 @@ class VoyagesRenderer(GameRenderer):
         private = view.get("private") or {}
         me = _me(view) or {}
         char = me.get("character")
-        text = Text("Your board", style="bold")
+        text = Text(_("Your board"), style="bold")
         if char:
             ability = board.ability(char)
-            text.append(f"\n  Character: {board.character(char)}: {ability}")
+            text.append("\n  " + _("Character: {name}: {ability}").format(name=board.character(char), ability=ability))
         posts = {int(c) for c in me.get("posts") or []}
         goals = private.get("goals") or []
-        text.append("\n  Your goal cards (secret): ")
+        text.append("\n  " + _("Your goal cards (secret):") + " ")
         if not goals:
-            text.append("none yet", style="dim")
+            text.append(_("none yet"), style="dim")
         for g in goals:
             text.append("\n    ")
             text.append(goal_words(board, g, posts))
         offer = private.get("goal_offer") or []
         if offer:
-            text.append("\n  Goal cards offered (keep 2): ")
+            text.append("\n  " + _("Goal cards offered (keep 2):") + " ")
             text.append("; ".join(goal_words(board, g) for g in offer))
         gone = private.get("goals_discarded") or []
         if gone:
-            text.append("\n  Goal cards you discarded: " + "; ".join(goal_words(board, g) for g in gone))
+            text.append("\n  " + _("Goal cards you discarded:") + " " + "; ".join(goal_words(board, g) for g in gone))
         return text
 
     def event(self, view: View, ev: dict[str, Any]) -> str:
@@ -557,9 +580,9 @@ class VoyagesRenderer(GameRenderer):
 
     def log(self, view: View) -> Text:
         events = (view.get("public") or {}).get("log") or []
-        text = Text("Recent events", style="bold")
+        text = Text(_("Recent events"), style="bold")
         if not events:
-            text.append("\n  (nothing yet)", style="dim")
+            text.append("\n  " + _("(nothing yet)"), style="dim")
         for ev in events[-LOG_SHOWN:]:
             text.append("\n  " + event_words(view, ev))
         return text
@@ -567,21 +590,21 @@ class VoyagesRenderer(GameRenderer):
     def result(self, view: View) -> RenderableType:
         """Scores with the camel tie-break, then every seat's breakdown and kept goal cards."""
         res = view.get("result") or {}
-        parts: list[RenderableType] = [result_table(view, tiebreak_label="camels")]
+        parts: list[RenderableType] = [result_table(view, tiebreak_label=N_("camels"))]
         breakdown = res.get("breakdown") or []
         if breakdown:
-            t = Table(title="Final scoring", title_justify="left", title_style="bold", show_edge=False)
-            t.add_column("player")
+            t = Table(title=w("w.cli.finalScoring"), title_justify="left", title_style="bold", show_edge=False)
+            t.add_column(w("w.bd.player"))
             items = [
-                ("in_game", "in game"),
-                ("goal_cards", "goal cards"),
-                ("goal_cities", "goal cities"),
-                ("coins", "coins"),
-                ("beijing", "Beijing"),
-                ("goods", "goods"),
-                ("most_contracts", "most contracts"),
-                ("all_posts", "all posts"),
-                ("total", "total"),
+                ("in_game", w("w.vo.bd.in_game")),
+                ("goal_cards", w("w.vo.bd.goal_cards")),
+                ("goal_cities", w("w.vo.bd.goal_cities")),
+                ("coins", w("w.vo.bd.coins")),
+                ("beijing", w("w.vo.bd.beijing")),
+                ("goods", w("w.vo.bd.goods")),
+                ("most_contracts", w("w.vo.bd.most_contracts")),
+                ("all_posts", w("w.vo.bd.all_posts")),
+                ("total", w("w.vo.bd.total")),
             ]
             for _, label in items:
                 t.add_column(label, justify="right")
@@ -594,7 +617,7 @@ class VoyagesRenderer(GameRenderer):
         for p in public.get("players") or []:
             if p.get("goals"):
                 posts = {int(c) for c in p.get("posts") or []}
-                goals.append(f"{seat_name(view, p['seat'])}'s goal cards: ")
+                goals.append(w("w.cli.goalsOf", who=seat_name(view, p["seat"])) + " ")
                 goals.append("; ".join(goal_words(board, g, posts) for g in p["goals"]) + "\n")
         if goals:
             parts.append(goals)

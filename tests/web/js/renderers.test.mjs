@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import classic from "../../../clients/web/src/games/classic.js";
+import classic, { hazardWords } from "../../../clients/web/src/games/classic.js";
 import expedition from "../../../clients/web/src/games/expedition.js";
 import khan from "../../../clients/web/src/games/khan.js";
 import voyages from "../../../clients/web/src/games/voyages.js";
@@ -119,6 +119,70 @@ test("every option, prompt and log line reads in every language without a catalo
     assert.equal(new Set(said).size, 5, said.join(" | "));
     setLang("es");
     assert.match(khan.describe(move, view), /^El favor del Khan/);
+  } finally {
+    setLang("en");
+  }
+});
+
+test("the rules panel reads in the chosen language, every section and term, without a catalogue key left", () => {
+  const KEY = /\b(?:rules|w)\.[a-z]+\.[A-Za-z0-9_.]+/;
+  const panel = (game) => {
+    const renderer = RENDERERS[game];
+    return rulesFor(fixtures(game)[0], renderer).flatMap((s) => [s.title, s.text || "", ...(s.items || []).flat()]);
+  };
+  try {
+    const said = {};
+    for (const { code } of LANGUAGES) {
+      setLang(code);
+      for (const game of Object.keys(RENDERERS)) {
+        const texts = panel(game);
+        for (const text of texts) assert.doesNotMatch(text, KEY, `${code} ${game}: ${text}`);
+        said[`${code} ${game}`] = texts;
+      }
+    }
+    for (const game of Object.keys(RENDERERS)) {
+      const en = said[`en ${game}`];
+      for (const code of ["hu", "fi", "it", "es"]) {
+        const other = said[`${code} ${game}`];
+        assert.equal(other.length, en.length, `${code} ${game}`);
+        // the long texts (what a space does, how a game scores) are all translated
+        const same = other.filter((text, i) => text === en[i] && text.length > 24);
+        assert.deepEqual(same, [], `${code} ${game}`);
+      }
+    }
+    setLang("hu");
+    assert.equal(panel("khan")[0], "Egy kör");
+    assert.ok(panel("khan").includes("Céhpecsétek"));
+    setLang("es");
+    assert.ok(panel("classic").includes("Bandidos y piratas"));
+  } finally {
+    setLang("en");
+  }
+  assert.equal(panel("khan")[0], "A turn");
+});
+
+test("the classic hazard cards read in every language, in English as the game data says them", () => {
+  const cards = JSON.parse(readFileSync(join(here, "../../../server/games/classic/cards.json"), "utf-8"));
+  const events = Object.entries(cards.hazards).flatMap(([colour, list]) =>
+    list.map((h, i) => ({ ev: "hazard", seat: 0, card: `${colour}-hazard-${i + 1}`, name: h.name, text: h.text, effect: h.effect })),
+  );
+  assert.equal(events.length, 20);
+  try {
+    setLang("en");
+    for (const ev of events) assert.deepEqual(hazardWords(ev), { name: ev.name, text: ev.text });
+    for (const code of ["hu", "fi", "it", "es"]) {
+      setLang(code);
+      for (const ev of events) {
+        const { name, text } = hazardWords(ev);
+        assert.notEqual(name, ev.name, `${code} ${ev.card}`);
+        assert.notEqual(text, ev.text, `${code} ${ev.card}`);
+        assert.doesNotMatch(`${name} ${text}`, /\bw\.|\{/, `${code} ${ev.card}`);
+      }
+    }
+    setLang("it");
+    assert.deepEqual(hazardWords(events[0]), { name: "Dogana alla porta della città", text: "Paga 30 bisanti alla banca." });
+    // a card the catalogue does not know keeps the server's words
+    assert.deepEqual(hazardWords({ card: "x", name: "N", text: "T", effect: { kind: "new" } }), { name: "N", text: "T" });
   } finally {
     setLang("en");
   }

@@ -56,6 +56,8 @@ function nodeWords(view, id) {
 }
 
 const colourName = (c) => tOr(`w.cl.colour.${c}`, c);
+const routeName = (r) => tOr(`w.cl.route.${r}`, String(r));
+const ransomName = (space) => tOr(`w.cl.ransomSpace.${space.id}`, space.name);
 
 function cardParts(id) {
   const [colour, value] = id.split("-");
@@ -80,9 +82,22 @@ function raiders(space) {
   return space === "pirates" || space === "robbers" ? t(`w.cl.${space}`) : String(space);
 }
 
-function plural(n, word, many = `${word}s`) {
-  return `${n} ${n === 1 ? word : many}`;
+/**
+ * A hazard card's name and text in the current language: the name by the card's id, the text by its effect
+ * (the server's English words for a card or an effect the catalogue does not know).
+ */
+export function hazardWords(ev) {
+  const fx = ev.effect || {};
+  const key = fx.kind === "tribute" ? `w.cl.hzfx.tribute.${fx.space}` : `w.cl.hzfx.${fx.kind}`;
+  return {
+    name: tOr(`w.cl.hz.${ev.card}`, ev.name),
+    text: tOr(key, ev.text, { money: t("w.cl.bezants", { n: Number(fx.amount) || 0 }) }),
+  };
 }
+
+const cardsN = (n) => t("w.cl.ui.cards", { n });
+const turnsN = (n) => t("w.cl.ui.turns", { n });
+const pawnName = (seat) => t(`w.cl.pawn.${pawnOf(seat).name}`);
 
 /** A custom property as a style string (dom.js assigns style objects, which custom properties ignore). */
 function goodsStyle(colour) {
@@ -166,9 +181,9 @@ function promptText(view) {
 }
 
 function missionWords(view, p) {
-  if (p.secret) return p.mission ? `mission done in ${nodeName(view, p.mission)}` : "mission done";
-  if (p.table) return "Golden Table, mission secret";
-  return "no Golden Table yet";
+  if (p.secret) return p.mission ? t("w.cl.ui.missionDoneIn", { city: nodeName(view, p.mission) }) : t("w.cl.ui.missionDone");
+  if (p.table) return t("w.cl.ui.tableSecret");
+  return t("w.cl.ui.noTable");
 }
 
 // ---- the UI state of one room ------------------------------------------------------------------
@@ -234,12 +249,12 @@ function wheel(ctx, moves, route, cx, cy, r) {
     parts.push(s("text", { class: "sector-label", x: tx, y: Number(ty) + 7, "font-size": hazard ? 17 : 21 }, hazard ? (v === "pirates" ? "☠" : "⚔") : String(v)));
   });
   parts.push(s("circle", { class: "hub", cx, cy, r: 9 }));
-  parts.push(s("text", { class: "wheel-title", x: cx, y: cy + r + 26 }, `${route === "land" ? "Land" : "Sea"} compass`));
+  parts.push(s("text", { class: "wheel-title", x: cx, y: cy + r + 26 }, t(route === "land" ? "w.cl.ui.compassLand" : "w.cl.ui.compassSea")));
   const option = moves.spins.get(route);
   const g = s(
     "g",
     { class: `wheel ${route} ${option ? "target" : ""} ${spun !== null ? "last" : ""}`, "data-route": route },
-    s("title", null, `The ${route} compass: ${sectors.map((v) => (typeof v === "string" ? raiders(v) : v)).join(", ")}`),
+    s("title", null, t("w.cl.ui.compassSectors", { route: routeName(route), sectors: sectors.map((v) => (typeof v === "string" ? raiders(v) : v)).join(", ") })),
     option ? s("circle", { class: "target-ring", cx, cy, r: r + 8 }) : null,
     parts,
   );
@@ -248,7 +263,8 @@ function wheel(ctx, moves, route, cx, cy, r) {
     clickable(g, describe(option, view), () => !ctx.pending && ctx.send(option));
   } else {
     g.setAttribute("role", "img");
-    g.setAttribute("aria-label", `The ${route} compass${spun !== null ? `, last spun: ${sectors[spun]}` : ""}`);
+    const last = spun !== null ? (typeof sectors[spun] === "string" ? raiders(sectors[spun]) : sectors[spun]) : null;
+    g.setAttribute("aria-label", last !== null ? t("w.cl.ui.compassLast", { route: routeName(route), value: last }) : t("w.cl.ui.compass", { route: routeName(route) }));
   }
   return g;
 }
@@ -269,15 +285,15 @@ function ransomBox(view, space) {
     ),
   );
   const more = lying.cards.length > shown.length ? s("text", { class: "ransom-more", x: W - 8, y: 58 }, `+${lying.cards.length - shown.length}`) : null;
-  const what = [lying.money ? `${lying.money} bezants` : null, ...lying.cards.map(cardName)].filter(Boolean);
-  const label = `${space.name} (${space.route}): ${what.length ? what.join(", ") : "empty; a winner takes 30 from the bank"}`;
+  const what = [lying.money ? t("w.cl.bezants", { n: lying.money }) : null, ...lying.cards.map(cardName)].filter(Boolean);
+  const label = `${ransomName(space)} (${routeName(space.route)}): ${what.length ? what.join(", ") : t("w.cl.ui.ransomEmpty")}`;
   return s(
     "g",
     { class: `ransom ${space.id}`, transform: `translate(${x} ${y})`, role: "img", "aria-label": label, "data-space": space.id },
     s("title", null, label),
     s("rect", { class: "ransom-frame", width: W, height: H, rx: 10 }),
-    s("text", { class: "ransom-title", x: 12, y: 24 }, `${space.id === "pirates" ? "☠" : "⚔"} ${space.id === "pirates" ? "Pirates" : "Robbers"}' ransom`),
-    s("text", { class: "ransom-money", x: 12, y: 60 }, lying.money ? `${lying.money} bz` : lying.cards.length ? "" : "empty"),
+    s("text", { class: "ransom-title", x: 12, y: 24 }, `${space.id === "pirates" ? "☠" : "⚔"} ${t(space.id === "pirates" ? "w.cl.ui.ransomPirates" : "w.cl.ui.ransomRobbers")}`),
+    s("text", { class: "ransom-money", x: 12, y: 60 }, lying.money ? `${lying.money} bz` : lying.cards.length ? "" : t("w.empty")),
     chips,
     more,
   );
@@ -285,12 +301,12 @@ function ransomBox(view, space) {
 
 function legend() {
   const rows = [
-    ["city", "city (one pawn)"],
-    ["post", "trading post"],
-    ["port", "port (change route)"],
-    ["mission", "mission city"],
-    ["land", "land route"],
-    ["sea", "sea route"],
+    ["city", t("w.cl.ui.lgCity")],
+    ["post", t("w.cl.kind.post")],
+    ["port", t("w.cl.ui.lgPort")],
+    ["mission", t("w.cl.kind.mission")],
+    ["land", t("w.cl.ui.lgLand")],
+    ["sea", t("w.cl.ui.lgSea")],
   ];
   return s(
     "g",
@@ -328,9 +344,9 @@ function mapSvg(ctx, moves) {
     const option = moves.moves.get(n.id);
     const here = pawnsAt.get(n.id) || [];
     const bits = [n.type === "venice" ? t("w.cl.kind.venice") : nodeWords(view, n.id)];
-    if (n.id === mine) bits.push("your secret mission city");
-    if (revealed.has(n.id)) bits.push(`mission city of ${seatName(revealed.get(n.id).seat)} (done)`);
-    for (const p of here) bits.push(`${seatName(p.seat)}'s ${pawnOf(p.seat).name} pawn is here`);
+    if (n.id === mine) bits.push(t("w.cl.ui.mySecretCity"));
+    if (revealed.has(n.id)) bits.push(t("w.cl.ui.missionOf", { who: seatName(revealed.get(n.id).seat) }));
+    for (const p of here) bits.push(t("w.cl.ui.pawnHere", { who: seatName(p.seat), pawn: pawnName(p.seat) }));
     const g = s(
       "g",
       {
@@ -388,12 +404,14 @@ function mapSvg(ctx, moves) {
     });
   }
   const desc = pub.players
-    .map((p) => `${seatName(p.seat)} (${pawnOf(p.seat).name}) at ${nodeName(view, p.pawn)}${p.route ? `, travelling by ${p.route}` : ""}`)
+    .map((p) =>
+      t(p.route ? "w.cl.ui.pawnAtBy" : "w.cl.ui.pawnAt", { who: seatName(p.seat), pawn: pawnName(p.seat), city: nodeName(view, p.pawn), route: routeName(p.route) }),
+    )
     .concat(
       b.ransom_spaces.map((sp) => {
         const l = pub.ransom[sp.id];
-        const what = [l.money ? `${l.money} bezants` : null, ...l.cards.map(cardName)].filter(Boolean);
-        return `${sp.name}: ${what.length ? what.join(", ") : "empty"}`;
+        const what = [l.money ? t("w.cl.bezants", { n: l.money }) : null, ...l.cards.map(cardName)].filter(Boolean);
+        return `${ransomName(sp)}: ${what.length ? what.join(", ") : t("w.empty")}`;
       }),
     )
     .join(". ");
@@ -406,7 +424,7 @@ function mapSvg(ctx, moves) {
       "aria-labelledby": "map-title map-desc",
       style: scrollingMap(ctx) ? { width: `${NARROW_MAP_WIDTH}px` } : null,
     },
-    s("title", { id: "map-title" }, `Route map from Venice to Khanbaliq and the mission cities: ${b.nodes.length} stopping points`),
+    s("title", { id: "map-title" }, t("w.cl.ui.mapTitle", { n: b.nodes.length })),
     s("desc", { id: "map-desc" }, desc),
     s("rect", { class: "sea-bg", x: 0, y: 0, width: W, height: H, rx: 18 }),
     s("g", { class: "routes", "aria-hidden": "true" }, routes),
@@ -439,7 +457,7 @@ function mapPanel(ctx, moves, ui) {
   const box = h("div", {
     class: "map panel scroll",
     tabindex: "0",
-    "aria-label": "Route map (scrolls sideways)",
+    "aria-label": t("w.cl.ui.mapScroll"),
     onScroll: (ev) => {
       ui.scroll = ev.target.scrollLeft;
     },
@@ -491,36 +509,36 @@ function handPanel(ctx, moves) {
   });
   const counts = Object.fromEntries(WIN_COLOURS.map((c) => [c, hand.filter((id) => cardParts(id).colour === c).length]));
   let mission;
-  if (me.secret) mission = `Mission done in ${nodeName(view, priv.mission)}: you hold the Secret of the East. Now home to Venice.`;
-  else if (priv.mission) mission = h("span", null, "Your Golden Table sends you to ", h("strong", { class: "mission-city" }, nodeName(view, priv.mission)), " (secret until you reach it).");
-  else mission = `No Golden Table yet: bring three 80-cards to Khanbaliq (you hold ${hand.filter((id) => cardParts(id).value === "80").length}).`;
+  if (me.secret) mission = t("w.cl.ui.missionHome", { city: nodeName(view, priv.mission) });
+  else if (priv.mission) mission = h("span", null, `${t("w.cl.ui.sendsYou")} `, h("strong", { class: "mission-city" }, nodeName(view, priv.mission)), ` ${t("w.cl.ui.secretUntil")}`);
+  else mission = t("w.cl.ui.bringEighties", { n: hand.filter((id) => cardParts(id).value === "80").length });
   const hints = {
-    sell: "Click a card to sell it at face value.",
-    gift: "Click an 80-card to give it to the Khan.",
-    discard: "Click the card to put at the bottom of its stack.",
-    ransom: moves.all.some((o) => o.a === "ransom" && o.pay === "money") ? "Click a card to give it as ransom, or pay 50 bezants below." : "Click the card to give as ransom.",
+    sell: t("w.cl.ui.hintSell"),
+    gift: t("w.cl.ui.hintGift"),
+    discard: t("w.cl.ui.hintDiscard"),
+    ransom: t(moves.all.some((o) => o.a === "ransom" && o.pay === "money") ? "w.cl.ui.hintRansomOrPay" : "w.cl.ui.hintRansom"),
   };
   return h(
     "section",
     { class: "hand panel", "aria-labelledby": "hand-title" },
-    h("h2", { id: "hand-title" }, `Your hand (${hand.length}, worth ${hand.reduce((t, id) => t + cardValue(id), 0)})`),
+    h("h2", { id: "hand-title" }, t("w.cl.ui.hand", { n: hand.length, worth: hand.reduce((sum, id) => sum + cardValue(id), 0) })),
     moves.cardAction ? h("p", { class: "hint do" }, hints[moves.cardAction]) : null,
-    h("div", { class: "mp-cards", role: moves.cardAction ? "group" : "list", "aria-labelledby": "hand-title" }, cards.length ? cards : h("p", { class: "hint" }, "No cards.")),
+    h("div", { class: "mp-cards", role: moves.cardAction ? "group" : "list", "aria-labelledby": "hand-title" }, cards.length ? cards : h("p", { class: "hint" }, t("w.cl.ui.noCards"))),
     h(
       "dl",
       { class: "mine" },
-      h("dt", null, "Money"),
-      h("dd", { class: "money" }, `${me.money ?? "?"} bezants`),
-      h("dt", null, "Total"),
-      h("dd", { class: "total" }, `${priv.total} of ${pub.target}`, h("span", { class: "hint" }, " (money, cards, 240 per Golden Table and Secret)")),
-      h("dt", null, "Colours"),
+      h("dt", null, t("w.cl.ui.money")),
+      h("dd", { class: "money" }, typeof me.money === "number" ? t("w.cl.bezants", { n: me.money }) : "?"),
+      h("dt", null, t("w.cl.ui.total")),
+      h("dd", { class: "total" }, t("w.cl.ui.totalOf", { total: priv.total, target: pub.target }), h("span", { class: "hint" }, ` ${t("w.cl.ui.totalHow")}`)),
+      h("dt", null, t("w.cl.ui.colours")),
       h(
         "dd",
         { class: "colours" },
-        WIN_COLOURS.map((c) => h("span", { class: `colour-count ${counts[c] >= 1 && counts[c] <= 2 ? "ok" : "no"}`, style: goodsStyle(c) }, `${c} ${counts[c]}`)),
-        h("span", { class: "hint" }, " (1 or 2 each to win)"),
+        WIN_COLOURS.map((c) => h("span", { class: `colour-count ${counts[c] >= 1 && counts[c] <= 2 ? "ok" : "no"}`, style: goodsStyle(c) }, `${colourName(c)} ${counts[c]}`)),
+        h("span", { class: "hint" }, ` ${t("w.cl.ui.coloursHow")}`),
       ),
-      h("dt", null, "Mission"),
+      h("dt", null, t("w.cl.ui.mission")),
       h("dd", { class: "mission" }, mission),
     ),
     priv.notices.length ? h("ul", { class: "notices-mine" }, priv.notices.map((n) => h("li", null, noticeLine(ctx, n)))) : null,
@@ -530,12 +548,12 @@ function handPanel(ctx, moves) {
 function noticeLine(ctx, n) {
   switch (n.ev) {
     case "buy":
-      return `You drew ${cardName(n.card)}.`;
+      return t("w.cl.ui.drew", { card: cardName(n.card) });
     case "golden_table":
-      return `The Khan's Golden Table names your mission city: ${nodeName(ctx.view, n.mission)}.`;
+      return t("w.cl.ui.tableNames", { city: nodeName(ctx.view, n.mission) });
     case "forced_sale":
-      if (n.from !== undefined) return `You took ${cardName(n.card)} from ${ctx.seatName(n.from)}.`;
-      return n.card ? `${ctx.seatName(n.to)} made you sell ${cardName(n.card)} for 30 bezants.` : `${ctx.seatName(n.to)} made you sell a card for 30 bezants.`;
+      if (n.from !== undefined) return t("w.cl.ui.tookFrom", { card: cardName(n.card), who: ctx.seatName(n.from) });
+      return n.card ? t("w.cl.ui.madeSell", { who: ctx.seatName(n.to), card: cardName(n.card) }) : t("w.cl.ui.madeSellBlind", { who: ctx.seatName(n.to) });
     default:
       return JSON.stringify(n);
   }
@@ -549,7 +567,9 @@ function turnPanel(ctx, moves) {
   const lines = [];
   if (pub.spin) {
     const v = pub.spin.value;
-    lines.push(h("p", { class: "spin-line" }, `${who} spun the ${pub.spin.route} compass: `, h("strong", null, typeof v === "string" ? `the ${raiders(v)}!` : String(v))));
+    lines.push(
+      h("p", { class: "spin-line" }, `${t("w.cl.ui.spun", { who, route: routeName(pub.spin.route) })} `, h("strong", null, typeof v === "string" ? t("w.cl.ui.theRaiders", { raiders: raiders(v) }) : String(v))),
+    );
   }
   if (pub.fight) {
     const f = pub.fight;
@@ -557,26 +577,32 @@ function turnPanel(ctx, moves) {
       h(
         "p",
         { class: `fight-line ${f.won ? "won" : "lost"}` },
-        "Fight: ",
-        h("span", { class: "die", "aria-label": `${who} rolled ${f.player}` }, `${DIE[f.player] || ""} ${f.player}`),
-        " against the ",
-        raiders(f.space),
-        " ",
-        h("span", { class: "die", "aria-label": `the ${raiders(f.space)} rolled ${f.raiders}` }, `${DIE[f.raiders] || ""} ${f.raiders}`),
+        `${t("w.cl.ui.fight")} `,
+        h("span", { class: "die", "aria-label": t("w.cl.ui.rolled", { who, n: f.player }) }, `${DIE[f.player] || ""} ${f.player}`),
+        ` ${t("w.cl.ui.against", { raiders: raiders(f.space) })} `,
+        h("span", { class: "die", "aria-label": t("w.cl.ui.raidersRolled", { raiders: raiders(f.space), n: f.raiders }) }, `${DIE[f.raiders] || ""} ${f.raiders}`),
         ": ",
-        h("strong", null, f.won ? `${who} won` : `${who} lost`),
+        h("strong", null, t(f.won ? "w.cl.ui.won" : "w.cl.ui.lost", { who })),
       ),
     );
   }
   if (pub.trade) {
-    const t = pub.trade;
-    lines.push(h("p", { class: "trade-line" }, `${who} is trading at ${nodeName(view, t.post)} `, h("span", { class: "swatch-goods", style: { background: GOODS[t.colour] } }), ` ${t.colour}: bought ${t.bought} of 3.`));
+    const tr = pub.trade;
+    lines.push(
+      h(
+        "p",
+        { class: "trade-line" },
+        `${t("w.cl.ui.trading", { who, city: nodeName(view, tr.post) })} `,
+        h("span", { class: "swatch-goods", style: { background: GOODS[tr.colour] } }),
+        ` ${colourName(tr.colour)}: ${t("w.cl.ui.bought", { n: tr.bought })}`,
+      ),
+    );
   }
   let act = null;
   if (mineNow && moves.spins.size) {
     act = h(
       "div",
-      { class: "route-choices", role: "group", "aria-label": "Route" },
+      { class: "route-choices", role: "group", "aria-label": t("w.cl.ui.route") },
       [...moves.spins.values()].map((o) =>
         h("button", { type: "button", class: `route-choice ${o.route}`, "data-route": o.route, "data-key": `route-${o.route}`, disabled: ctx.pending, onClick: () => ctx.send(o) }, describe(o, view)),
       ),
@@ -584,15 +610,15 @@ function turnPanel(ctx, moves) {
   } else if (mineNow && moves.moves.size) {
     act = h(
       "div",
-      { class: "dest-choices", role: "group", "aria-label": "Where the move ends" },
-      h("span", { class: "hint" }, "Click a ringed stopping point on the map, or: "),
+      { class: "dest-choices", role: "group", "aria-label": t("w.cl.ui.whereEnds") },
+      h("span", { class: "hint" }, `${t("w.cl.ui.clickRinged")} `),
       [...moves.moves.values()].map((o) =>
         h("button", { type: "button", class: "dest", "data-to": o.to, "data-key": `dest-${o.to}`, disabled: ctx.pending, onClick: () => ctx.send(o) }, nodeWords(view, o.to)),
       ),
     );
   }
   if (!lines.length && !act) return null;
-  return h("section", { class: `turn panel ${mineNow ? "mine" : ""}`, "aria-label": "This turn" }, lines, act);
+  return h("section", { class: `turn panel ${mineNow ? "mine" : ""}`, "aria-label": t("w.cl.ui.thisTurn") }, lines, act);
 }
 
 function stacksPanel(ctx, moves) {
@@ -600,7 +626,7 @@ function stacksPanel(ctx, moves) {
   const trade = pub.trade;
   const piles = Object.entries(pub.stacks).map(([colour, n]) => {
     const buying = moves.buy && trade?.colour === colour;
-    const inner = [h("span", { class: "pile-n" }, String(n)), h("span", { class: "pile-c" }, colour)];
+    const inner = [h("span", { class: "pile-n" }, String(n)), h("span", { class: "pile-c" }, colourName(colour))];
     const style = goodsStyle(colour);
     if (buying) {
       return h(
@@ -612,21 +638,21 @@ function stacksPanel(ctx, moves) {
           style,
           "data-colour": colour,
           "data-key": "buy-pile",
-          "aria-label": `${describe(moves.buy, ctx.view)} (${plural(n, "card")} in the stack, bought ${trade.bought} of 3)`,
+          "aria-label": `${describe(moves.buy, ctx.view)} (${t("w.cl.ui.inStack", { cards: cardsN(n), n: trade.bought })})`,
           onClick: () => !ctx.pending && ctx.send(moves.buy),
         },
         inner,
-        h("span", { class: "pile-buy" }, "buy 20"),
+        h("span", { class: "pile-buy" }, t("w.cl.ui.buy20")),
       );
     }
-    return h("div", { class: "mp-pile", style, "data-colour": colour, role: "listitem", "aria-label": `${colour} stack: ${plural(n, "card")}` }, inner);
+    return h("div", { class: "mp-pile", style, "data-colour": colour, role: "listitem", "aria-label": t("w.cl.ui.stackOf", { colour: colourName(colour), cards: cardsN(n) }) }, inner);
   });
   return h(
     "section",
     { class: `stacks panel ${moves.buy ? "buying" : ""}`, "aria-labelledby": "stacks-title" },
-    h("h2", { id: "stacks-title" }, moves.buy ? `Buy from the ${trade.colour} stack` : "Goods stacks"),
+    h("h2", { id: "stacks-title" }, moves.buy ? t("w.cl.ui.buyFrom", { colour: colourName(trade.colour) }) : t("w.cl.ui.stacks")),
     h("div", { class: "mp-piles", role: moves.buy ? "group" : "list", "aria-labelledby": "stacks-title" }, piles),
-    h("p", { class: "hint" }, `Golden Tables left: ${pub.tables}. Secrets of the East left: ${pub.secrets}.`),
+    h("p", { class: "hint" }, t("w.cl.ui.left", { tables: pub.tables, secrets: pub.secrets })),
   );
 }
 
@@ -645,22 +671,26 @@ function playersPanel(ctx) {
       h(
         "span",
         { class: "pstats" },
-        `${c.name} pawn at ${nodeName(view, p.pawn)}${p.route ? ` (by ${p.route})` : ""} · `,
-        h("strong", { class: "money" }, `${p.money} bezants`),
-        ` · ${plural(p.hand, "card")} · ${missionWords(view, p)}${p.skip ? ` · misses ${plural(p.skip, "turn")}` : ""}`,
+        `${t(p.route ? "w.cl.ui.pawnOnBy" : "w.cl.ui.pawnOn", { pawn: pawnName(p.seat), city: nodeName(view, p.pawn), route: routeName(p.route) })} · `,
+        h("strong", { class: "money" }, t("w.cl.bezants", { n: p.money })),
+        ` · ${cardsN(p.hand)} · ${missionWords(view, p)}${p.skip ? ` · ${t("w.cl.ui.misses", { turns: turnsN(p.skip) })}` : ""}`,
       ),
     );
   });
   return h(
     "section",
     { class: "players panel", "aria-labelledby": "players-title" },
-    h("h2", { id: "players-title" }, "Players"),
+    h("h2", { id: "players-title" }, t("w.cl.ui.players")),
     h("ul", null, rows),
     h(
       "p",
       { class: "hint" },
-      view.result ? `The game ended after ${plural(pub.turns, "turn")}.` : `Round ${pub.round}${pub.options?.max_rounds ? ` of at most ${pub.options.max_rounds}` : ""}.`,
-      ` Goal: back in Venice with the mission done, ${pub.target} bezants in total and 1–2 cards each of turquoise, yellow and green.`,
+      view.result
+        ? t("w.cl.ui.endedAfter", { turns: turnsN(pub.turns) })
+        : pub.options?.max_rounds
+          ? t("w.cl.ui.roundOf", { round: pub.round, max: pub.options.max_rounds })
+          : t("w.cl.ui.round", { round: pub.round }),
+      ` ${t("w.cl.ui.goal", { target: pub.target })}`,
     ),
   );
 }
@@ -695,7 +725,7 @@ function logLine(ev, view, seatName) {
     case "buy":
       return L(ev.free ? "buyFree" : "buy", { colour: colourName(ev.colour) });
     case "hazard":
-      return `${L("hazard", { name: ev.name, text: ev.text })}${ev.paid !== undefined ? ` (${t("w.cl.log.paid", { n: ev.paid })})` : ""}`;
+      return `${L("hazard", hazardWords(ev))}${ev.paid !== undefined ? ` (${t("w.cl.log.paid", { n: ev.paid })})` : ""}`;
     case "discard":
       return L("discard", { card: cardName(ev.card) });
     case "gifts":
@@ -758,16 +788,16 @@ export default {
   },
 
   logLines(view) {
-    const seatName = (i) => view.seats[i]?.name || `Seat ${i + 1}`;
+    const seatName = (i) => view.seats[i]?.name || t("room.seat", { n: i + 1 });
     return (view.public.log || []).map((ev) => ({ n: ev.n, text: logLine(ev, view, seatName) }));
   },
 
   resultNote(view) {
     const res = view.result;
-    const words = ["no Golden Table", "Golden Table", "mission done"];
-    const progress = (res.progress || []).map((p, i) => `${view.seats[i]?.name || `Seat ${i + 1}`}: ${words[p] || p}`).join(", ");
-    if (res.reason === "venice") return `Back in Venice with the mission done, the total and the colours. Progress: ${progress}.`;
-    if (res.reason === "round_limit") return `The round limit ended the game: most progress wins, then the highest total. Progress: ${progress}.`;
+    const words = [t("w.cl.ui.progress0"), t("w.cl.ui.progress1"), t("w.cl.ui.missionDone")];
+    const progress = (res.progress || []).map((p, i) => `${view.seats[i]?.name || t("room.seat", { n: i + 1 })}: ${words[p] || p}`).join(", ");
+    if (res.reason === "venice") return t("w.cl.ui.endVenice", { progress });
+    if (res.reason === "round_limit") return t("w.cl.ui.endLimit", { progress });
     return null;
   },
 };
