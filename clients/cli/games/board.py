@@ -1,8 +1,11 @@
-"""What the Voyages and Marco Polo II terminal renderers share: seat styles, resources and contracts in words,
-dice (a die in a sentence, a tray of dice, the dice placed on a space).
+"""What the Voyages and Marco Polo II terminal renderers share: seat styles, resources, contracts and city
+cards in words, dice (a die in a sentence, a tray of dice, the dice placed on a space), and the renderer
+(`DiceRenderer`): the turn line, what is being asked, the Khan's favor ladder, the player boards, your board,
+the log, the result, the prompt's question and the option labels both games have.
 
 Owns: these widgets and words. Must not: know either game's spaces or rules; a game passes its own
-resource words (`Words(own=...)`) for the kinds only it has.
+resource words (`Words(own=...)`) for the kinds only it has, and its renderer fills the hooks
+(`DiceRenderer.own_label`, `phase_words`, `pending_words`, `held_words`, `goal_text`, ...) for what is its own.
 """
 
 from __future__ import annotations
@@ -10,10 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 
+from clients.cli.games.common import LogRenderer
 from clients.cli.i18n import w, w_or
-from clients.cli.render import View, seat_name
+from clients.cli.render import Move, View, compact, result_table, seat_name
 
 SEAT_STYLES: tuple[str, ...] = ("bold red", "bold blue", "bold green", "bold yellow")
 GOODS: tuple[str, ...] = ("pepper", "silk", "gold", "jade")
@@ -53,6 +59,29 @@ class Words:
         if not c:
             return "—"
         return w("w.contract.words", cost=self.bundle(c.get("cost")), reward=self.bundle(c.get("reward")))
+
+    def card(self, card: dict[str, Any] | None, own: Callable[[dict[str, Any]], str | None]) -> str:
+        """A city card's effect in words: the kinds both games have here, a game's own kinds from `own`
+        (None for a kind it does not know either: the card as compact JSON)."""
+        if not card:
+            return "—"
+        kind = card.get("kind")
+        if kind == "per_pip":
+            return w("w.card.perPip", reward=self.bundle(card.get("reward")))
+        if kind == "count":
+            key = "w.card.perPost" if card.get("counts") == "posts" else "w.card.perContract"
+            return w(key, reward=self.bundle(card.get("reward")))
+        if kind == "trade":
+            return w("w.card.trade", cost=self.bundle(card.get("cost")), reward=self.bundle(card.get("reward")))
+        if kind == "either":
+            ways = [self.way(x) for x in card.get("ways") or []]
+            return w("w.card.either", ways=f" {w('w.orShort')} ".join(ways))
+        words = own(card)
+        return compact(card) if words is None else words
+
+    def way(self, way: dict[str, Any]) -> str:
+        """One way of an either-or city card: `pay …, get …`."""
+        return w("w.card.way", cost=self.bundle(way.get("cost")), reward=self.bundle(way.get("reward")))
 
 
 def die_words(kind: str, value: int) -> str:
@@ -137,3 +166,430 @@ def dice_prompt_text(view: View, game: str) -> str:
         fallback = str((view.get("prompt") or {}).get("text", ""))
         return w_or(f"w.{game}.prompt.{kind}", w_or(f"w.prompt.{kind}", fallback))
     return w("w.prompt.bonusOrEnd") if public.get("main_done") else w("w.prompt.space")
+
+
+def my_player(view: View) -> dict[str, Any] | None:
+    """The viewer's own player record (None for a spectator)."""
+    you = view.get("you")
+    players = (view.get("public") or {}).get("players") or []
+    return players[you] if isinstance(you, int) and 0 <= you < len(players) else None  # type: ignore[no-any-return]
+
+
+def placements_text(view: View, placements: list[dict[str, Any]] | None) -> Text:
+    """Every placement on a space, `; ` between them."""
+    return join_texts([placement_text(view, pl) for pl in placements or []], "; ")
+
+
+def khan_ladder(view: View, khan: list[dict[str, Any]] | None) -> Text:
+    """Khan's favor: its four places, each die at least the last (`empty` where no one has placed yet)."""
+    khan = khan or []
+    ladder = Text()
+    for i in range(4):
+        if i:
+            ladder.append(" ≤ ")
+        ladder.append_text(placement_text(view, khan[i]) if i < len(khan) else Text("empty", style="dim"))
+    return ladder
+
+
+def figure_texts(view: View, figures: list[tuple[int, int]]) -> list[Text]:
+    """The figures on one location (seat, figure): `ann #2*` (a number when the seat has several, `*` yours)."""
+    players = (view.get("public") or {}).get("players") or []
+    out = []
+    for s, f in figures:
+        many = len(players[s].get("figures") or []) > 1
+        label = seat_name(view, s, you=False) + (f" #{f + 1}" if many else "")
+        if s == view.get("you"):
+            label += "*"
+        out.append(Text(label, style=seat_style(s)))
+    return out
+
+
+def spaces_table(placed: str) -> Table:
+    """The action spaces' table: space, dice needed, what it gives and the dice placed (`placed` its heading)."""
+    t = Table(title="Action spaces", title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
+    t.add_column("space")
+    t.add_column("dice", justify="right")
+    t.add_column("gives")
+    t.add_column(placed)
+    return t
+
+
+class CharacterBoard:
+    """A game board's characters by name and ability (catalogue keys `w.<prefix>.char.<id>`, `.ability.`)."""
+
+    prefix = ""
+    characters: dict[str, Any]
+
+    def character(self, cid: str | None) -> str:
+        if not cid:
+            return "—"
+        return w_or(f"w.{self.prefix}.char.{cid}", str((self.characters.get(cid) or {}).get("name") or cid))
+
+    def ability(self, cid: str | None) -> str:
+        return w_or(f"w.{self.prefix}.ability.{cid}", str((self.characters.get(cid or "") or {}).get("ability", "")))
+
+
+class DiceRenderer(LogRenderer):
+    """The terminal renderer of a dice-placement game (Voyages, Marco Polo II); a game fills the hooks."""
+
+    #: the catalogue's prefix of the game's own words (`vo`, `kh`)
+    prefix = ""
+    #: the key of the constant board in `public` (the body waits for it)
+    board_key = "board"
+    #: the resources shown in the players' table, in order (`vp` shown as VP)
+    resources: tuple[str, ...] = ()
+    #: the heading of what each player holds, under the players' table
+    held_title = ""
+    #: how many goal cards of the offer a player keeps
+    goal_keep = 1
+    #: the final scoring's columns: breakdown key, heading
+    breakdown: tuple[tuple[str, str], ...] = ()
+    #: the pending kinds whose `stop` option has its own words (`w.kh.opt.stop.<kind>`)
+    stop_kinds: tuple[str, ...] = ("travel", "card")
+    #: the game's words for amounts, bundles and contracts
+    words: Words = Words()
+
+    # ---- hooks --------------------------------------------------------------------------------
+
+    def board(self, public: dict[str, Any]) -> Any:
+        """The game's lookups into its constant board (names of locations, spaces, characters)."""
+        raise NotImplementedError
+
+    def contract_named(self, public: dict[str, Any], cid: Any) -> str:
+        """A contract by what it asks and gives."""
+        raise NotImplementedError
+
+    def own_label(
+        self, view: View, option: Move, board: Any, me: dict[str, Any], pending: dict[str, Any]
+    ) -> str | None:
+        """An option only this game has in words (None: one of the options both games have)."""
+        return None
+
+    def own_die(self, me: dict[str, Any], option: Move, die: str) -> str:
+        """The die of a `die` option in words (a game may name it otherwise)."""
+        return die
+
+    def space_label(self, view: View, option: Move, board: Any, me: dict[str, Any]) -> str:
+        """A `space` option: the space, the dice it needs and (a city card's space) the card."""
+        raise NotImplementedError
+
+    def route_cost(self, board: Any, here: Any, to: Any) -> str:
+        """The extra cost of the route from `here` to `to` in words (empty when free)."""
+        raise NotImplementedError
+
+    def card_way(self, public: dict[str, Any], card_id: str, way: int) -> dict[str, Any] | None:
+        """The way of an either-or city card that a `times` option names (None: no way to name)."""
+        return None
+
+    def phase_words(self, view: View, phase: Any) -> str:
+        """The turn line's words for a phase other than `play`."""
+        return str(phase)
+
+    def turn_tail(self, view: View) -> tuple[str, str]:
+        """The turn line's end: who is first this round, how many black dice are left."""
+        raise NotImplementedError
+
+    def asking_head(self, view: View, board: Any) -> Text:
+        """What is offered to everybody before the pending choices (the characters of a draft)."""
+        return Text()
+
+    def pending_words(self, view: View, board: Any, item: dict[str, Any], who: str) -> str | None:
+        """A pending item of this game's own kinds in words (None: the common words)."""
+        return None
+
+    def held_words(self, view: View, board: Any, p: dict[str, Any]) -> str:
+        """What a player holds (contracts and, in a game, more), after the player's name."""
+        raise NotImplementedError
+
+    def goal_text(self, board: Any, g: dict[str, Any], posts: set[Any] | None) -> str:
+        """A goal card in words (`posts`: the player's trading posts, to tick the cities reached)."""
+        raise NotImplementedError
+
+    def posts_of(self, p: dict[str, Any]) -> set[Any] | None:
+        """A player's trading posts, for ticking the cities of the goal cards (None: no ticks)."""
+        return None
+
+    def your_board_more(self, view: View, board: Any, text: Text) -> None:
+        """What the viewer's own board shows after the goal cards."""
+
+    def locations(self, view: View) -> RenderableType:
+        raise NotImplementedError
+
+    def routes(self, view: View) -> RenderableType:
+        raise NotImplementedError
+
+    def action_spaces(self, view: View) -> RenderableType:
+        raise NotImplementedError
+
+    def contracts(self, view: View) -> RenderableType:
+        raise NotImplementedError
+
+    def city_cards(self, view: View) -> RenderableType:
+        raise NotImplementedError
+
+    # ---- option labels ------------------------------------------------------------------------
+
+    def label(self, view: View, option: Move) -> str:
+        """A prompt option in words (the browser's words, `clients/words/`)."""
+        public = view.get("public") or {}
+        board = self.board(public)
+        me = my_player(view) or {}
+        pending = my_pending(view) or {}
+        try:
+            words = self.own_label(view, option, board, me, pending)
+            if words is None:
+                words = self.common_label(view, option, board, me, pending)
+            if words is not None:
+                return words
+        except (KeyError, TypeError, ValueError, IndexError):
+            pass
+        return compact(option)
+
+    def common_label(  # noqa: C901
+        self, view: View, option: Move, board: Any, me: dict[str, Any], pending: dict[str, Any]
+    ) -> str | None:
+        """An option both games have in words (None for one this does not know)."""
+        public = view.get("public") or {}
+        a = option.get("a")
+        die = die_words(str(option.get("kind", "own")), int(option.get("value", 0) or 0))
+        if a == "character":
+            return w("w.opt.character", name=board.character(str(option["character"])))
+        if a == "space":
+            return self.space_label(view, option, board, me)
+        if a == "die":
+            die = self.own_die(me, option, die)
+            if pending.get("kind") == "dice":
+                return w("w.opt.dieOn", die=die, space=board.space(str(pending.get("space"))))
+            return w("w.opt.die", die=die)
+        if a == "cancel":
+            return w("w.opt.cancel")
+        if a == "fulfil":
+            return w("w.opt.fulfil", contract=self.contract_named(public, option["contract"]))
+        if a == "reroll":
+            return w("w.opt.reroll", die=die)
+        if a == "adjust":
+            return w("w.opt.adjust", die=die, to=int(option["value"]) + int(option["by"]))
+        if a == "end":
+            return w("w.opt.end")
+        if a == "good":
+            return w("w.opt.good", good=self.words.amount(str(option["good"]), 1))
+        if a == "comp":
+            coins = int(option["coins"])
+            camels = int(pending.get("amount", coins)) - coins
+            return w("w.opt.comp", coins=self.words.amount("coins", coins), camels=self.words.amount("camels", camels))
+        if a == "relocate":
+            return w("w.opt.relocate", city=board.name(option["from"]))
+        if a == "done":
+            return w("w.opt.doneContracts")
+        if a == "step":
+            figs = me.get("figures") or []
+            fig = int(option["fig"])
+            here = figs[fig] if 0 <= fig < len(figs) else None
+            key = "w.opt.stepFig" if len(figs) > 1 else "w.opt.step"
+            words = w(key, fig=fig + 1, **{"from": board.name(here), "to": board.name(option["to"])})
+            cost = self.route_cost(board, here, option["to"]) if here is not None else ""
+            return f"{words} ({w('w.route', cost=cost)})" if cost else words
+        if a == "stop":
+            kind = str(pending.get("kind"))
+            return w(f"w.kh.opt.stop.{kind}") if kind in self.stop_kinds else w("w.opt.stop")
+        if a == "times":
+            text = w("w.opt.times", n=int(option["n"]))
+            way = self.card_way(public, str(pending.get("card") or ""), int(option["way"]))
+            return f"{text} ({self.words.way(way)})" if way else text
+        return None
+
+    def prompt_text(self, view: View) -> str | None:
+        """The prompt's question from the view's structure (phase, your pending item), in the current language."""
+        return dice_prompt_text(view, self.prefix)
+
+    # ---- the board ----------------------------------------------------------------------------
+
+    def body(self, view: View) -> RenderableType:
+        public = view.get("public") or {}
+        if self.board_key not in public or "players" not in public:
+            return super().body(view)
+        parts: list[RenderableType] = [self.turn_line(view), self.asking(view)]
+        parts.append(self.locations(view))
+        parts.append(self.routes(view))
+        parts.append(self.action_spaces(view))
+        parts.append(self.contracts(view))
+        parts.append(self.city_cards(view))
+        parts.append(self.players(view))
+        if view.get("private") is not None:
+            parts.append(self.your_board(view))
+        parts.append(self.log(view))
+        return Group(*parts)
+
+    def turn_line(self, view: View) -> Text:
+        """Round, phase, whose turn, the first player and the black dice left."""
+        public = view["public"]
+        if public.get("phase") == "over" or view.get("result"):
+            return Text(w("w.kh.over"), style="bold")
+        phase = public.get("phase")
+        text = Text(w("w.st.round", round=public.get("round", "?")) + "  ", style="bold")
+        if phase == "play":
+            turn = public.get("turn")
+            text.append(seat_name(view, turn), style="bold reverse" if turn == view.get("you") else "bold")
+            text.append(" " + w("w.kh.cli.toPlayDone" if public.get("main_done") else "w.kh.cli.toPlay"))
+        else:
+            text.append(self.phase_words(view, phase))
+        first, black = self.turn_tail(view)
+        text.append("  " + first)
+        text.append("  " + black)
+        return text
+
+    def asking(self, view: View) -> Text:
+        """What the pending choices are (public), one line each."""
+        public = view["public"]
+        board = self.board(public)
+        text = self.asking_head(view, board)
+        for item in public.get("pending") or []:
+            who = seat_name(view, item.get("seat"))
+            kind = str(item.get("kind"))
+            what = self.pending_words(view, board, item, who)
+            if what is not None:
+                pass
+            elif kind == "travel":
+                what = w(f"w.{self.prefix}.now.travel", who=who, steps=item.get("steps"), max=item.get("max"))
+            elif kind == "comp":
+                what = w("w.kh.now.comp", who=who, n=item.get("amount"))
+            else:
+                pend = w_or(f"w.{self.prefix}.pend.{kind}", w_or(f"w.kh.pend.{kind}", w("w.kh.pend.any")))
+                what = w("w.kh.now.other", who=who, what=pend)
+            if text:
+                text.append("\n")
+            text.append(w("w.now") + " ", style="bold")
+            text.append(what)
+        return text
+
+    def players(self, view: View) -> Group:
+        """Each player's board (character, resources, VP, posts, dice, contracts done), then what each holds."""
+        public = view["public"]
+        board = self.board(public)
+        seats = view.get("seats") or []
+        t = Table(title="Players", title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
+        numeric = tuple("VP" if r == "vp" else r for r in self.resources)
+        for col in ("", "player", "character", *numeric, "posts (left)", "dice", "done", "online"):
+            t.add_column(col, justify="right" if col in numeric or col == "done" else "left")
+        held = Text(self.held_title, style="bold")
+        for p in public.get("players") or []:
+            s = int(p["seat"])
+            connected = seats[s].get("connected") if s < len(seats) else None
+            t.add_row(
+                "▶" if s == public.get("turn") and not view.get("result") else "",
+                Text(seat_name(view, s), style=seat_style(s)),
+                board.character(p.get("character")),
+                *(str(p.get(k, "?")) for k in self.resources),
+                f"{len(p.get('posts') or [])} ({p.get('posts_left', '?')})",
+                dice_text(p.get("dice"), s),
+                str(p.get("completed", 0)),
+                "yes" if connected else "no",
+            )
+            held.append("\n  ")
+            held.append(seat_name(view, s), style=seat_style(s))
+            held.append(self.held_words(view, board, p))
+        return Group(t, held)
+
+    def your_board(self, view: View) -> Text:
+        """The viewer's own character, goal cards (secret to others) and goal card offer."""
+        board = self.board(view["public"])
+        private = view.get("private") or {}
+        me = my_player(view) or {}
+        char = me.get("character")
+        text = Text("Your board", style="bold")
+        if char:
+            text.append(f"\n  Character: {board.character(char)}: {board.ability(char)}")
+        posts = self.posts_of(me)
+        goals = private.get("goals") or []
+        text.append("\n  Your goal cards (secret): ")
+        if not goals:
+            text.append("none yet", style="dim")
+        for g in goals:
+            text.append("\n    " + self.goal_text(board, g, posts))
+        offer = private.get("goal_offer") or []
+        if offer:
+            offered = "; ".join(self.goal_text(board, g, None) for g in offer)
+            text.append(f"\n  Goal cards offered (keep {self.goal_keep}): " + offered)
+        self.your_board_more(view, board, text)
+        return text
+
+    def result(self, view: View) -> RenderableType:
+        """Scores with the camel tie-break, then every seat's breakdown and kept goal cards."""
+        res = view.get("result") or {}
+        parts: list[RenderableType] = [result_table(view, tiebreak_label="camels")]
+        breakdown = res.get("breakdown") or []
+        if breakdown:
+            t = Table(title="Final scoring", title_justify="left", title_style="bold", show_edge=False)
+            t.add_column("player")
+            for _, label in self.breakdown:
+                t.add_column(label, justify="right")
+            for s, b in enumerate(breakdown):
+                t.add_row(seat_name(view, s), *(str(b.get(k, 0)) for k, _ in self.breakdown))
+            parts.append(t)
+        public = view.get("public") or {}
+        board = self.board(public)
+        goals = Text()
+        for p in public.get("players") or []:
+            if p.get("goals"):
+                posts = self.posts_of(p)
+                goals.append(f"{seat_name(view, p['seat'])}'s goal cards: ")
+                goals.append("; ".join(self.goal_text(board, g, posts) for g in p["goals"]) + "\n")
+        if goals:
+            parts.append(goals)
+        return Group(*parts)
+
+
+#: the common words (resource kinds both games have), for the shared option labels
+WORDS = Words()
+
+
+def event_sentence(
+    view: View,
+    ev: dict[str, Any],
+    board: Any,
+    own: Callable[[str], str | None],
+    named: Callable[[Any], str],
+    die: Callable[[Any, Any], str],
+) -> str:
+    """One log event in words, as the browser says it: `own(who)` for the game's own events (None: not one of
+    them), then the events both games say alike (`named` a contract, `die` a placed die); compact JSON for an
+    event this client does not know."""
+    kind = ev.get("ev")
+    who = seat_name(view, ev.get("seat")) if "seat" in ev else ""
+
+    def common(key: str, **params: Any) -> str:
+        return w(key, who=who, **params).rstrip(".")
+
+    try:
+        words = own(who)
+        if words is not None:
+            return words
+        if kind == "character":
+            return common("w.log.character", name=board.character(ev.get("character")))
+        if kind == "place":
+            dice = ", ".join(die(k, v) for k, v in ev["dice"])
+            space = board.space(str(ev["space"]))
+            if ev.get("fee"):
+                return common("w.log.placeFee", dice=dice, space=space, fee=WORDS.amount("coins", int(ev["fee"])))
+            return common("w.log.place", dice=dice, space=space)
+        if kind in ("step", "relocate"):
+            return common(f"w.log.{kind}", **{"from": board.name(ev["from"]), "to": board.name(ev["to"])})
+        if kind == "post":
+            city = board.name(ev["city"])
+            if ev.get("vp"):
+                return common("w.kh.log.postVp", nth=ev.get("nth"), city=city, vp=ev["vp"])
+            return common("w.kh.log.post", nth=ev.get("nth"), city=city)
+        if kind == "take_contract":
+            return common("w.log.took", what=named(ev.get("contract")))
+        if kind == "fulfil":
+            return common("w.log.fulfilled", what=named(ev.get("contract")))
+        if kind == "black_die":
+            return common("w.log.blackDie", v=ev["value"])
+        if kind == "end_turn":
+            return common("w.log.endTurn")
+        if kind == "final_scoring":
+            scores = ", ".join(f"{seat_name(view, s)} {v}" for s, v in enumerate(ev.get("scores") or []))
+            return w("w.log.final", scores=scores).rstrip(".")
+    except (KeyError, TypeError, ValueError, IndexError):
+        pass
+    return compact({k: v for k, v in ev.items() if k != "n"})
