@@ -39,9 +39,15 @@ COMMON: tuple[str, ...] = ("coins", "camels", "pepper", "silk", "gold", "jade", 
 class Words:
     """Amounts, bundles and contracts in words (`clients/words/`, the browser's words); `own` adds a game's kinds."""
 
-    def __init__(self, own: dict[str, Callable[[int], str]] | None = None, arrow: str = "→") -> None:
+    def __init__(
+        self,
+        own: dict[str, Callable[[int], str]] | None = None,
+        arrow: str = "→",
+        cards: Callable[[dict[str, Any]], str | None] | None = None,
+    ) -> None:
         self.own = own or {}
         self.arrow = arrow
+        self.cards = cards or (lambda card: None)
 
     def amount(self, key: str, n: int) -> str:
         if key in self.own:
@@ -60,8 +66,8 @@ class Words:
             return "—"
         return w("w.contract.words", cost=self.bundle(c.get("cost")), reward=self.bundle(c.get("reward")))
 
-    def card(self, card: dict[str, Any] | None, own: Callable[[dict[str, Any]], str | None]) -> str:
-        """A city card's effect in words: the kinds both games have here, a game's own kinds from `own`
+    def card(self, card: dict[str, Any] | None) -> str:
+        """A city card's effect in words: the kinds both games have here, a game's own kinds from `cards`
         (None for a kind it does not know either: the card as compact JSON)."""
         if not card:
             return "—"
@@ -76,7 +82,7 @@ class Words:
         if kind == "either":
             ways = [self.way(x) for x in card.get("ways") or []]
             return w("w.card.either", ways=f" {w('w.orShort')} ".join(ways))
-        words = own(card)
+        words = self.cards(card)
         return compact(card) if words is None else words
 
     def way(self, way: dict[str, Any]) -> str:
@@ -90,6 +96,11 @@ def die_words(kind: str, value: int) -> str:
     if not int(value):
         return w("w.die.ownAny" if kind == "own" else "w.die.any", kind=kind_words)
     return w("w.die.own" if kind == "own" else "w.die.other", v=value, kind=kind_words)
+
+
+def option_die(option: dict[str, Any]) -> str:
+    """The die an option names (`kind`, `value`) in words."""
+    return die_words(str(option.get("kind", "own")), int(option.get("value", 0) or 0))
 
 
 def the_die(kind: str, value: int) -> str:
@@ -172,7 +183,7 @@ def my_player(view: View) -> dict[str, Any] | None:
     """The viewer's own player record (None for a spectator)."""
     you = view.get("you")
     players = (view.get("public") or {}).get("players") or []
-    return players[you] if isinstance(you, int) and 0 <= you < len(players) else None  # type: ignore[no-any-return]
+    return players[you] if isinstance(you, int) and 0 <= you < len(players) else None
 
 
 def placements_text(view: View, placements: list[dict[str, Any]] | None) -> Text:
@@ -204,6 +215,29 @@ def figure_texts(view: View, figures: list[tuple[int, int]]) -> list[Text]:
     return out
 
 
+def pieces_at(
+    public: dict[str, Any], key: Callable[[Any], Any]
+) -> tuple[dict[Any, list[int]], dict[Any, list[tuple[int, int]]]]:
+    """Where the trading posts (seats by location) and the figures ((seat, figure) by location) are."""
+    posts: dict[Any, list[int]] = {}
+    figures: dict[Any, list[tuple[int, int]]] = {}
+    for p in public.get("players") or []:
+        s = int(p["seat"])
+        for c in p.get("posts") or []:
+            posts.setdefault(key(c), []).append(s)
+        for f, loc in enumerate(p.get("figures") or []):
+            figures.setdefault(key(loc), []).append((s, f))
+    return posts, figures
+
+
+def city_card(public: dict[str, Any], card_id: str) -> dict[str, Any] | None:
+    """A city card on the board by its id."""
+    for cc in public.get("city_cards") or []:
+        if (cc.get("card") or {}).get("id") == card_id:
+            return cc["card"]  # type: ignore[no-any-return]
+    return None
+
+
 def spaces_table(placed: str) -> Table:
     """The action spaces' table: space, dice needed, what it gives and the dice placed (`placed` its heading)."""
     t = Table(title="Action spaces", title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
@@ -215,10 +249,14 @@ def spaces_table(placed: str) -> Table:
 
 
 class CharacterBoard:
-    """A game board's characters by name and ability (catalogue keys `w.<prefix>.char.<id>`, `.ability.`)."""
+    """Lookups into a game's constant board (`data`): its routes, and its characters by name and ability
+    (catalogue keys `w.<prefix>.char.<id>`, `.ability.`)."""
 
     prefix = ""
-    characters: dict[str, Any]
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.edges: list[dict[str, Any]] = list(data.get("edges") or [])
+        self.characters: dict[str, Any] = dict(data.get("characters") or {})
 
     def character(self, cid: str | None) -> str:
         if not cid:
@@ -238,12 +276,15 @@ class DiceRenderer(LogRenderer):
     board_key = "board"
     #: the resources shown in the players' table, in order (`vp` shown as VP)
     resources: tuple[str, ...] = ()
+    #: the heading of the city cards' list
+    cards_title = ""
     #: the heading of what each player holds, under the players' table
     held_title = ""
     #: how many goal cards of the offer a player keeps
     goal_keep = 1
-    #: the final scoring's columns: breakdown key, heading
-    breakdown: tuple[tuple[str, str], ...] = ()
+    #: the final scoring's columns by breakdown key, headed by the key in words or by `breakdown_labels`
+    breakdown: tuple[str, ...] = ()
+    breakdown_labels: dict[str, str] = {}  # noqa: RUF012
     #: the pending kinds whose `stop` option has its own words (`w.kh.opt.stop.<kind>`)
     stop_kinds: tuple[str, ...] = ("travel", "card")
     #: the game's words for amounts, bundles and contracts
@@ -251,9 +292,11 @@ class DiceRenderer(LogRenderer):
 
     # ---- hooks --------------------------------------------------------------------------------
 
+    #: the game's lookups into its constant board (names of locations, spaces, characters)
+    board_class: type[CharacterBoard] = CharacterBoard
+
     def board(self, public: dict[str, Any]) -> Any:
-        """The game's lookups into its constant board (names of locations, spaces, characters)."""
-        raise NotImplementedError
+        return self.board_class(public)
 
     def contract_named(self, public: dict[str, Any], cid: Any) -> str:
         """A contract by what it asks and gives."""
@@ -312,20 +355,38 @@ class DiceRenderer(LogRenderer):
     def your_board_more(self, view: View, board: Any, text: Text) -> None:
         """What the viewer's own board shows after the goal cards."""
 
-    def locations(self, view: View) -> RenderableType:
+    def locations(self, view: View, board: Any) -> RenderableType:
         raise NotImplementedError
 
-    def routes(self, view: View) -> RenderableType:
+    def routes(self, view: View, board: Any) -> RenderableType:
         raise NotImplementedError
 
-    def action_spaces(self, view: View) -> RenderableType:
+    def action_spaces(self, view: View, board: Any) -> RenderableType:
         raise NotImplementedError
 
-    def contracts(self, view: View) -> RenderableType:
+    def contracts(self, view: View, board: Any) -> RenderableType:
         raise NotImplementedError
 
-    def city_cards(self, view: View) -> RenderableType:
+    def card_place(self, board: Any, cc: dict[str, Any]) -> str:
+        """Where a city card lies, in words."""
         raise NotImplementedError
+
+    def card_used(self, view: View, cc: dict[str, Any], text: Text) -> None:
+        """Whether (and by whom) a city card is used, after its words."""
+
+    def city_cards_more(self, view: View, text: Text) -> None:
+        """What the city cards' list shows after the cards."""
+
+    # ---- the board ----------------------------------------------------------------------------
+
+    def city_cards(self, view: View, board: Any) -> RenderableType:
+        """The city cards: where each lies, what it does, whether it is used."""
+        text = Text(self.cards_title, style="bold")
+        for cc in view["public"].get("city_cards") or []:
+            text.append(f"\n  {self.card_place(board, cc)}: {self.words.card(cc.get('card') or {})}")
+            self.card_used(view, cc, text)
+        self.city_cards_more(view, text)
+        return text
 
     # ---- option labels ------------------------------------------------------------------------
 
@@ -351,7 +412,7 @@ class DiceRenderer(LogRenderer):
         """An option both games have in words (None for one this does not know)."""
         public = view.get("public") or {}
         a = option.get("a")
-        die = die_words(str(option.get("kind", "own")), int(option.get("value", 0) or 0))
+        die = option_die(option)
         if a == "character":
             return w("w.opt.character", name=board.character(str(option["character"])))
         if a == "space":
@@ -402,18 +463,17 @@ class DiceRenderer(LogRenderer):
         """The prompt's question from the view's structure (phase, your pending item), in the current language."""
         return dice_prompt_text(view, self.prefix)
 
-    # ---- the board ----------------------------------------------------------------------------
-
     def body(self, view: View) -> RenderableType:
         public = view.get("public") or {}
         if self.board_key not in public or "players" not in public:
             return super().body(view)
+        board = self.board(public)
         parts: list[RenderableType] = [self.turn_line(view), self.asking(view)]
-        parts.append(self.locations(view))
-        parts.append(self.routes(view))
-        parts.append(self.action_spaces(view))
-        parts.append(self.contracts(view))
-        parts.append(self.city_cards(view))
+        parts.append(self.locations(view, board))
+        parts.append(self.routes(view, board))
+        parts.append(self.action_spaces(view, board))
+        parts.append(self.contracts(view, board))
+        parts.append(self.city_cards(view, board))
         parts.append(self.players(view))
         if view.get("private") is not None:
             parts.append(self.your_board(view))
@@ -521,10 +581,10 @@ class DiceRenderer(LogRenderer):
         if breakdown:
             t = Table(title="Final scoring", title_justify="left", title_style="bold", show_edge=False)
             t.add_column("player")
-            for _, label in self.breakdown:
-                t.add_column(label, justify="right")
+            for key in self.breakdown:
+                t.add_column(self.breakdown_labels.get(key, key.replace("_", " ")), justify="right")
             for s, b in enumerate(breakdown):
-                t.add_row(seat_name(view, s), *(str(b.get(k, 0)) for k, _ in self.breakdown))
+                t.add_row(seat_name(view, s), *(str(b.get(k, 0)) for k in self.breakdown))
             parts.append(t)
         public = view.get("public") or {}
         board = self.board(public)

@@ -19,20 +19,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from clients.cli.games.board import (
-    CharacterBoard,
-    DiceRenderer,
-    Words,
-    die_words,
-    event_sentence,
-    figure_texts,
-    khan_ladder,
-    placement_text,
-    placements_text,
-    spaces_table,
-)
-from clients.cli.games.board import join_texts as _join
-from clients.cli.games.board import seat_style as _style
+from clients.cli.games import board as shared
 from clients.cli.i18n import w, w_or
 from clients.cli.render import Move, View, register, seat_name
 
@@ -75,22 +62,16 @@ def cargo_how(how: str) -> str:
 
 # ---- words for the pieces ----------------------------------------------------------------------
 
-WORDS = Words(
+WORDS = shared.Words(
     own={
         "good": lambda n: w("w.res.goodChoice", n=n),
         "contract": lambda n: w("w.kh.res.contract"),
         "draw_contract": lambda n: w("w.kh.res.drawContract", n=n),
         "other_marker": lambda n: w("w.kh.res.otherMarker"),
-    }
+    },
+    cards=lambda card: _own_card(card),
 )
-amount_words = WORDS.amount
-bundle_words = WORDS.bundle
-contract_words = WORDS.contract
-
-
-def card_words(card: dict[str, Any] | None) -> str:
-    """A city card's effect in words (amounts depend on the die placed on it)."""
-    return WORDS.card(card, _own_card)
+amount_words, bundle_words, contract_words, card_words = WORDS.amount, WORDS.bundle, WORDS.contract, WORDS.card
 
 
 def _own_card(card: dict[str, Any]) -> str | None:
@@ -140,22 +121,21 @@ def caravan_shields(public: dict[str, Any], route: Any) -> str:
     return f" {' – '.join(shield_name(x) for x in r.get('shields') or [])}" if r else ""
 
 
-class Board(CharacterBoard):
+class Board(shared.CharacterBoard):
     """Lookups into the constant board under `public.board`."""
 
     prefix = "kh"
 
     def __init__(self, public: dict[str, Any]) -> None:
         board = public.get("board") or {}
+        super().__init__(board)
         self.nodes: dict[str, dict[str, Any]] = {str(n["id"]): n for n in board.get("nodes") or []}
-        self.edges: list[dict[str, Any]] = list(board.get("edges") or [])
         self.card_slots: list[str] = list(board.get("card_slots") or [])
         self.contract_cities: list[str] = list(board.get("contract_cities") or [])
         self.marker_cities: list[str] = list(board.get("marker_cities") or [])
         self.outpost_cities: list[str] = list(board.get("outpost_cities") or [])
         self.special: dict[str, Any] = dict(board.get("special_cities") or {})
         self.seals: dict[str, Any] = dict(board.get("seals") or {})
-        self.characters: dict[str, Any] = dict(board.get("characters") or {})
         self.shield_track: list[int] = list(board.get("shield_track") or [])
 
     def name(self, node: Any) -> str:
@@ -201,13 +181,6 @@ def _card_at(public: dict[str, Any], space: str) -> dict[str, Any] | None:
     return None
 
 
-def _card_by_id(public: dict[str, Any], card_id: str) -> dict[str, Any] | None:
-    for cc in public.get("city_cards") or []:
-        if (cc.get("card") or {}).get("id") == card_id:
-            return cc["card"]  # type: ignore[no-any-return]
-    return None
-
-
 def _contract_named(public: dict[str, Any], cid: Any) -> str:
     """A contract by what it asks and gives, or `a contract` once it is no longer in the view."""
     c = _find_contract(public, str(cid))
@@ -244,31 +217,21 @@ def _source_words(public: dict[str, Any], board: Board, label: str) -> str:
     return w("w.kh.src.character")
 
 
-class KhanRenderer(DiceRenderer):
+class KhanRenderer(shared.DiceRenderer):
     """Marco Polo II: map, action spaces, contracts, city cards, offers, players, your goals, log."""
 
     game = "khan"
     prefix = "kh"
     board_key = "board"
+    board_class = Board
     words = WORDS
     resources = ("coins", "camels", "pepper", "silk", "gold", "jade", "vp")
+    cards_title = "City cards (a die on a card by a city needs your post there)"
     held_title = "Seals, contracts, tiles and caravans"
     goal_keep = 1
-    breakdown = (
-        ("in_game", "in game"),
-        ("goal_seals", "goal seals"),
-        ("shields", "shields"),
-        ("shield_count", "(count)"),
-        ("goods", "goods"),
-        ("coins", "coins"),
-        ("contracts", "most contracts"),
-        ("caravan", "caravan"),
-        ("total", "total"),
-    )
+    breakdown = ("in_game", "goal_seals", "shields", "shield_count", "goods", "coins", "contracts", "caravan", "total")
+    breakdown_labels = {"shield_count": "(count)", "contracts": "most contracts"}  # noqa: RUF012
     stop_kinds = ("travel", "card", "load", "caravan_move")
-
-    def board(self, public: dict[str, Any]) -> Board:
-        return Board(public)
 
     def contract_named(self, public: dict[str, Any], cid: Any) -> str:
         return _contract_named(public, cid)
@@ -281,7 +244,6 @@ class KhanRenderer(DiceRenderer):
         """An option of Marco Polo II in words (the browser's words, `clients/words/`): `Travel 3 (2 dice)`, …."""
         public = view.get("public") or {}
         a = option.get("a")
-        die = die_words(str(option.get("kind", "own")), int(option.get("value", 0) or 0))
         if a == "goal":
             private = view.get("private") or {}
             g = next((x for x in private.get("goal_offer") or [] if x.get("id") == option["keep"]), None)
@@ -290,7 +252,7 @@ class KhanRenderer(DiceRenderer):
             seal = board.seals.get(str(option["seal"])) or {}
             return w("w.kh.opt.improve", seal=seal_name(str(option["seal"])), cost=bundle_words(seal.get("improve")))
         if a == "bag":
-            return w("w.kh.opt.bag", die=die, take=bag_take(str(option["take"])))
+            return w("w.kh.opt.bag", die=shared.option_die(option), take=bag_take(str(option["take"])))
         if a == "black":
             if pending.get("kind") == "black_pick":
                 return w("w.kh.opt.blackPick", v=option["value"])
@@ -370,9 +332,9 @@ class KhanRenderer(DiceRenderer):
         return route_cost(board.route(here, to))
 
     def card_way(self, public: dict[str, Any], card_id: str, way: int) -> dict[str, Any] | None:
-        card = _card_by_id(public, card_id) or {}
+        card = shared.city_card(public, card_id) or {}
         ways = card.get("ways") or []
-        return ways[way] if card.get("kind") == "either" and 0 <= way < len(ways) else None  # type: ignore[no-any-return]
+        return ways[way] if card.get("kind") == "either" and 0 <= way < len(ways) else None
 
     @staticmethod
     def _bonus_label(board: Board, city: Any) -> str:
@@ -416,20 +378,13 @@ class KhanRenderer(DiceRenderer):
             return w("w.kh.now.offer", who=who, space=space)
         return None
 
-    def locations(self, view: View) -> Table:
+    def locations(self, view: View, board: Board) -> Table:
         public = view["public"]
-        board = Board(public)
-        posts: dict[str, list[int]] = {}
-        figures: dict[str, list[tuple[int, int]]] = {}
+        posts, figures = shared.pieces_at(public, str)
         caravans: dict[str, list[int]] = {}
         for p in public.get("players") or []:
-            s = int(p["seat"])
-            for c in p.get("posts") or []:
-                posts.setdefault(str(c), []).append(s)
-            for f, loc in enumerate(p.get("figures") or []):
-                figures.setdefault(str(loc), []).append((s, f))
             if p.get("caravan"):
-                caravans.setdefault(str(p["caravan"].get("at")), []).append(s)
+                caravans.setdefault(str(p["caravan"].get("at")), []).append(int(p["seat"]))
         t = Table(title="Map: locations", title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
         for col in ("location", "kind", "shield", "features", "trading posts", "figures"):
             t.add_column(col)
@@ -450,10 +405,12 @@ class KhanRenderer(DiceRenderer):
                 sp = board.special[nid]
                 feats.append(w("w.kh.map.special", bonus=bundle_words(sp.get("reward"))))
                 feats.append(w("w.kh.map.bonus", bonus=bundle_words(sp.get("bonus"))))
-            post_text = _join([Text(seat_name(view, s, you=False), style=_style(s)) for s in posts.get(nid, [])])
-            figs = figure_texts(view, figures.get(nid, []))
+            post_text = shared.join_texts(
+                [Text(seat_name(view, s, you=False), style=shared.seat_style(s)) for s in posts.get(nid, [])]
+            )
+            figs = shared.figure_texts(view, figures.get(nid, []))
             for s in caravans.get(nid, []):
-                figs.append(Text(f"{seat_name(view, s, you=False)}'s caravan", style=_style(s)))
+                figs.append(Text(f"{seat_name(view, s, you=False)}'s caravan", style=shared.seat_style(s)))
             kind = str(node.get("type"))
             t.add_row(
                 board.name(nid),
@@ -461,40 +418,38 @@ class KhanRenderer(DiceRenderer):
                 shield_name(node.get("shield")) if node.get("shield") else "",
                 "; ".join(feats),
                 post_text,
-                _join(figs),
+                shared.join_texts(figs),
             )
         return t
 
-    def routes(self, view: View) -> Group:
-        board = Board(view["public"])
+    def routes(self, view: View, board: Board) -> Group:
         items = [f"{board.name(e['a'])} – {board.name(e['b'])}: {route_cost(e)}" for e in board.edges]
         head = Text(f"Map: {len(items)} routes", style="bold")
         head.append("  (costs to pay for each route moved along; jade pays for missing coins and camels)", style="dim")
         return Group(head, Columns(items, padding=(0, 3), column_first=True))
 
-    def action_spaces(self, view: View) -> Group:
+    def action_spaces(self, view: View, board: Board) -> Group:
         public = view["public"]
-        board = Board(public)
         spaces = public.get("spaces") or {}
-        t = spaces_table("dice placed (a taken blue space costs the lowest die in coins)")
+        t = shared.spaces_table("dice placed (a taken blue space costs the lowest die in coins)")
         for space in ("book1", "book2", "book3a", "book3b", "seals", "travel1", "travel3", "travel6", "contracts"):
             t.add_row(
                 space_name(space),
                 str(SPACE_DICE.get(space, 1)),
                 space_gives(space),
-                placements_text(view, spaces.get(space)),
+                shared.placements_text(view, spaces.get(space)),
             )
-        t.add_row(space_name("khan"), "1", space_gives("khan"), khan_ladder(view, public.get("khan")))
+        t.add_row(space_name("khan"), "1", space_gives("khan"), shared.khan_ladder(view, public.get("khan")))
         special = public.get("special") or {}
         for city, sp in board.special.items():
             gives = w("w.kh.specialGives", reward=bundle_words(sp.get("reward")), seal=seal_name(str(sp.get("seal"))))
-            t.add_row(board.name(city), "1", gives, placements_text(view, special.get(city)))
+            t.add_row(board.name(city), "1", gives, shared.placements_text(view, special.get(city)))
         for cc in public.get("city_cards") or []:
             used = cc.get("used")
-            placed = placement_text(view, used) if isinstance(used, dict) else Text("")
+            placed = shared.placement_text(view, used) if isinstance(used, dict) else Text("")
             where = board.space(str(cc.get("space")))
             t.add_row(where[0].upper() + where[1:], "1", card_words(cc.get("card")), placed)
-        t.add_row(space_name("bag"), "1", space_gives("bag"), placements_text(view, public.get("bag")))
+        t.add_row(space_name("bag"), "1", space_gives("bag"), shared.placements_text(view, public.get("bag")))
         offers = Text("Offer tiles on the books", style="bold")
         nexts = public.get("next_offers") or []
         for i, tile in enumerate(public.get("offers") or []):
@@ -504,9 +459,8 @@ class KhanRenderer(DiceRenderer):
                 offers.append(f"  (next: {tile_words(nexts[i])})", style="dim")
         return Group(t, offers)
 
-    def contracts(self, view: View) -> Text:
+    def contracts(self, view: View, board: Board) -> Text:
         public = view["public"]
-        board = Board(public)
         text = Text("Contracts in the contract cities", style="bold")
         for city, row in (public.get("contract_spaces") or {}).items():
             text.append(f"\n  {board.name(city)}: ")
@@ -514,22 +468,20 @@ class KhanRenderer(DiceRenderer):
         text.append(f"\n  Contract pile: {public.get('pile', 0)}.", style="dim")
         return text
 
-    def city_cards(self, view: View) -> Text:
+    def card_place(self, board: Board, cc: dict[str, Any]) -> str:
+        return board.name(cc["city"]) if cc.get("city") else "action area"
+
+    def card_used(self, view: View, cc: dict[str, Any], text: Text) -> None:
+        if cc.get("used"):
+            text.append("  (taken)", style="dim")
+
+    def city_cards_more(self, view: View, text: Text) -> None:
         public = view["public"]
-        board = Board(public)
-        text = Text("City cards (a die on a card by a city needs your post there)", style="bold")
-        for cc in public.get("city_cards") or []:
-            card = cc.get("card") or {}
-            where = board.name(cc["city"]) if cc.get("city") else "action area"
-            text.append(f"\n  {where}: {card_words(card)}")
-            if cc.get("used"):
-                text.append("  (taken)", style="dim")
         text.append(f"\n  City card deck: {public.get('deck', 0)}.", style="dim")
         routes = public.get("caravan_routes") or []
         if (public.get("options") or {}).get("caravans"):
             text.append("\nCaravan routes: ", style="bold")
             text.append(", ".join(" – ".join(r.get("shields") or []) for r in routes) or "none")
-        return text
 
     def held_words(self, view: View, board: Board, p: dict[str, Any]) -> str:
         public = view["public"]
@@ -608,7 +560,7 @@ def event_words(view: View, ev: dict[str, Any]) -> str:  # noqa: C901
     def die(k: Any, v: Any) -> str:
         return str(v) if k == "own" else f"{w(f'w.diekind.{k}')} {v}"
 
-    return event_sentence(view, ev, board, own, lambda cid: _contract_named(public, cid), die)
+    return shared.event_sentence(view, ev, board, own, lambda cid: _contract_named(public, cid), die)
 
 
 RENDERER = register(KhanRenderer())
