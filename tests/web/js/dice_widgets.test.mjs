@@ -17,6 +17,7 @@ import {
   myPending,
   myPlayer,
   promptUi,
+  tieNote,
 } from "../../../clients/web/src/shared/board.js";
 
 setLang("en");
@@ -142,6 +143,8 @@ test("the prompt question, the status line and the tie note", () => {
   assert.equal(camelsTieNote({ result: { scores: [5, 5, 2], winners: [0] } }), "Tied on points: the player with the most camels wins.");
   assert.equal(camelsTieNote({ result: { scores: [5, 5, 2], winners: [0, 1] } }), "Tied on points and on camels: a shared win.");
   assert.equal(camelsTieNote({ result: { scores: [6, 5], winners: [0] } }), null);
+  // another game's words for the same tie (Expedition: the figure nearest Daidu breaks it)
+  assert.equal(tieNote({ result: { scores: [5, 5], winners: [1] } }, "w.ex.tie", "w.ex.tieShared"), "Tied on gold: the tie goes to the player whose figure is nearest Daidu.");
 });
 
 test("the room's selections are the game's own and are reset when the prompt changes", () => {

@@ -1,7 +1,8 @@
 // What the Voyages and Marco Polo II renderers share: resources, contracts and city cards in words, the dice
 // (a die, the dice placed on an action space, placements in words), SVG text and clickable targets, seat
 // colours; the prompt sorted by gesture, its question, the options and log events both games have in words,
-// the board's characters and routes, the player board's frame, the final scoring's table, the status line.
+// the board's characters and routes, the player board's frame, the final scoring's table, the status line;
+// the tie note (Expedition's too).
 // Owns: these widgets and words. Must not: know either game's spaces or rules; a game passes its own
 // resource and card words (`makeWords`) for the kinds only it has, and its own options and events
 // (`describeMove`, `logSentence`) in words.
@@ -408,12 +409,17 @@ export function diceStatus(view, ctx, { draft = false } = {}) {
   return t("w.st.round", { round: pub.round });
 }
 
-/** Why a tie stands or is broken: camels break a tie of VP, a tie of camels too is shared. */
-export function camelsTieNote(view) {
+/** Why a tie on the top score stands or is broken: `broken` (the tie-break decided), `shared` (it did not). */
+export function tieNote(view, broken, shared) {
   const res = view.result;
   const top = Math.max(...res.scores);
   const tied = res.scores.filter((x) => x === top).length;
-  if (tied > 1 && tied > res.winners.length) return t("w.tie.camels");
-  if (tied > 1) return t("w.tie.camelsShared");
+  if (tied > 1 && tied > res.winners.length) return t(broken);
+  if (tied > 1) return t(shared);
   return null;
+}
+
+/** Camels break a tie of VP; a tie of camels too is shared. */
+export function camelsTieNote(view) {
+  return tieNote(view, "w.tie.camels", "w.tie.camelsShared");
 }
