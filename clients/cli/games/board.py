@@ -356,15 +356,19 @@ class DiceRenderer(LogRenderer):
         """What the viewer's own board shows after the goal cards."""
 
     def locations(self, view: View, board: Any) -> RenderableType:
+        """The map's locations: what lies on each, who has posts and figures there."""
         raise NotImplementedError
 
     def routes(self, view: View, board: Any) -> RenderableType:
+        """The map's routes with their costs."""
         raise NotImplementedError
 
     def action_spaces(self, view: View, board: Any) -> RenderableType:
+        """The action spaces with the dice placed on them."""
         raise NotImplementedError
 
     def contracts(self, view: View, board: Any) -> RenderableType:
+        """The contracts to take."""
         raise NotImplementedError
 
     def card_place(self, board: Any, cc: dict[str, Any]) -> str:
@@ -505,22 +509,25 @@ class DiceRenderer(LogRenderer):
         text = self.asking_head(view, board)
         for item in public.get("pending") or []:
             who = seat_name(view, item.get("seat"))
-            kind = str(item.get("kind"))
             what = self.pending_words(view, board, item, who)
-            if what is not None:
-                pass
-            elif kind == "travel":
-                what = w(f"w.{self.prefix}.now.travel", who=who, steps=item.get("steps"), max=item.get("max"))
-            elif kind == "comp":
-                what = w("w.kh.now.comp", who=who, n=item.get("amount"))
-            else:
-                pend = w_or(f"w.{self.prefix}.pend.{kind}", w_or(f"w.kh.pend.{kind}", w("w.kh.pend.any")))
-                what = w("w.kh.now.other", who=who, what=pend)
+            if what is None:
+                what = self.common_pending(item, who)
             if text:
                 text.append("\n")
             text.append(w("w.now") + " ", style="bold")
             text.append(what)
         return text
+
+    def common_pending(self, item: dict[str, Any], who: str) -> str:
+        """A pending item both games have in words; another as `choosing` the kind's words (`w.<prefix>.pend.`,
+        Marco Polo II's, or `a choice of the action`)."""
+        kind = str(item.get("kind"))
+        if kind == "travel":
+            return w(f"w.{self.prefix}.now.travel", who=who, steps=item.get("steps"), max=item.get("max"))
+        if kind == "comp":
+            return w("w.kh.now.comp", who=who, n=item.get("amount"))
+        pend = w_or(f"w.{self.prefix}.pend.{kind}", w_or(f"w.kh.pend.{kind}", w("w.kh.pend.any")))
+        return w("w.kh.now.other", who=who, what=pend)
 
     def players(self, view: View) -> Group:
         """Each player's board (character, resources, VP, posts, dice, contracts done), then what each holds."""
