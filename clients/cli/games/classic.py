@@ -17,8 +17,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from clients.cli.games.common import LogRenderer
 from clients.cli.i18n import N_, _, w, w_or
-from clients.cli.render import GameRenderer, Move, View, compact, register, seat_name
+from clients.cli.render import Move, View, compact, register, seat_name
 
 #: goods colours in the game's order, as rich styles
 CARD_STYLES: dict[str, str] = {
@@ -48,7 +49,6 @@ PHASE_WORDS = {
     "discard": "putting back a goods card",
     "over": "game over",
 }
-LOG_SHOWN = 8
 
 
 # ---- reading the view -----------------------------------------------------------------------------
@@ -154,10 +154,11 @@ def mission_words(player: dict[str, Any], public: dict[str, Any]) -> str:
 # ---- the renderer ---------------------------------------------------------------------------------
 
 
-class ClassicRenderer(GameRenderer):
+class ClassicRenderer(LogRenderer):
     """Marco Polo (classic): turn line, map, ransom spaces, players, the viewer's hand, log and result."""
 
     game = "classic"
+    log_shown = 8
 
     # ---- option labels --------------------------------------------------------------------
 
@@ -467,16 +468,6 @@ class ClassicRenderer(GameRenderer):
 
     def event(self, view: View, ev: dict[str, Any]) -> str:
         return event_words(view, ev)
-
-    def log(self, view: View) -> Text:
-        """The last few log events in words."""
-        events = (view.get("public") or {}).get("log") or []
-        text = Text(_("Recent events"), style="bold")
-        if not events:
-            text.append("\n  " + _("(nothing yet)"), style="dim")
-        for ev in events[-LOG_SHOWN:]:
-            text.append("\n  " + event_words(view, ev))
-        return text
 
     def result(self, view: View) -> RenderableType:
         """Totals, progress and winners, and why the game ended."""

@@ -18,8 +18,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from clients.cli.games.common import LogRenderer
 from clients.cli.i18n import N_, _, w, w_or
-from clients.cli.render import GameRenderer, Move, View, compact, register, result_table, seat_name
+from clients.cli.render import Move, View, compact, register, result_table, seat_name
 
 #: card colours in the order the game lists them, and how to draw them
 CARD_STYLES: dict[str, str] = {
@@ -38,7 +39,6 @@ FIGURE_STYLES: dict[str, str] = {
     "orange": "bold dark_orange",
     "white": "bold white",
 }
-LOG_SHOWN = 8
 
 
 def requirement_words(req: dict[str, Any] | None) -> str:
@@ -125,10 +125,11 @@ def _space_name(public: dict[str, Any], pos: int | None) -> str:
     return f"{space} ({w_or(f'w.ex.city.{name}', str(name))})" if name else space
 
 
-class ExpeditionRenderer(GameRenderer):
+class ExpeditionRenderer(LogRenderer):
     """Marco Polo Expedition: track, hand, display, players, turn, log and result."""
 
     game = "expedition"
+    log_shown = 8
 
     # ---- option labels --------------------------------------------------------------------
 
@@ -346,16 +347,6 @@ class ExpeditionRenderer(GameRenderer):
 
     def event(self, view: View, ev: dict[str, Any]) -> str:
         return event_words(view, ev)
-
-    def log(self, view: View) -> Text:
-        """The last few log events in words."""
-        events = (view.get("public") or {}).get("log") or []
-        text = Text(_("Recent events"), style="bold")
-        if not events:
-            text.append("\n  " + _("(nothing yet)"), style="dim")
-        for ev in events[-LOG_SHOWN:]:
-            text.append("\n  " + event_words(view, ev))
-        return text
 
     def result(self, view: View) -> RenderableType:
         """Scores (gold) and winners; the tie-break is the furthest space reached."""

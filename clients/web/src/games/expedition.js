@@ -4,6 +4,7 @@
 // figure would enter comes from the view (`figures[i].next`), never from a rule repeated here.
 import { clickable, h, s } from "../dom.js";
 import { t, t as tr, tOr } from "../i18n.js";
+import { tieNote } from "../shared/board.js";
 
 const CARD_COLOURS = { blue: "#2d67b3", yellow: "#d9a514", red: "#c3362c", green: "#2f8a41", purple: "#7a47a6" };
 const FIGURE_COLOURS = { red: "#d6392b", blue: "#2a68d6", green: "#2e9a48", orange: "#f28c18", white: "#fbfbf7" };
@@ -715,11 +716,6 @@ export default {
   },
 
   resultNote(view) {
-    const res = view.result;
-    const top = Math.max(...res.scores);
-    const tied = res.scores.filter((x) => x === top).length;
-    if (tied > 1 && tied > res.winners.length) return t("w.ex.tie");
-    if (tied > 1) return t("w.ex.tieShared");
-    return null;
+    return tieNote(view, "w.ex.tie", "w.ex.tieShared");
   },
 };

@@ -9,7 +9,7 @@
 // highlighted comes from the prompt alone. Options without a gesture are the room's buttons.
 import { h, s } from "../dom.js";
 import { t, tOr } from "../i18n.js";
-import { SEAT_COLOURS, die, dieWords, fitText, makeWords, resName, placedDice, placementsText, target, text, wrap } from "../shared/board.js";
+import { DiceBoard, breakdownTable, byGesture, camelsTieNote, describeMove, dicePromptText, diceStatus, die, dieWords, fitText, logSentence, makeWords, myPending, myPlayer as me, pick as pickFrom, placedDice, placementsText, playerPanel, promptUi, push, resName, SEAT_COLOURS, send, target, text, wrap } from "../shared/board.js";
 import { contractName } from "../shared/names.js";
 
 const RESOURCES = ["coins", "camels", "pepper", "silk", "gold", "jade", "vp"];
@@ -32,27 +32,23 @@ const my = (y) => 40 + y * 9.2;
 
 // ---- words -------------------------------------------------------------------------------------
 
-const { amountWords, bundleWords, contractWords } = makeWords({
-  good: (n) => t("w.res.goodChoice", { n }),
-  contract: () => t("w.kh.res.contract"),
-  draw_contract: (n) => t("w.kh.res.drawContract", { n }),
-  other_marker: () => t("w.kh.res.otherMarker"),
-});
+const WORDS = makeWords(
+  {
+    good: (n) => t("w.res.goodChoice", { n }),
+    contract: () => t("w.kh.res.contract"),
+    draw_contract: (n) => t("w.kh.res.drawContract", { n }),
+    other_marker: () => t("w.kh.res.otherMarker"),
+  },
+  ownCardWords,
+);
+const { amountWords, bundleWords, contractWords, cardWords } = WORDS;
 
-function cardWords(card) {
-  if (!card) return "—";
+/** The city cards only Marco Polo II has, in words (null: a kind both games have). */
+function ownCardWords(card) {
   const by = (list) => (list || []).join("/");
   switch (card.kind) {
-    case "per_pip":
-      return t("w.card.perPip", { reward: bundleWords(card.reward) });
     case "by_die":
       return t("w.card.byDie", { rewards: (card.rewards || []).map(bundleWords).join(" / ") });
-    case "count":
-      return t(card.counts === "posts" ? "w.card.perPost" : "w.card.perContract", { reward: bundleWords(card.reward) });
-    case "trade":
-      return t("w.card.trade", { cost: bundleWords(card.cost), reward: bundleWords(card.reward) });
-    case "either":
-      return t("w.card.either", { ways: (card.ways || []).map((w) => t("w.card.way", { cost: bundleWords(w.cost), reward: bundleWords(w.reward) })).join(` ${t("w.orShort")} `) });
     case "city_bonus":
       return t("w.card.cityBonus", { times: by(card.times_by_die) });
     case "seal":
@@ -62,7 +58,7 @@ function cardWords(card) {
     case "contract":
       return t("w.kh.card.contract", { reward: bundleWords(card.reward_per_pip) });
     default:
-      return JSON.stringify(card);
+      return null;
   }
 }
 
@@ -75,30 +71,19 @@ function nodeName(n) {
   return n ? tOr(`w.kh.node.${n.id}`, n.name) : "";
 }
 
-class Board {
+class Board extends DiceBoard {
   constructor(pub) {
     const b = pub.board || {};
-    this.pub = pub;
-    this.nodes = new Map((b.nodes || []).map((n) => [n.id, n]));
-    this.edges = b.edges || [];
+    super(pub, b, "kh");
     this.cardSlots = b.card_slots || [];
     this.contractCities = b.contract_cities || [];
     this.special = b.special_cities || {};
     this.seals = b.seals || {};
-    this.characters = b.characters || {};
   }
 
   name(id) {
     const n = this.nodes.get(id);
     return n ? nodeName(n) : String(id);
-  }
-
-  character(id) {
-    return tOr(`w.kh.char.${id}`, this.characters[id]?.name || id || "—");
-  }
-
-  ability(id) {
-    return tOr(`w.kh.ability.${id}`, this.characters[id]?.ability || "");
   }
 
   space(space) {
@@ -112,9 +97,6 @@ class Board {
     return String(space);
   }
 
-  route(a, b) {
-    return this.edges.find((e) => (e.a === a && e.b === b) || (e.a === b && e.b === a)) || null;
-  }
 }
 
 function routeWords(e) {
@@ -122,14 +104,6 @@ function routeWords(e) {
   const parts = ["coins", "camels", "jade"].filter((k) => e[k]).map((k) => amountWords(k, e[k]));
   const cost = parts.join(" + ") || t("w.free");
   return e.seal ? t("w.kh.route.sealed", { cost, seal: sealName(e.seal) }) : cost;
-}
-
-function me(view) {
-  return view.you === null || view.you === undefined ? null : view.public.players[view.you];
-}
-
-function myPending(view) {
-  return (view.public.pending || []).find((p) => p.seat === view.you) || null;
 }
 
 /** A contract by what it asks and gives (the data has no names); "a contract" when it is no longer shown. */
@@ -162,15 +136,10 @@ function sourceWords(pub, B, label) {
   return t("w.kh.src.character");
 }
 
-function describe(move, view) {
-  const pub = view.public;
-  const B = new Board(pub);
-  const pend = myPending(view) || {};
-  const mine = me(view) || {};
-  const die = dieWords(move.kind, move.value);
+/** An option only Marco Polo II has, in words (undefined: one both games have). */
+function ownOption(move, q) {
+  const { view, pub, B, pend, mine, die } = q;
   switch (move.a) {
-    case "character":
-      return t("w.opt.character", { name: B.character(move.character) });
     case "goal": {
       const g = (view.private?.goal_offer || []).find((x) => x.id === move.keep);
       return g ? t("w.kh.opt.goal", { goal: goalWords(g) }) : t("w.kh.opt.goalAny");
@@ -181,20 +150,10 @@ function describe(move, view) {
       const words = t("w.opt.space", { space: B.space(move.space), dice: t("w.dice", { n }) });
       return card ? `${words}: ${cardWords(card)}` : words;
     }
-    case "die":
-      return pend.kind === "dice" ? t("w.opt.dieOn", { die, space: B.space(pend.space) }) : t("w.opt.die", { die });
-    case "cancel":
-      return t("w.opt.cancel");
-    case "fulfil":
-      return t("w.opt.fulfil", { contract: cname(pub, move.contract) });
     case "improve":
       return t("w.kh.opt.improve", { seal: sealName(move.seal), cost: bundleWords(B.seals[move.seal]?.improve) });
     case "bag":
       return t("w.kh.opt.bag", { die, take: bagTake(move.take) });
-    case "reroll":
-      return t("w.opt.reroll", { die });
-    case "adjust":
-      return t("w.opt.adjust", { die, to: move.value + move.by });
     case "black":
       if (pend.kind === "black_pick") return t("w.kh.opt.blackPick", { v: move.value });
       return move.value ? t("w.kh.opt.blackShowing", { v: move.value }) : t("w.kh.opt.black");
@@ -206,12 +165,6 @@ function describe(move, view) {
       return t("w.kh.opt.caravan", { route: caravanShields(pub, move.route).trim() || "—", city: B.name(move.start) });
     case "deliver":
       return t("w.kh.opt.deliver");
-    case "end":
-      return t("w.opt.end");
-    case "comp": {
-      const camels = (pend.amount ?? move.coins) - move.coins;
-      return t("w.opt.comp", { coins: amountWords("coins", move.coins), camels: amountWords("camels", camels) });
-    }
     case "pair": {
       const v = move.value;
       return t("w.kh.opt.pair", { v, gain: amountWords(v === 1 || v === 6 ? "jade" : v === 2 || v === 5 ? "silk" : "gold", 1) });
@@ -222,8 +175,6 @@ function describe(move, view) {
       return t("w.kh.opt.double", { source: sourceWords(pub, B, move.source) });
     case "marker":
       return t("w.kh.opt.marker", { city: B.name(move.city), bonus: bundleWords(pub.markers?.[move.city]?.reward) });
-    case "good":
-      return t("w.opt.good", { good: amountWords(move.good, 1) });
     case "offer": {
       const tile = (pub.offers || [])[BOOK_PILE[pend.space] ?? 0];
       const o = tile?.offers?.[move.i];
@@ -234,15 +185,6 @@ function describe(move, view) {
       const jade = B.seals[move.seal]?.jade;
       return t(jade ? "w.kh.opt.sealJade" : "w.kh.opt.seal", { seal: sealName(move.seal), jade });
     }
-    case "step": {
-      const figs = mine.figures || [];
-      const from = figs[move.fig];
-      const cost = routeWords(B.route(from, move.to));
-      const words = t(figs.length > 1 ? "w.opt.stepFig" : "w.opt.step", { fig: move.fig + 1, from: B.name(from), to: B.name(move.to) });
-      return cost ? `${words} (${t("w.route", { cost })})` : words;
-    }
-    case "stop":
-      return ["travel", "card", "load", "caravan_move"].includes(pend.kind) ? t(`w.kh.opt.stop.${pend.kind}`) : t("w.opt.stop");
     case "post":
       return t("w.kh.opt.post", { city: B.name(move.city) });
     case "skip":
@@ -251,25 +193,15 @@ function describe(move, view) {
       const camels = (pend.n ?? move.coins) - move.coins;
       return t("w.kh.opt.oases", { coins: amountWords("coins", 2 * move.coins), camels: amountWords("camels", camels) });
     }
-    case "relocate":
-      return t("w.opt.relocate", { city: B.name(move.from) });
     case "take": {
       const words = t("w.opt.take", { contract: cname(pub, move.contract) });
       return move.discard ? t("w.opt.takeDiscard", { take: words, contract: cname(pub, move.discard) }) : words;
     }
-    case "done":
-      return t("w.opt.doneContracts");
     case "decline":
       return t("w.opt.decline");
     case "discard": {
       const isNew = pend.contract?.id === move.contract;
       return t(isNew ? "w.opt.discardNew" : "w.opt.discardOld", { words: contractWords(findContract(pub, move.contract)) });
-    }
-    case "times": {
-      const words = t("w.opt.times", { n: move.n });
-      const card = (pub.city_cards || []).find((c) => c.card.id === pend.card)?.card;
-      const w = card?.kind === "either" ? card.ways[move.way] : null;
-      return w ? `${words} (${t("w.card.way", { cost: bundleWords(w.cost), reward: bundleWords(w.reward) })})` : words;
     }
     case "city":
       return t("w.opt.takeBonus", { bonus: sourceWords(pub, B, `${B.special[move.city] ? "special" : "marker"}:${move.city}`) });
@@ -280,8 +212,21 @@ function describe(move, view) {
     case "cargo":
       return t("w.kh.opt.cargo", { good: goodName((pend.goods || ["?"])[0]), how: cargoHow(move.how) });
     default:
-      return JSON.stringify(move);
+      return undefined;
   }
+}
+
+const KHAN = {
+  ...WORDS,
+  board: (pub) => new Board(pub),
+  own: ownOption,
+  named: (q, id) => cname(q.pub, id),
+  routeWords,
+  stopKinds: ["travel", "card", "load", "caravan_move"],
+};
+
+function describe(move, view) {
+  return describeMove(move, view, KHAN);
 }
 
 function offerWords(o) {
@@ -290,88 +235,36 @@ function offerWords(o) {
 
 /** The prompt's question in words, from the view's structure (the phase and your pending item). */
 function promptText(view) {
-  const pub = view.public;
-  if (pub.phase === "draft") return t("w.prompt.character");
-  const pend = myPending(view);
-  if (pend) return tOr(`w.kh.prompt.${pend.kind}`, tOr(`w.prompt.${pend.kind}`, view.prompt?.text || ""));
-  if (pub.main_done) return t("w.prompt.bonusOrEnd");
-  return t("w.prompt.space");
+  return dicePromptText(view, "kh");
 }
 
 // ---- the prompt, sorted by gesture -------------------------------------------------------------
 
-function push(map, key, value) {
-  if (!map.has(key)) map.set(key, []);
-  map.get(key).push(value);
-}
-
 /** Options by where they are chosen: spaces, dice, map locations, contracts, offers. */
 function analyse(view) {
-  const opts = view.prompt ? view.prompt.options : [];
   const A = { spaces: new Map(), dice: new Map(), nodes: new Map(), take: new Map(), fulfil: new Map(), offer: new Map() };
-  for (const o of opts) {
-    switch (o.a) {
-      case "space":
-        A.spaces.set(o.space, o);
-        break;
-      case "die":
-        A.dice.set(`${o.kind}-${o.value}`, o);
-        break;
-      case "step":
-      case "haul":
-        push(A.nodes, o.to, o);
-        break;
-      case "post":
-      case "city":
-      case "marker":
-        push(A.nodes, o.city, o);
-        break;
-      case "relocate":
-        push(A.nodes, o.from, o);
-        break;
-      case "caravan":
-        push(A.nodes, o.start, o);
-        break;
-      case "take":
-        push(A.take, o.contract, o);
-        break;
-      case "fulfil":
-        A.fulfil.set(o.contract, o);
-        break;
-      case "offer":
-        A.offer.set(o.i, o);
-        break;
-      default:
-        break;
-    }
-  }
-  return A;
+  const node = (key) => ["nodes", key, true];
+  return byGesture(view, A, {
+    space: ["spaces", "space"],
+    die: ["dice", (o) => `${o.kind}-${o.value}`],
+    step: node("to"),
+    haul: node("to"),
+    post: node("city"),
+    city: node("city"),
+    marker: node("city"),
+    relocate: node("from"),
+    caravan: node("start"),
+    take: ["take", "contract", true],
+    fulfil: ["fulfil", "contract"],
+    offer: ["offer", "i"],
+  });
 }
 
 const GESTURES = new Set(["space", "die", "step", "haul", "post", "city", "marker", "relocate", "caravan", "take", "fulfil", "offer"]);
 
-function uiState(ctx) {
-  const ui = ctx.ui;
-  const key = JSON.stringify([ctx.view.prompt, myPending(ctx.view)]);
-  if (ui.key !== key) {
-    ui.key = key;
-    ui.choose = null; // {title, options}: one click stood for several options
-  }
-  return ui;
-}
-
-function send(ctx, option) {
-  if (!option || ctx.pending) return;
-  ctx.send(option);
-}
-
 /** One option: send it; several: show them as a short list to pick from. */
 function pick(ctx, ui, options, title) {
-  if (ctx.pending || !options.length) return;
-  if (options.length === 1) return ctx.send(options[0]);
-  ui.choose = { title, options };
-  ctx.rerender();
-  /** @type {HTMLElement | null} */ (document.querySelector(".kh-chooser button"))?.focus();
+  pickFrom(ctx, ui, options, title, "kh-chooser");
 }
 
 // ---- SVG pieces --------------------------------------------------------------------------------
@@ -761,8 +654,6 @@ function playerBoard(ctx, A, p) {
   const pub = view.public;
   const B = new Board(pub);
   const mine = p.seat === view.you;
-  const turn = pub.turn === p.seat && pub.phase === "play" && !view.result;
-  const colour = SEAT_COLOURS[p.seat % 4];
   const res = RESOURCES.map((r) => h("span", { class: `kh-res r-${r}`, "data-res": r }, h("b", null, String(p[r])), ` ${resName(r)}`));
   const dice = p.dice.length
     ? s("svg", { viewBox: `0 0 ${p.dice.length * 22} 22`, width: p.dice.length * 22, height: 22, class: "mini", role: "img", "aria-label": p.dice.map(([k, v]) => dieWords(k, v)).join(", ") }, p.dice.map(([k, v], i) => die(i * 22 + 1, 1, 20, k, v, p.seat)))
@@ -779,28 +670,22 @@ function playerBoard(ctx, A, p) {
         offer.map((g) => h("li", { "data-goal": g.id, class: "offered" }, t("w.offered", { what: goalWords(g) }))),
       )
     : null;
-  return h(
-    "section",
-    { class: `kh-player panel ${mine ? "me" : ""} ${turn ? "turn" : ""}`, "data-seat": p.seat, style: { borderTopColor: colour }, "aria-label": t("w.boardOf", { who: ctx.seatName(p.seat) }) },
-    h(
-      "h3",
-      null,
-      h("span", { class: "swatch", style: { background: colour }, "aria-hidden": "true" }),
-      ctx.seatName(p.seat),
-      mine ? ` ${t("room.you")}` : "",
-      turn ? h("span", { class: "turn-tag" }, t("w.toPlay")) : null,
-      pub.first === p.seat ? h("span", { class: "start-tag" }, t("w.first")) : null,
-    ),
-    h("p", { class: "kh-char", title: B.ability(p.character) }, B.character(p.character), h("span", { class: "sr" }, `: ${B.ability(p.character)}`)),
-    h("div", { class: "kh-resline" }, res),
-    h("div", { class: "kh-line" }, h("span", { class: "k" }, `${t("w.dicePlain")}: `), dice),
-    h("p", { class: "kh-line" }, t("w.kh.playerLine", { placed: p.posts.length, left: p.posts_left, done: p.completed, seals: seals.map(([k, v]) => `${sealName(k)}${v === "improved" ? " ★" : ""}`).join(", ") || "—" })),
-    p.tiles?.length ? h("p", { class: "kh-line" }, t("w.kh.tiles", { tiles: p.tiles.map((x) => bundleWords(x.reward)).join("; ") })) : null,
-    p.caravan ? h("p", { class: "kh-line" }, t("w.kh.caravanAt", { route: caravanShields(pub, p.caravan.route), city: B.name(p.caravan.at), goods: p.caravan.goods.map(goodName).join(", ") || t("w.empty") })) : null,
-    h("div", { class: "kh-contracts" }, contracts.length ? contracts : h("span", { class: "hint" }, t("w.noContract"))),
-    goalList ? h("h4", null, mine && !view.result ? t("w.goalsSecret") : t("w.goals")) : null,
+  return playerPanel(ctx, p, {
+    cls: "kh",
+    B,
+    start: pub.first === p.seat ? h("span", { class: "start-tag" }, t("w.first")) : null,
+    resClass: "kh-resline",
+    res,
+    diceLabel: `${t("w.dicePlain")}: `,
+    dice,
+    contracts,
     goalList,
-  );
+    lines: [
+      h("p", { class: "kh-line" }, t("w.kh.playerLine", { placed: p.posts.length, left: p.posts_left, done: p.completed, seals: seals.map(([k, v]) => `${sealName(k)}${v === "improved" ? " ★" : ""}`).join(", ") || "—" })),
+      p.tiles?.length ? h("p", { class: "kh-line" }, t("w.kh.tiles", { tiles: p.tiles.map((x) => bundleWords(x.reward)).join("; ") })) : null,
+      p.caravan ? h("p", { class: "kh-line" }, t("w.kh.caravanAt", { route: caravanShields(pub, p.caravan.route), city: B.name(p.caravan.at), goods: p.caravan.goods.map(goodName).join(", ") || t("w.empty") })) : null,
+    ],
+  });
 }
 
 function cityCardsNote(ctx) {
@@ -819,95 +704,56 @@ function cityCardsNote(ctx) {
 function logLine(ev, view) {
   const pub = view.public;
   const B = new Board(pub);
-  const who = ev.seat !== undefined && ev.seat !== null ? view.seats[ev.seat]?.name || t("room.seat", { n: ev.seat + 1 }) : "";
-  const L = (key, params) => t(`w.kh.log.${key}`, { who, ...params });
-  switch (ev.ev) {
-    case "round":
-      return t("w.log.round", { round: ev.round, first: view.seats[ev.first]?.name || "?" });
-    case "roll":
-      return t("w.log.roll", { who, dice: ev.dice.map(([k, v]) => `${v}${k === "own" ? "" : ` ${t(`w.diekind.${k}`)}`}`).join(", ") });
-    case "character":
-      return t("w.log.character", { who, name: B.character(ev.character) });
-    case "goal_kept":
-      return L("goalKept");
-    case "compensation":
-      return L("compensation", { coins: amountWords("coins", ev.coins) });
-    case "double":
-      return L("double", { source: sourceWords(pub, B, ev.source) });
-    case "place": {
-      const dice = ev.dice.map(([k, v]) => (k === "own" ? String(v) : `${t(`w.diekind.${k}`)} ${v}`)).join(", ");
-      return ev.fee ? t("w.log.placeFee", { who, dice, space: B.space(ev.space), fee: amountWords("coins", ev.fee) }) : t("w.log.place", { who, dice, space: B.space(ev.space) });
+  const own = (who) => {
+    const L = (key, params) => t(`w.kh.log.${key}`, { who, ...params });
+    switch (ev.ev) {
+      case "round":
+        return t("w.log.round", { round: ev.round, first: view.seats[ev.first]?.name || "?" });
+      case "roll":
+        return t("w.log.roll", { who, dice: ev.dice.map(([k, v]) => `${v}${k === "own" ? "" : ` ${t(`w.diekind.${k}`)}`}`).join(", ") });
+      case "goal_kept":
+        return L("goalKept");
+      case "compensation":
+        return L("compensation", { coins: amountWords("coins", ev.coins) });
+      case "double":
+        return L("double", { source: sourceWords(pub, B, ev.source) });
+      case "offer":
+        return L("offer", { n: ev.i + 1, space: B.space(ev.space) });
+      case "seal":
+        return L("seal", { seal: sealName(ev.seal) });
+      case "improve":
+        return L("improve", { seal: sealName(ev.seal) });
+      case "outpost":
+        return L("outpost", { city: B.name(ev.city) });
+      case "draw_contract":
+        return L("drawContract");
+      case "discard":
+        return t("w.log.discarded", { who, what: cname(pub, ev.contract) });
+      case "bag":
+        return L("bag", { take: bagTake(ev.take) });
+      case "reroll":
+        return t("w.log.reroll", { who, from: ev.from, to: ev.to });
+      case "adjust":
+        return t("w.log.adjust", { who, from: ev.from, to: ev.from + ev.by });
+      case "tile":
+        return L("tile");
+      case "caravan":
+        return L("caravan", { route: caravanShields(pub, ev.route), city: B.name(ev.at) });
+      case "deliver":
+        return L("deliver", { goods: (ev.goods || []).map(goodName).join(", ") || t("w.empty") });
+      case "card_times":
+        return t("w.log.cardTimes", { who, n: ev.n });
+      default:
+        return undefined;
     }
-    case "offer":
-      return L("offer", { n: ev.i + 1, space: B.space(ev.space) });
-    case "seal":
-      return L("seal", { seal: sealName(ev.seal) });
-    case "improve":
-      return L("improve", { seal: sealName(ev.seal) });
-    case "step":
-      return t("w.log.step", { who, from: B.name(ev.from), to: B.name(ev.to) });
-    case "post":
-      return ev.vp ? L("postVp", { nth: ev.nth, city: B.name(ev.city), vp: ev.vp }) : L("post", { nth: ev.nth, city: B.name(ev.city) });
-    case "outpost":
-      return L("outpost", { city: B.name(ev.city) });
-    case "relocate":
-      return t("w.log.relocate", { who, from: B.name(ev.from), to: B.name(ev.to) });
-    case "take_contract":
-      return t("w.log.took", { who, what: cname(pub, ev.contract) });
-    case "draw_contract":
-      return L("drawContract");
-    case "discard":
-      return t("w.log.discarded", { who, what: cname(pub, ev.contract) });
-    case "fulfil":
-      return t("w.log.fulfilled", { who, what: cname(pub, ev.contract) });
-    case "bag":
-      return L("bag", { take: bagTake(ev.take) });
-    case "reroll":
-      return t("w.log.reroll", { who, from: ev.from, to: ev.to });
-    case "adjust":
-      return t("w.log.adjust", { who, from: ev.from, to: ev.from + ev.by });
-    case "black_die":
-      return t("w.log.blackDie", { who, v: ev.value });
-    case "tile":
-      return L("tile");
-    case "caravan":
-      return L("caravan", { route: caravanShields(pub, ev.route), city: B.name(ev.at) });
-    case "deliver":
-      return L("deliver", { goods: (ev.goods || []).map(goodName).join(", ") || t("w.empty") });
-    case "card_times":
-      return t("w.log.cardTimes", { who, n: ev.n });
-    case "end_turn":
-      return t("w.log.endTurn", { who });
-    case "final_scoring":
-      return t("w.log.final", { scores: (ev.scores || []).map((sc, i) => `${view.seats[i]?.name || t("room.seat", { n: i + 1 })} ${sc}`).join(", ") });
-    default:
-      return String(ev.ev);
-  }
+  };
+  const die = (k, v) => (k === "own" ? String(v) : `${t(`w.diekind.${k}`)} ${v}`);
+  return logSentence(ev, view, B, own, { named: (id) => cname(pub, id), die });
 }
 
 function breakdownPanel(view) {
-  const res = view.result;
-  if (!res?.breakdown) return null;
-  const items = ["in_game", "goal_seals", "shields", "shield_count", "goods", "coins", "contracts", "caravan", "total"].map((k) => [k, t(`w.kh.bd.${k}`)]);
-  return h(
-    "section",
-    { class: "panel kh-breakdown", "aria-labelledby": "kh-bd-title" },
-    h("h2", { id: "kh-bd-title" }, t("w.bd.title")),
-    h(
-      "div",
-      { class: "kh-scroll" },
-      h(
-        "table",
-        null,
-        h("thead", null, h("tr", null, h("th", null, t("w.bd.player")), items.map(([, l]) => h("th", null, l)), h("th", null, resName("camels")))),
-        h(
-          "tbody",
-          null,
-          res.breakdown.map((b, i) => h("tr", { "data-seat": i }, h("th", null, view.seats[i]?.name || t("room.seat", { n: i + 1 })), items.map(([k]) => h("td", null, String(b[k] ?? 0))), h("td", null, String(res.tiebreak?.[i] ?? "")))),
-        ),
-      ),
-    ),
-  );
+  const keys = ["in_game", "goal_seals", "shields", "shield_count", "goods", "coins", "contracts", "caravan", "total"];
+  return breakdownTable(view, { cls: "kh", prefix: "kh", keys, scroll: true });
 }
 
 // ---- the phone layout: tabs -------------------------------------------------------------------
@@ -987,7 +833,7 @@ export default {
 
   render(ctx) {
     const A = analyse(ctx.view);
-    const ui = uiState(ctx);
+    const ui = promptUi(ctx);
     const pub = ctx.view.public;
     if (!pub.board || !pub.players) return h("p", { class: "hint" }, t("w.settingUp"));
     const map = mapPanel(ctx, A, ui);
@@ -1021,24 +867,12 @@ export default {
   },
 
   status(view, ctx) {
-    const pub = view.public;
-    if (pub.phase === "play" && pub.turn !== null && pub.turn !== undefined) return t("w.st.playing", { round: pub.round, who: ctx.seatName(pub.turn) });
-    if (pub.phase === "draft" && pub.draft?.order?.length) return t("w.st.draft", { who: ctx.seatName(pub.draft.order[0]) });
-    const waiting = [...new Set((pub.pending || []).map((p) => p.seat))].map((i) => ctx.seatName(i));
-    if (waiting.length) return t("w.st.waiting", { round: pub.round, who: waiting.join(", ") });
-    return t("w.st.round", { round: pub.round });
+    return diceStatus(view, ctx, { draft: true });
   },
 
   logLines(view) {
     return (view.public.log || []).map((ev) => ({ n: ev.n, text: logLine(ev, view) }));
   },
 
-  resultNote(view) {
-    const res = view.result;
-    const top = Math.max(...res.scores);
-    const tied = res.scores.filter((x) => x === top).length;
-    if (tied > 1 && tied > res.winners.length) return t("w.tie.camels");
-    if (tied > 1) return t("w.tie.camelsShared");
-    return null;
-  },
+  resultNote: camelsTieNote,
 };

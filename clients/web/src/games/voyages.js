@@ -6,7 +6,7 @@
 // highlighted comes from the prompt alone. Options without a gesture are the room's buttons.
 import { h, s } from "../dom.js";
 import { t, t as tr, tOr } from "../i18n.js";
-import { SEAT_COLOURS, die, fitText, makeWords, placedDice, placementsText, dieWords as sharedDieWords, target, text } from "../shared/board.js";
+import { DiceBoard, breakdownTable, byGesture, camelsTieNote, describeMove, dicePromptText, diceStatus, die, fitText, logSentence, makeWords, myPending, myPlayer as me, pick as pickFrom, placedDice, placementsText, playerPanel, promptUi, push, SEAT_COLOURS, send, dieWords as sharedDieWords, target, text } from "../shared/board.js";
 import { contractName } from "../shared/names.js";
 
 const SEAT_COLOUR_NAMES = ["red", "blue", "green", "yellow"];
@@ -50,47 +50,40 @@ const BEIJING_SLOTS_AT = { land: [42, -28], port: [-26, 46] };
 
 // ---- words -------------------------------------------------------------------------------------
 
-const { amountWords, bundleWords, contractWords } = makeWords({
-  any_good: (n) => t("w.res.goodChoice", { n }),
-  two_goods: (n) => t("w.vo.res.twoGoods", { n }),
-  contract: (n) => t("w.vo.res.special", { n }),
-  other_city_bonus: () => t("w.vo.res.otherBonus"),
-});
+const WORDS = makeWords(
+  {
+    any_good: (n) => t("w.res.goodChoice", { n }),
+    two_goods: (n) => t("w.vo.res.twoGoods", { n }),
+    contract: (n) => t("w.vo.res.special", { n }),
+    other_city_bonus: () => t("w.vo.res.otherBonus"),
+  },
+  ownCardWords,
+);
+const { amountWords, bundleWords, contractWords, cardWords } = WORDS;
 
-function cardWords(card) {
-  if (!card) return "—";
+/** The city cards only the Voyages have, in words (null: a kind both games have). */
+function ownCardWords(card) {
   switch (card.kind) {
-    case "per_pip":
-      return t("w.card.perPip", { reward: bundleWords(card.reward) });
     case "by_die":
       return t("w.card.byDie", { rewards: `${goodName(card.good)} ${(card.amount_by_die || []).join("/")}` });
-    case "count":
-      return t(card.counts === "posts" ? "w.card.perPost" : "w.card.perContract", { reward: bundleWords(card.reward) });
-    case "trade":
-      return t("w.card.trade", { cost: bundleWords(card.cost), reward: bundleWords(card.reward) });
-    case "either":
-      return t("w.card.either", { ways: (card.ways || []).map((w) => t("w.card.way", { cost: bundleWords(w.cost), reward: bundleWords(w.reward) })).join(` ${t("w.orShort")} `) });
     case "city_bonus": {
       const times = card.times_by_die ? t("w.vo.card.timesBy", { times: card.times_by_die.join("/") }) : t("w.vo.card.timesUpTo");
       const words = t("w.vo.card.cityBonus", { times });
       return card.cost && Object.keys(card.cost).length ? t("w.vo.card.payEach", { cost: bundleWords(card.cost), what: words }) : words;
     }
     default:
-      return JSON.stringify(card);
+      return null;
   }
 }
 
-class Board {
+class Board extends DiceBoard {
   constructor(pub) {
     const t = pub.track || {};
-    this.pub = pub;
-    this.nodes = new Map((t.nodes || []).map((n) => [n.id, n]));
-    this.edges = t.edges || [];
+    super(pub, t, "vo");
     this.cardSlots = t.city_card_slots || [];
     this.tiers = t.travel_tier_cost || [];
     this.beijingVp = t.beijing_vp || [];
     this.bazaar = t.bazaar || {};
-    this.characters = t.characters || {};
     this.markers = t.city_bonus_markers || {};
   }
 
@@ -104,14 +97,6 @@ class Board {
     return this.nodes.get(Number(id))?.type || "?";
   }
 
-  character(id) {
-    return tOr(`w.vo.char.${id}`, this.characters[id]?.name || id || "—");
-  }
-
-  ability(id) {
-    return tOr(`w.vo.ability.${id}`, this.characters[id]?.ability || "");
-  }
-
   space(space) {
     if (SPACES.includes(space)) return t(`w.vo.space.${space}`);
     if (space && space.startsWith("card-")) return t("w.vo.cardIn", { city: this.name(this.cardSlots[Number(space.slice(5))]) });
@@ -121,10 +106,6 @@ class Board {
   diceNeeded(space) {
     if (this.bazaar[space]) return this.bazaar[space].dice;
     return SPACE_DICE[space] || 1;
-  }
-
-  route(a, b) {
-    return this.edges.find((e) => (e.a === a && e.b === b) || (e.a === b && e.b === a)) || null;
   }
 
   marker(m) {
@@ -148,14 +129,6 @@ function dieWords(kind, value) {
   return aDie(kind, value);
 }
 
-function myPending(view) {
-  return (view.public.pending || []).find((p) => p.seat === view.you) || null;
-}
-
-function me(view) {
-  return view.you === null || view.you === undefined ? null : view.public.players[view.you];
-}
-
 /** A contract by what it asks and gives (the data has no names); "a contract" when it is not in view. */
 function cname(view, id) {
   const c = findContract(view, id);
@@ -171,43 +144,23 @@ function cardData(pub, id) {
   return (pub.city_cards || []).find((c) => c.card.id === id)?.card || null;
 }
 
-function describe(move, view) {
-  const pub = view.public;
-  const B = new Board(pub);
-  const pend = myPending(view);
-  const mine = me(view);
-  const die = theDie(move.kind, move.value);
+/** An option only the Voyages have, in words (undefined: one both games have). */
+function ownOption(move, q) {
+  const { view, pub, B, pend, die } = q;
   switch (move.a) {
     case "space": {
       const words = t("w.opt.space", { space: B.space(move.space), dice: t("w.dice", { n: B.diceNeeded(move.space) }) });
       const cc = move.space.startsWith("card-") ? (pub.city_cards || [])[Number(move.space.slice(5))] : null;
       return cc ? `${words}: ${cardWords(cc.card)}` : words;
     }
-    case "die": {
-      const raschid = move.kind === "own" && mine?.character === "raschid";
-      const d = raschid ? t("w.vo.dieAs", { v: move.value }) : die;
-      return pend?.kind === "dice" ? t("w.opt.dieOn", { die: d, space: B.space(pend.space) }) : t("w.opt.die", { die: d });
-    }
-    case "cancel":
-      return t("w.opt.cancel");
-    case "fulfil":
-      return t("w.opt.fulfil", { contract: cname(view, move.contract) });
     case "bag":
       return t("w.vo.opt.bag", { die });
-    case "reroll":
-      return t("w.opt.reroll", { die });
-    case "adjust":
-      return t("w.opt.adjust", { die, to: move.value + move.by });
     case "black":
       return t("w.kh.opt.black");
-    case "end":
-      return t("w.opt.end");
     case "column": {
       const row = B.bazaar[pend?.res]?.by_die || [];
       return t("w.vo.opt.column", { n: move.n, good: goodName(pend?.res || ""), gain: bundleWords(row[move.n - 1]) });
     }
-    case "good":
-      return t("w.opt.good", { good: amountWords(move.good, 1) });
     case "goods":
       return t("w.vo.opt.goods", { a: amountWords(move.goods[0], 1), b: amountWords(move.goods[1], 1) });
     case "take": {
@@ -218,27 +171,9 @@ function describe(move, view) {
       }
       return move.discard ? t("w.opt.takeDiscard", { take: words, contract: cname(view, move.discard) }) : words;
     }
-    case "done":
-      return t("w.opt.doneContracts");
-    case "step": {
-      const figs = mine?.figures || [];
-      const from = figs[move.fig];
-      const cost = routeCostWords(B.route(from, move.to));
-      let words = t(figs.length > 1 ? "w.opt.stepFig" : "w.opt.step", { fig: move.fig + 1, from: B.name(from), to: B.name(move.to) });
-      if (cost) words += ` (${t("w.route", { cost })})`;
-      if (move.goods) words = t("w.vo.opt.payingGoods", { move: words, a: amountWords(move.goods[0], 1), b: amountWords(move.goods[1], 1) });
-      return words;
-    }
-    case "stop":
-      if (pend?.kind === "travel") return t("w.kh.opt.stop.travel");
-      if (pend?.kind === "card") return t("w.kh.opt.stop.card");
-      return t("w.opt.stop");
-    case "times": {
-      const words = t("w.opt.times", { n: move.n });
-      const card = cardData(pub, pend?.card);
-      const w = card?.kind === "either" ? card.ways[move.way] : null;
-      return w ? `${words} (${t("w.card.way", { cost: bundleWords(w.cost), reward: bundleWords(w.reward) })})` : words;
-    }
+    case "step":
+      if (!move.goods) return undefined;
+      return t("w.vo.opt.payingGoods", { move: describe({ ...move, goods: undefined }, view), a: amountWords(move.goods[0], 1), b: amountWords(move.goods[1], 1) });
     case "trade": {
       if (move.give) return t("w.vo.opt.give", { good: amountWords(move.give, 1) });
       const card = cardData(pub, pend?.card);
@@ -253,12 +188,6 @@ function describe(move, view) {
       return t("w.vo.opt.keep", { contract: cname(view, move.discard) });
     case "decline":
       return t("w.vo.opt.decline");
-    case "relocate":
-      return t("w.opt.relocate", { city: B.name(move.from) });
-    case "comp": {
-      const camels = (pend?.amount ?? move.coins) - move.coins;
-      return t("w.opt.comp", { coins: amountWords("coins", move.coins), camels: amountWords("camels", camels) });
-    }
     case "goals": {
       const offer = view.private?.goal_offer || [];
       const words = move.keep.map((id) => {
@@ -267,11 +196,23 @@ function describe(move, view) {
       });
       return t("w.vo.opt.goals", { goals: words.join("; ") });
     }
-    case "character":
-      return t("w.opt.character", { name: B.character(move.character) });
     default:
-      return JSON.stringify(move);
+      return undefined;
   }
+}
+
+const VOYAGES = {
+  ...WORDS,
+  board: (pub) => new Board(pub),
+  own: ownOption,
+  named: (q, id) => cname(q.view, id),
+  routeWords: routeCostWords,
+  stopKinds: ["travel", "card"],
+  ownDie: (move, q) => (move.kind === "own" && q.mine.character === "raschid" ? t("w.vo.dieAs", { v: move.value }) : q.die),
+};
+
+function describe(move, view) {
+  return describeMove(move, view, VOYAGES);
 }
 
 /** A goal card: its two cities and its VP. */
@@ -286,23 +227,12 @@ function theDie(kind, value) {
 
 /** The prompt's question in words, from the view's structure (the phase and your pending item). */
 function promptText(view) {
-  const pub = view.public;
-  if (pub.phase === "draft") return t("w.prompt.character");
-  const pend = myPending(view);
-  if (pend) return tOr(`w.vo.prompt.${pend.kind}`, tOr(`w.prompt.${pend.kind}`, view.prompt?.text || ""));
-  if (pub.main_done) return t("w.prompt.bonusOrEnd");
-  return t("w.prompt.space");
+  return dicePromptText(view, "vo");
 }
 
 // ---- the prompt, sorted by gesture -------------------------------------------------------------
 
-function push(map, key, value) {
-  if (!map.has(key)) map.set(key, []);
-  map.get(key).push(value);
-}
-
 function analyse(view) {
-  const opts = view.prompt ? view.prompt.options : [];
   const A = {
     spaces: new Map(),
     dice: [],
@@ -318,71 +248,35 @@ function analyse(view) {
     relocate: new Map(),
     city: new Map(),
   };
-  for (const o of opts) {
-    switch (o.a) {
-      case "space":
-        A.spaces.set(o.space, o);
-        break;
-      case "die":
-        A.dice.push(o);
-        break;
-      case "bag":
-      case "reroll":
-      case "adjust":
-        A.dieActions.push(o);
-        break;
-      case "black":
-        A.black = o;
-        break;
-      case "fulfil":
-        A.fulfil.set(o.contract, o);
-        break;
-      case "column":
-        A.column.set(o.n, o);
-        break;
-      case "good":
-        A.good.set(o.good, o);
-        break;
-      case "goods":
-        A.goods.push(o);
-        break;
-      case "take":
-        push(A.take, o.contract, o);
-        break;
-      case "step":
-        push(A.step, o.to, o);
-        break;
-      case "keep":
-        A.keep.set(o.discard, o);
-        break;
-      case "relocate":
-        A.relocate.set(o.from, o);
-        break;
-      case "city":
-        A.city.set(o.city, o);
-        break;
-      default:
-        break;
-    }
-  }
-  return A;
+  return byGesture(view, A, {
+    space: ["spaces", "space"],
+    die: ["dice"],
+    bag: ["dieActions"],
+    reroll: ["dieActions"],
+    adjust: ["dieActions"],
+    black: ["black", null],
+    fulfil: ["fulfil", "contract"],
+    column: ["column", "n"],
+    good: ["good", "good"],
+    goods: ["goods"],
+    take: ["take", "contract", true],
+    step: ["step", "to", true],
+    keep: ["keep", "discard"],
+    relocate: ["relocate", "from"],
+    city: ["city", "city"],
+  });
 }
 
 const GESTURES = new Set(["space", "die", "bag", "reroll", "adjust", "black", "fulfil", "column", "good", "goods", "take", "step", "keep", "relocate", "city"]);
 
 /** The room's own selections; forgotten when the prompt changes. */
 function uiState(ctx) {
-  const ui = ctx.ui;
-  const key = JSON.stringify([ctx.view.prompt, myPending(ctx.view)]);
-  if (ui.key !== key) {
-    ui.key = key;
-    ui.dieMenu = null; // [kind, value] of the die whose bonus actions are shown
-    ui.bag = false; // the money bag was clicked: the next die goes in it
-    ui.naming = false; // Raschid: the value picker for an own die is open
-    ui.choose = null; // {title, options}: one click stood for several options
-    ui.goods = []; // goods picked for a "2 different goods" choice
-  }
-  return ui;
+  return promptUi(ctx, () => ({
+    dieMenu: null, // [kind, value] of the die whose bonus actions are shown
+    bag: false, // the money bag was clicked: the next die goes in it
+    naming: false, // Raschid: the value picker for an own die is open
+    goods: [], // goods picked for a "2 different goods" choice
+  }));
 }
 
 // ---- SVG pieces --------------------------------------------------------------------------------
@@ -935,18 +829,9 @@ function contractCard(c, x, y, w, hgt, head, extra) {
 
 // ---- clicking --------------------------------------------------------------------------------
 
-function send(ctx, option) {
-  if (!option || ctx.pending) return;
-  ctx.send(option);
-}
-
 /** One option: send it; several: show them as a short list to pick from. */
 function pick(ctx, ui, options, title) {
-  if (ctx.pending || !options.length) return;
-  if (options.length === 1) return ctx.send(options[0]);
-  ui.choose = { title, options };
-  ctx.rerender();
-  /** @type {HTMLElement | null} */ (document.querySelector(".vy-chooser button"))?.focus(); // brings the short list into view (a phone)
+  pickFrom(ctx, ui, options, title, "vy-chooser");
 }
 
 // ---- the dice tray and the chooser -------------------------------------------------------------
@@ -1132,8 +1017,6 @@ function playerBoard(ctx, A, p) {
   const pub = view.public;
   const B = new Board(pub);
   const mine = p.seat === view.you;
-  const turn = pub.turn === p.seat && pub.phase === "play" && !view.result;
-  const colour = SEAT_COLOURS[p.seat % 4];
   const resources = RESOURCES.map((r) => resIcon(r, p[r], { extra: { "data-res": r } }));
   const dice = p.dice.length ? miniSvg(p.dice.length * 22, 22, p.dice.map(([k, v], i) => die(i * 22 + 1, 1, 20, k, v, p.seat))) : h("span", null, tr("w.noneLeft"));
   const contracts = p.contracts.map((c) => {
@@ -1159,114 +1042,70 @@ function playerBoard(ctx, A, p) {
         goals.map((g) => h("li", { "data-goal": g.id }, `${g.cities.map((c) => `${B.name(c)}${posts.has(c) ? " ✓" : ""}`).join(" + ")}: ${tr("w.res.vp", { n: g.vp })}`)),
       )
     : null;
-  return h(
-    "section",
-    { class: `vy-player panel ${mine ? "me" : ""} ${turn ? "turn" : ""}`, "data-seat": p.seat, style: { borderTopColor: colour }, "aria-label": tr("w.boardOf", { who: ctx.seatName(p.seat) }) },
-    h(
-      "h3",
-      null,
-      h("span", { class: "swatch", style: { background: colour }, "aria-hidden": "true" }),
-      ctx.seatName(p.seat),
-      mine ? ` ${tr("room.you")}` : "",
-      turn ? h("span", { class: "turn-tag" }, tr("w.toPlay")) : null,
-      pub.start_player === p.seat ? h("span", { class: "start-tag", title: tr("w.vo.startPlayer") }, tr("w.vo.start")) : null,
-    ),
-    h("p", { class: "vy-char", title: B.ability(p.character) }, B.character(p.character), h("span", { class: "sr" }, `: ${B.ability(p.character)}`)),
-    h("div", { class: "vy-res" }, resources),
-    h("div", { class: "vy-line" }, h("span", { class: "k" }, `${tr("w.dicePlain")}:`), dice),
-    h("p", { class: "vy-line" }, tr("w.vo.playerLine", { placed: p.posts.length, left: p.posts_left, done: p.completed, goals: p.goal_cards })),
-    h("div", { class: "vy-contracts" }, contracts.length ? contracts : h("span", { class: "hint" }, tr("w.noContract"))),
-    goalList ? h("h4", null, mine && !view.result ? tr("w.goalsSecret") : tr("w.goals")) : null,
+  return playerPanel(ctx, p, {
+    cls: "vy",
+    B,
+    start: pub.start_player === p.seat ? h("span", { class: "start-tag", title: tr("w.vo.startPlayer") }, tr("w.vo.start")) : null,
+    resClass: "vy-res",
+    res: resources,
+    diceLabel: `${tr("w.dicePlain")}:`,
+    dice,
+    lines: h("p", { class: "vy-line" }, tr("w.vo.playerLine", { placed: p.posts.length, left: p.posts_left, done: p.completed, goals: p.goal_cards })),
+    contracts,
     goalList,
-  );
+  });
 }
 
 // ---- the log -----------------------------------------------------------------------------------
 
 function logLine(ev, view) {
-  const pub = view.public;
-  const B = new Board(pub);
-  const who = ev.seat !== undefined && ev.seat !== null ? view.seats[ev.seat]?.name || t("room.seat", { n: ev.seat + 1 }) : "";
-  const L = (key, params) => t(`w.vo.log.${key}`, { who, ...params });
-  switch (ev.ev) {
-    case "round":
-      return L("round", { round: ev.round, first: view.seats[ev.start_player]?.name || "?" });
-    case "roll":
-      return L("roll", { dice: ev.dice.map(([k, v]) => (v ? aDie(k, v) : "?")).join(", ") });
-    case "place": {
-      const dice = ev.dice.map(([k, v]) => dieWords(k, v)).join(", ");
-      return ev.fee ? t("w.log.placeFee", { who, dice, space: B.space(ev.space), fee: amountWords("coins", ev.fee) }) : t("w.log.place", { who, dice, space: B.space(ev.space) });
+  const B = new Board(view.public);
+  const own = (who) => {
+    const L = (key, params) => t(`w.vo.log.${key}`, { who, ...params });
+    switch (ev.ev) {
+      case "round":
+        return L("round", { round: ev.round, first: view.seats[ev.start_player]?.name || "?" });
+      case "roll":
+        return L("roll", { dice: ev.dice.map(([k, v]) => (v ? aDie(k, v) : "?")).join(", ") });
+      case "bazaar":
+        return L("bazaar", { gain: bundleWords((B.bazaar[ev.res]?.by_die || [])[ev.column - 1]) });
+      case "take_contract":
+        return ev.discard ? L("tookDiscard", { what: cname(view, ev.contract), old: cname(view, ev.discard) }) : undefined;
+      case "step": {
+        const cost = [ev.coins ? amountWords("coins", ev.coins) : "", ev.camels ? amountWords("camels", ev.camels) : ""].filter(Boolean).join(" + ");
+        return cost ? L("stepCost", { from: B.name(ev.from), to: B.name(ev.to), cost }) : undefined;
+      }
+      case "outpost_bonus":
+        return L("outpost", { city: B.name(ev.city) });
+      case "bag":
+        return L("bag", { die: aDie(ev.die[0], ev.die[1]) });
+      case "reroll":
+        return t("w.log.reroll", { who, from: aDie(ev.kind, ev.from), to: ev.to });
+      case "adjust":
+        return t("w.log.adjust", { who, from: aDie(ev.kind, ev.from), to: ev.from + ev.by });
+      case "compensation":
+        return L("compensation", { coins: amountWords("coins", ev.coins), camels: amountWords("camels", ev.camels) });
+      case "special_contract":
+        if (ev.contract) return L("special", { what: cname(view, ev.contract) });
+        return L(ev.kept ? "specialKept" : "specialDeclined");
+      case "mercator":
+        return L("mercator", { what: goodName(ev.res) });
+      case "card_times":
+        return t("w.log.cardTimes", { who, n: ev.times });
+      case "display_refill":
+        return L("refill", { n: (ev.contracts || []).length });
+      case "goals_kept":
+        return L("goalsKept");
+      default:
+        return undefined;
     }
-    case "bazaar":
-      return L("bazaar", { gain: bundleWords((B.bazaar[ev.res]?.by_die || [])[ev.column - 1]) });
-    case "take_contract": {
-      const took = t("w.log.took", { who, what: cname(view, ev.contract) });
-      return ev.discard ? L("tookDiscard", { what: cname(view, ev.contract), old: cname(view, ev.discard) }) : took;
-    }
-    case "fulfil":
-      return t("w.log.fulfilled", { who, what: cname(view, ev.contract) });
-    case "step": {
-      const cost = [ev.coins ? amountWords("coins", ev.coins) : "", ev.camels ? amountWords("camels", ev.camels) : ""].filter(Boolean).join(" + ");
-      const step = t("w.log.step", { who, from: B.name(ev.from), to: B.name(ev.to) });
-      return cost ? L("stepCost", { from: B.name(ev.from), to: B.name(ev.to), cost }) : step;
-    }
-    case "post":
-      return ev.vp ? t("w.kh.log.postVp", { who, nth: ev.nth, city: B.name(ev.city), vp: ev.vp }) : t("w.kh.log.post", { who, nth: ev.nth, city: B.name(ev.city) });
-    case "outpost_bonus":
-      return L("outpost", { city: B.name(ev.city) });
-    case "relocate":
-      return t("w.log.relocate", { who, from: B.name(ev.from), to: B.name(ev.to) });
-    case "bag":
-      return L("bag", { die: aDie(ev.die[0], ev.die[1]) });
-    case "reroll":
-      return t("w.log.reroll", { who, from: aDie(ev.kind, ev.from), to: ev.to });
-    case "adjust":
-      return t("w.log.adjust", { who, from: aDie(ev.kind, ev.from), to: ev.from + ev.by });
-    case "black_die":
-      return t("w.log.blackDie", { who, v: ev.value });
-    case "compensation":
-      return L("compensation", { coins: amountWords("coins", ev.coins), camels: amountWords("camels", ev.camels) });
-    case "special_contract":
-      if (ev.contract) return L("special", { what: cname(view, ev.contract) });
-      return L(ev.kept ? "specialKept" : "specialDeclined");
-    case "mercator":
-      return L("mercator", { what: goodName(ev.res) });
-    case "card_times":
-      return t("w.log.cardTimes", { who, n: ev.times });
-    case "display_refill":
-      return L("refill", { n: (ev.contracts || []).length });
-    case "end_turn":
-      return t("w.log.endTurn", { who });
-    case "character":
-      return t("w.log.character", { who, name: B.character(ev.character) });
-    case "goals_kept":
-      return L("goalsKept");
-    case "final_scoring":
-      return t("w.log.final", { scores: (ev.scores || []).map((sc, i) => `${view.seats[i]?.name || t("room.seat", { n: i + 1 })} ${sc}`).join(", ") });
-    default:
-      return String(ev.ev);
-  }
+  };
+  return logSentence(ev, view, B, own, { named: (id) => cname(view, id), die: dieWords });
 }
 
 function breakdownPanel(view) {
-  const res = view.result;
-  if (!res?.breakdown) return null;
-  const items = ["in_game", "goal_cards", "goal_cities", "coins", "beijing", "goods", "most_contracts", "all_posts", "total"].map((k) => [k, t(`w.vo.bd.${k}`)]);
-  return h(
-    "section",
-    { class: "panel vy-breakdown", "aria-labelledby": "vy-bd-title" },
-    h("h2", { id: "vy-bd-title" }, t("w.bd.title")),
-    h(
-      "table",
-      null,
-      h("thead", null, h("tr", null, h("th", null, t("w.bd.player")), items.map(([, l]) => h("th", null, l)), h("th", null, t("w.resname.camels")))),
-      h(
-        "tbody",
-        null,
-        res.breakdown.map((b, i) => h("tr", { "data-seat": i }, h("th", null, view.seats[i]?.name || t("room.seat", { n: i + 1 })), items.map(([k]) => h("td", null, String(b[k] ?? 0))), h("td", null, String(res.tiebreak?.[i] ?? "")))),
-      ),
-    ),
-  );
+  const keys = ["in_game", "goal_cards", "goal_cities", "coins", "beijing", "goods", "most_contracts", "all_posts", "total"];
+  return breakdownTable(view, { cls: "vy", prefix: "vo", keys });
 }
 
 // ---- the renderer ------------------------------------------------------------------------------
@@ -1308,24 +1147,11 @@ export default {
     return true;
   },
 
-  status(view, ctx) {
-    const pub = view.public;
-    if (pub.phase === "play" && pub.turn !== null && pub.turn !== undefined) return t("w.st.playing", { round: pub.round, who: ctx.seatName(pub.turn) });
-    const waiting = [...new Set((pub.pending || []).map((p) => p.seat))].map((i) => ctx.seatName(i));
-    if (waiting.length) return t("w.st.waiting", { round: pub.round, who: waiting.join(", ") });
-    return t("w.st.round", { round: pub.round });
-  },
+  status: diceStatus,
 
   logLines(view) {
     return (view.public.log || []).map((ev) => ({ n: ev.n, text: logLine(ev, view) }));
   },
 
-  resultNote(view) {
-    const res = view.result;
-    const top = Math.max(...res.scores);
-    const tied = res.scores.filter((x) => x === top).length;
-    if (tied > 1 && tied > res.winners.length) return t("w.tie.camels");
-    if (tied > 1) return t("w.tie.camelsShared");
-    return null;
-  },
+  resultNote: camelsTieNote,
 };
