@@ -137,3 +137,22 @@ def test_the_classic_hazard_cards_read_in_every_language_and_as_the_game_data_in
         assert hazard_words(unknown) == ("N", "T")
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("game", ["voyages", "khan"])
+def test_the_players_tables_resource_headings_follow_the_language(game: str) -> None:
+    """The dice-placement games share one players' table: its resource columns are translated there too."""
+    from tests.cli.test_game_words import first_turn
+
+    view = first_turn(game)
+    resources = ("coins", "pepper", "silk") + (("jade",) if game == "khan" else ())
+    try:
+        for code in ("hu", "fi", "it", "es"):
+            i18n.set_language(code)
+            lines = view_text(view, width=240).splitlines()
+            heading = next(line for line in lines if i18n._("posts (left)") in line)
+            assert i18n._("coins") != "coins"
+            for res in resources:
+                assert i18n._(res) in heading, (code, res, heading)
+    finally:
+        i18n.set_language("en")
