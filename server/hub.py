@@ -118,6 +118,8 @@ class Hub:
         self.metrics = metrics or Metrics()
         self.cluster = cluster or LocalCluster(self.node, store)
         self.rooms: dict[str, Room] = {}
+        #: quick matches on this node run one at a time (two lone players must land in one room, not two)
+        self.match_lock = asyncio.Lock()
         self.players: dict[str, Conn] = {}  # player id -> its current connection
         self.conns: set[Conn] = set()
         self.local_conns: dict[str, Conn] = {}  # by connection id, for pushes relayed from other nodes

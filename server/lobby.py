@@ -9,7 +9,6 @@ Must not: decide rules, touch sockets, or write a room's version outside `Room._
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 import logging
 import time
@@ -76,9 +75,6 @@ def started(room: Room) -> None:
 
 # ---- quick match ------------------------------------------------------------------------------
 
-_match_lock = asyncio.Lock()
-
-
 async def quick_match(hub: Hub, conn: Any, msg: m.QuickMatch) -> None:
     game = get_game(msg.game) if msg.game in _games() else None
     if game is None:
@@ -87,7 +83,7 @@ async def quick_match(hub: Hub, conn: Any, msg: m.QuickMatch) -> None:
         wanted = game.parse_options(dict(msg.options or {})).model_dump()
     except ValidationError as err:
         raise _err("bad_message", f"bad options: {err.errors()[0]['msg']}") from None
-    async with _match_lock:
+    async with hub.match_lock:
         metas = await hub.store.list_public() if hub.cluster.clustered else [r.meta for r in hub.rooms.values()]
         fits = [
             meta for meta in metas

@@ -242,7 +242,8 @@ async def test_the_clock_survives_a_restart_of_the_app_on_the_same_store(make_se
     # nobody moves: after the deadline the restarted server plays the late seat
     remaining = clock["deadline"] / 1000 - time.time()
     await a2.wait_for(
-        room, lambda s: (s.get("clock") or {}).get("deadline", 0) != clock["deadline"] or s["result"] is not None,
+        room,
+        lambda s: (s.get("clock") or {}).get("deadline", 0) != clock["deadline"] or s["result"] is not None,
         timeout=max(0.0, remaining) + 2.0,
     )
     assert time.time() * 1000 >= clock["deadline"] - 50
@@ -584,3 +585,61 @@ async def test_every_frame_of_the_v1_1_requests_is_a_valid_server_message(make_s
             msg = decode_server(frame)  # raises on anything the contract's models refuse
             kinds.add(msg.t)
     assert {"chat", "chat_log", "history", "ratings", "replay", "rematch", "host", "closed", "ok"} <= kinds
+
+
+class _StuckStore(MemoryStore):
+    """A store whose room creation never answers (a quick match waits inside its critical section)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entered = asyncio.Event()
+
+    async def create_room(self, meta: dict[str, Any]) -> None:
+        self.entered.set()
+        await asyncio.Event().wait()
+
+
+def test_a_quick_match_stuck_on_another_servers_event_loop_does_not_break_this_ones() -> None:
+    """Quick matches are serialised per node: a match stuck in another server (here on an event loop that is
+    not running while it waits) does not hold or poison the next server's (it did when the lock was global)."""
+    first = asyncio.new_event_loop()
+    stuck = _StuckStore()
+
+    async def start_stuck_match() -> tuple[App, Client]:
+        app = await start_app(stuck)
+        c = Client(f"ws://127.0.0.1:{app.port}/ws")
+        await c.connect()
+        await c.hello("ann", None)
+        asyncio.ensure_future(c.quick_match("expedition", 2))
+        await asyncio.wait_for(stuck.entered.wait(), 10)
+        return app, c
+
+    async def stop(app: App, c: Client) -> None:
+        rest = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for t in rest:  # the stuck match first: a server waits for its connections' handlers when it stops
+            t.cancel()
+        await asyncio.gather(*rest, return_exceptions=True)
+        await c.close()
+        await asyncio.wait_for(app.stop(), 10)
+
+    try:
+        app, c = first.run_until_complete(start_stuck_match())
+
+        async def match_on_a_new_server() -> None:
+            app = await start_app(MemoryStore())
+            clients = [Client(f"ws://127.0.0.1:{app.port}/ws") for _ in range(2)]
+            try:
+                for c, name in zip(clients, ("bob", "cy"), strict=True):
+                    await c.connect()
+                    await c.hello(name, None)
+                (room_a, _), (room_b, _) = [await asyncio.wait_for(c.quick_match("expedition", 2), 10) for c in clients]
+                assert room_a == room_b
+            finally:
+                for c in clients:
+                    await c.close()
+                await app.stop()
+
+        asyncio.run(match_on_a_new_server())
+        first.run_until_complete(stop(app, c))
+    finally:
+        first.close()
