@@ -92,9 +92,11 @@ class FakeElement extends FakeNode {
   }
 }
 
-/** Install the stand-in as the global `document` (and `Node`, for `instanceof`). */
+/** Install the stand-in as the global `document` (and `Node`, for `instanceof`; a window that never scrolls). */
 export function installFakeDom() {
   globalThis.Node = FakeNode;
+  globalThis.window = { innerWidth: 1280, innerHeight: 900, scrollBy() {} };
+  globalThis.requestAnimationFrame = () => 0;
   globalThis.document = {
     documentElement: { lang: "en" },
     activeElement: null,

@@ -372,7 +372,7 @@ function mapSvg(ctx, moves) {
   const labels = b.nodes.map((n) => {
     const big = ["venice", "khanbaliq", "mission"].includes(n.type);
     const y = n.y + nodeRadius(n) + (big ? 22 : 19);
-    return s("text", { class: `label ${big ? "big" : ""} ${moves.moves.has(n.id) ? "target" : ""}`, x: n.x, y }, n.name);
+    return s("text", { class: `label ${big ? "big" : ""} ${moves.moves.has(n.id) ? "target" : ""}`, x: n.x, y }, nodeName(view, n.id));
   });
   const tags = [];
   if (mine) {

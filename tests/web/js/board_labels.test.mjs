@@ -1,6 +1,7 @@
-// The Voyages board rendered in node (a small stand-in for the document, fake_dom.mjs): its accessibility
-// texts (map and route titles, die buttons, the tray's groups, the action board's titles) come from the
-// catalogues, so a Hungarian board reads in Hungarian; the English board says what it always said.
+// The boards rendered in node (a small stand-in for the document, fake_dom.mjs): their accessibility texts
+// (the Voyages' map and route titles, die buttons, the tray's groups, the action board's titles) and the
+// words drawn on them (card faces, map tags, reward icons) come from the catalogues, so a Hungarian board
+// reads in Hungarian; the English board says what it always said.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -12,9 +13,13 @@ import { installFakeDom, readable } from "./fake_dom.mjs";
 installFakeDom();
 const { setLang, t } = await import("../../../clients/web/src/i18n.js");
 const { default: voyages } = await import("../../../clients/web/src/games/voyages.js");
+const { default: khan } = await import("../../../clients/web/src/games/khan.js");
+const { default: classic } = await import("../../../clients/web/src/games/classic.js");
+const { default: expedition } = await import("../../../clients/web/src/games/expedition.js");
 
 const here = dirname(fileURLToPath(import.meta.url));
-const FIXTURES = JSON.parse(readFileSync(join(here, "fixtures", "voyages.json"), "utf-8"));
+const fixtures = (game) => JSON.parse(readFileSync(join(here, "fixtures", `${game}.json`), "utf-8"));
+const FIXTURES = fixtures("voyages");
 
 /** A sampled view with what the greedy games seldom show: two figures each, a taken Beijing space, dice in
  * the money bag, used city cards, a per-pip card, black and white dice, and the given pending item and options. */
@@ -140,4 +145,63 @@ test("a Hungarian board has none of the English labels: the map, the routes, the
   }
   // the goods of the tray by the game's Hungarian names
   assert.ok(all.includes("+1 bors") && all.includes("1 bors elvétele (van: 0)"));
+});
+
+// ---- the other boards: what they drew or said in English -----------------------------------------------------
+
+/** Every view of a game rendered wide and on a phone in the language `code`, as readable texts. */
+function render(renderer, views, code) {
+  setLang(code);
+  const out = views.flatMap((view) =>
+    [false, true].flatMap((narrow) => readable(renderer.render({ view, narrow, ui: {}, pending: false, seatName: (i) => view.seats[i]?.name || "?", rerender() {}, send() {} }))),
+  );
+  setLang("en");
+  return out;
+}
+
+/** Marco Polo II with a book offer of the reward kinds drawn as words (a good, a contract, a draw, a marker). */
+function khanViews() {
+  const views = fixtures("khan");
+  const v = structuredClone(views[0]);
+  v.public.offers[0].offers[0].gain = { good: 1, contract: 1, draw_contract: 1, other_marker: 1 };
+  return [...views, v];
+}
+
+/** The classic game with a mission not yet done (the map tags it "your mission"). */
+function classicViews() {
+  const views = fixtures("classic");
+  const v = structuredClone(views.find((x) => x.private?.mission));
+  v.public.players[v.you].secret = false;
+  return [...views, v];
+}
+
+const OTHERS = [
+  ["khan", khan, khanViews, ["+1 good", "+contract", "+draw contract", "+other marker"], []],
+  ["classic", classic, classicViews, ["your mission", ": done", " bz", "green 50 card", "Venice"], ["bezants", "turquoise", "violet"]],
+  ["expedition", expedition, () => fixtures("expedition"), [], ["leader", "blue", "red", "green", "purple"]],
+];
+
+for (const [game, renderer, views, parts, exact] of OTHERS) {
+  test(`the ${game} board draws its words in Hungarian, the same ones as before in English`, () => {
+    const sample = views();
+    const en = render(renderer, sample, "en");
+    const hu = render(renderer, sample, "hu");
+    for (const words of parts) {
+      assert.ok(en.some((x) => x.includes(words)), `English: ${words}`);
+      assert.ok(!hu.some((x) => x.includes(words)), `${words}: ${hu.find((x) => x.includes(words))}`);
+    }
+    for (const words of exact) {
+      assert.ok(en.includes(words), `English: ${words}`);
+      assert.ok(!hu.includes(words), `Hungarian: ${words}`);
+    }
+  });
+}
+
+test("the score units of the result follow the language", () => {
+  const units = () => [voyages, khan, classic, expedition].map((r) => r.scoreUnit);
+  setLang("en");
+  assert.deepEqual(units(), ["VP", "VP", "bezants in total", "gold"]);
+  setLang("hu");
+  assert.deepEqual(units(), ["GYP", "GYP", "bizánci arany összesen", "arany"]);
+  setLang("en");
 });
