@@ -293,7 +293,7 @@ function ransomBox(view, space) {
     s("title", null, label),
     s("rect", { class: "ransom-frame", width: W, height: H, rx: 10 }),
     s("text", { class: "ransom-title", x: 12, y: 24 }, `${space.id === "pirates" ? "☠" : "⚔"} ${t(space.id === "pirates" ? "w.cl.ui.ransomPirates" : "w.cl.ui.ransomRobbers")}`),
-    s("text", { class: "ransom-money", x: 12, y: 60 }, lying.money ? `${lying.money} bz` : lying.cards.length ? "" : t("w.empty")),
+    s("text", { class: "ransom-money", x: 12, y: 60 }, lying.money ? t("w.cl.ui.bz", { money: lying.money }) : lying.cards.length ? "" : t("w.empty")),
     chips,
     more,
   );
@@ -372,16 +372,16 @@ function mapSvg(ctx, moves) {
   const labels = b.nodes.map((n) => {
     const big = ["venice", "khanbaliq", "mission"].includes(n.type);
     const y = n.y + nodeRadius(n) + (big ? 22 : 19);
-    return s("text", { class: `label ${big ? "big" : ""} ${moves.moves.has(n.id) ? "target" : ""}`, x: n.x, y }, n.name);
+    return s("text", { class: `label ${big ? "big" : ""} ${moves.moves.has(n.id) ? "target" : ""}`, x: n.x, y }, nodeName(view, n.id));
   });
   const tags = [];
   if (mine) {
     const n = nodesOf(view).get(mine);
-    tags.push(s("text", { class: "tag mine", x: n.x, y: n.y - 34 }, "your mission"));
+    tags.push(s("text", { class: "tag mine", x: n.x, y: n.y - 34 }, t("w.cl.ui.yourMission")));
   }
   for (const [city, p] of revealed) {
     const n = nodesOf(view).get(city);
-    if (n) tags.push(s("text", { class: "tag", x: n.x, y: n.y - 34 }, `${seatName(p.seat)}: done`));
+    if (n) tags.push(s("text", { class: "tag", x: n.x, y: n.y - 34 }, t("w.cl.ui.doneBy", { who: seatName(p.seat) })));
   }
   const pawns = [];
   for (const [id, list] of pawnsAt) {
@@ -486,9 +486,9 @@ function mapPanel(ctx, moves, ui) {
 
 function cardEl(id, { option = null, label = "", key = "" } = {}) {
   const { colour, value } = cardParts(id);
-  const face = [h("span", { class: "band" }, colour), h("span", { class: "value" }, value), h("span", { class: "unit" }, "bezants")];
+  const face = [h("span", { class: "band" }, colourName(colour)), h("span", { class: "value" }, value), h("span", { class: "unit" }, t("w.cl.ui.cardUnit"))];
   const common = { class: `mp-card g-${colour} ${option ? "usable" : ""}`, "data-card": id, "data-type": cardType(id), style: goodsStyle(colour) };
-  if (!option) return h("div", { ...common, role: "listitem", "aria-label": `${cardName(id)} card` }, face);
+  if (!option) return h("div", { ...common, role: "listitem", "aria-label": t("w.cl.ui.cardLabel", { card: cardName(id) }) }, face);
   return h("button", { ...common, type: "button", "data-key": key, "aria-label": label }, face);
 }
 
@@ -759,7 +759,9 @@ export default {
   },
   minSeats: 2,
   maxSeats: 4,
-  scoreUnit: "bezants in total",
+  get scoreUnit() {
+    return t("w.cl.ui.scoreUnit");
+  },
 
   render(ctx) {
     const moves = analyse(ctx.view);

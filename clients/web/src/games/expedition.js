@@ -382,9 +382,9 @@ function board(ctx, moves, ui) {
 function cardFace(id) {
   const { colour, kind } = cardParts(id);
   return [
-    h("span", { class: "band" }, colour),
+    h("span", { class: "band" }, colourName(colour)),
     s("svg", { class: "kind-icon", viewBox: "0 0 24 24", "aria-hidden": "true" }, icon(kind, 0, 0, 24, "currentColor")),
-    h("span", { class: "kind" }, kind === "leader" ? "leader" : kind),
+    h("span", { class: "kind" }, kind === "leader" ? t("w.ex.kind.leaderShort") : kindName(kind)),
   ];
 }
 
@@ -675,7 +675,9 @@ export default {
   },
   minSeats: 2,
   maxSeats: 5,
-  scoreUnit: "gold",
+  get scoreUnit() {
+    return t("w.resname.gold");
+  },
   get options() {
     return [
       { key: "open_gold", label: t("w.ex.optOpenGold") },
@@ -711,7 +713,7 @@ export default {
 
   logLines(view) {
     const pub = view.public;
-    const seatName = (i) => view.seats[i]?.name || `Seat ${i + 1}`;
+    const seatName = (i) => view.seats[i]?.name || t("room.seat", { n: i + 1 });
     return (pub.log || []).map((ev) => ({ n: ev.n, text: logLine(ev, pub, seatName) }));
   },
 

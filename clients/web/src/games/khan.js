@@ -292,7 +292,7 @@ function chipRow(bundle, x, y, r = 8) {
   let cx = x + r;
   for (const [k, n] of Object.entries(bundle || {})) {
     if (CHIP_KINDS.includes(k)) parts.push(chip(k, n, cx, y, r));
-    else parts.push(text(cx - r, y + r * 0.45, `+${k === "good" ? `${n} good` : k === "move" ? `${n}→` : k.replace("_", " ")}`, "small", r * 1.3));
+    else parts.push(text(cx - r, y + r * 0.45, `+${k === "good" ? t("w.kh.icon.good", { count: n }) : k === "move" ? `${n}→` : tOr(`w.kh.icon.${k}`, k.replace("_", " "))}`, "small", r * 1.3));
     cx += CHIP_KINDS.includes(k) ? 2 * r + 4 : r * 5;
   }
   return [parts, cx - x];
@@ -829,7 +829,9 @@ export default {
   title: "Marco Polo II: In the Service of the Khan",
   minSeats: 2,
   maxSeats: 4,
-  scoreUnit: "VP",
+  get scoreUnit() {
+    return t("w.resname.vp");
+  },
 
   render(ctx) {
     const A = analyse(ctx.view);

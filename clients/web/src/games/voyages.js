@@ -10,6 +10,7 @@ import { DiceBoard, breakdownTable, byGesture, camelsTieNote, describeMove, dice
 import { contractName } from "../shared/names.js";
 
 const SEAT_COLOUR_NAMES = ["red", "blue", "green", "yellow"];
+const colourName = (i) => t(`w.ex.colour.${SEAT_COLOUR_NAMES[i % 4]}`);
 const GOODS = ["pepper", "silk", "gold"];
 const RESOURCES = ["coins", "camels", "pepper", "silk", "gold", "vp"];
 const RES_FILL = { coins: "#f2c230", camels: "#b47a3c", pepper: "#a3401f", silk: "#6b4fc4", gold: "#e8b81a", vp: "#2f8a57" };
@@ -111,6 +112,11 @@ class Board extends DiceBoard {
   marker(m) {
     return bundleWords(this.markers[String(m)]);
   }
+}
+
+/** The id of the first location of a type ("start", "beijing"). */
+function nodeOf(B, type) {
+  return [...B.nodes.values()].find((n) => n.type === type)?.id;
 }
 
 function routeCostWords(e) {
@@ -388,7 +394,7 @@ function mapSvg(ctx, A, ui) {
     return s(
       "g",
       { class: `route ${active ? "active" : ""}`, "data-route": `${e.a}-${e.b}` },
-      s("title", null, `Route ${B.name(e.a)} – ${B.name(e.b)}: ${cost ? `${cost} extra` : "no extra cost"}`),
+      s("title", null, t("w.vo.map.route", { a: B.name(e.a), b: B.name(e.b), cost: cost ? t("w.vo.map.extra", { cost }) : t("w.vo.map.noExtra") })),
       parts,
     );
   });
@@ -428,13 +434,13 @@ function mapSvg(ctx, A, ui) {
       );
     });
     const words = [`${B.name(n.id)}, ${kindWords(n.type)}`];
-    if (n.type === "small") words.push(`bonus: ${B.marker(pub.city_bonus?.[String(n.id)])}`);
+    if (n.type === "small") words.push(t("w.vo.map.bonus", { bonus: B.marker(pub.city_bonus?.[String(n.id)]) }));
     if (n.type === "large") {
       const tile = pub.outposts?.[String(n.id)];
-      words.push(tile ? `first trading post takes ${bundleWords(tile.reward)}` : "first-post bonus taken");
+      words.push(tile ? t("w.vo.map.firstPost", { bonus: bundleWords(tile.reward) }) : t("w.vo.map.outpostTaken"));
     }
-    if (posts.length) words.push(`trading posts: ${posts.map(name).join(", ")}`);
-    for (const f of figs) words.push(`${name(f.seat)}'s figure${f.many ? ` ${f.fig + 1}` : ""} is here`);
+    if (posts.length) words.push(t("w.vo.map.posts", { who: posts.map(name).join(", ") }));
+    for (const f of figs) words.push(f.many ? t("w.vo.map.figureN", { who: name(f.seat), fig: f.fig + 1 }) : t("w.vo.map.figure", { who: name(f.seat) }));
 
     // what a click here means now: a step, a post to move, a small city's bonus
     const steps = A.step.get(n.id) || [];
@@ -448,8 +454,8 @@ function mapSvg(ctx, A, ui) {
       options.length ? s("circle", { class: "ring", r: r + 6 }) : null,
       parts,
     );
-    const verb = steps.length ? "Move to" : reloc ? "Move your post here from" : "Take the bonus of";
-    target(g, options.length > 0, `${verb} ${words.join("; ")}`, `node-${n.id}`, () => pick(ctx, ui, options, `To ${B.name(n.id)}:`));
+    const verb = steps.length ? "w.vo.map.moveTo" : reloc ? "w.vo.map.relocateHere" : "w.vo.map.bonusOf";
+    target(g, options.length > 0, t(verb, { where: words.join("; ") }), `node-${n.id}`, () => pick(ctx, ui, options, t("w.vo.map.to", { city: B.name(n.id) })));
     if (!options.length) {
       g.setAttribute("role", "img");
       g.setAttribute("aria-label", words.join("; "));
@@ -484,7 +490,7 @@ function mapSvg(ctx, A, ui) {
           s(
             "g",
             { class: "bj-slot", transform: `translate(${sx} ${sy}) scale(${F})` },
-            s("title", null, `Beijing ${vp} VP space${seat !== undefined ? `: ${name(seat)}` : ""}`),
+            s("title", null, seat !== undefined ? t("w.vo.map.beijingTaken", { city: B.name(n.id), vp, who: name(seat) }) : t("w.vo.map.beijing", { city: B.name(n.id), vp })),
             s("rect", { width: 23, height: 23, rx: 3, style: seat !== undefined ? { fill: SEAT_COLOURS[seat % 4] } : null }),
             text(11.5, 16, String(vp), seat !== undefined && seat !== 3 ? "light" : "", 12),
           ),
@@ -520,15 +526,22 @@ function mapSvg(ctx, A, ui) {
   }
 
   const desc = pub.players
-    .map((p) => `${name(p.seat)} (${SEAT_COLOUR_NAMES[p.seat % 4]}): figure${p.figures.length > 1 ? "s" : ""} in ${p.figures.map((f) => B.name(f)).join(" and ")}; trading posts in ${p.posts.map((c) => B.name(c)).join(", ") || "no city yet"}`)
+    .map((p) =>
+      t(p.figures.length > 1 ? "w.vo.map.descMany" : "w.vo.map.desc", {
+        who: name(p.seat),
+        colour: colourName(p.seat),
+        figures: p.figures.map((f) => B.name(f)).join(` ${t("w.vo.map.and")} `),
+        posts: p.posts.map((c) => B.name(c)).join(", ") || t("w.vo.map.noCity"),
+      }),
+    )
     .join(". ");
   return s(
     "svg",
     { class: `vy-map ${port ? "portrait" : "landscape"}`, viewBox: `-8 -8 ${W + 16} ${H + 16}`, role: "group", "aria-labelledby": "vy-map-title vy-map-desc" },
-    s("title", { id: "vy-map-title" }, "The map: 25 locations and 30 routes from Venezia to Beijing"),
+    s("title", { id: "vy-map-title" }, t("w.vo.map.title", { locations: B.nodes.size, routes: B.edges.length, from: B.name(nodeOf(B, "start")), to: B.name(nodeOf(B, "beijing")) })),
     s("desc", { id: "vy-map-desc" }, desc),
     s("rect", { class: "sea", x: -8, y: -8, width: W + 16, height: H + 16, rx: 14 }),
-    port ? text(4, H - PORT_CARDS_H + 68, "City cards (a trading post in the city lets you use its card)", "cards-title", 17) : null,
+    port ? text(4, H - PORT_CARDS_H + 68, t("w.vo.map.cards"), "cards-title", 17) : null,
     s("g", { class: "routes" }, routes),
     s("g", { class: "extras" }, extras),
     s("g", { class: "nodes" }, nodes),
@@ -562,7 +575,7 @@ function cityCardFace(card, top) {
     }
     case "per_pip": {
       const b = bundle(card.reward, 6, mid - sz / 2, sz);
-      parts.push(b.node, text(10 + b.width, mid + 5, "× die", "small", 12));
+      parts.push(b.node, text(10 + b.width, mid + 5, tr("w.vo.cc.perPip"), "small", 12));
       width = b.width + 40;
       break;
     }
@@ -598,7 +611,8 @@ function cityCard(ctx, A, cc, B, { x, y, w, h: hgt, named = false }) {
   const space = `card-${cc.slot}`;
   const option = A.spaces.get(space);
   const used = cc.used;
-  const words = `City card in ${B.name(cc.city)}: ${cardWords(cc.card)}${used ? `; used this round by ${used.seat === null ? "a neutral die" : ctx.seatName(used.seat)}` : ""}`;
+  const card = t("w.vo.cityCard", { city: B.name(cc.city), card: cardWords(cc.card) });
+  const words = used ? t("w.vo.cityCardUsed", { card, who: used.seat === null ? t("w.vo.neutralDie") : ctx.seatName(used.seat) }) : card;
   const g = s(
     "g",
     { class: `vy-space city-card ${used ? "used" : ""}`, transform: `translate(${x} ${y})`, "data-space": space, "data-card": cc.card.id },
@@ -608,7 +622,7 @@ function cityCard(ctx, A, cc, B, { x, y, w, h: hgt, named = false }) {
     cityCardFace(cc.card, named ? hgt - 38 : 0).parts,
     used ? placedDice([used], w - 22, hgt - 22, 18, 22) : null,
   );
-  target(g, Boolean(option), `Choose ${words}`, space, () => send(ctx, option));
+  target(g, Boolean(option), t("w.choose", { what: words }), space, () => send(ctx, option));
   if (!option) {
     g.setAttribute("role", "img");
     g.setAttribute("aria-label", words);
@@ -653,12 +667,12 @@ function actionSvg(ctx, A, ui) {
   const blackG = s(
     "g",
     { class: "vy-space black-pool", transform: `translate(${AB_W - 160} 0)`, "data-black": "" },
-    s("title", null, `Black dice on the board: ${blackN}${A.black ? "; buy one for 3 camels" : ""}`),
+    s("title", null, tr(A.black ? "w.vo.b.blackBuyable" : "w.vo.b.blackPool", { count: blackN })),
     s("rect", { class: "frame", width: 160, height: 28, rx: 6 }),
     fitText(8, 19, tr("w.vo.b.black"), "small", 12, 58),
     [...Array(blackN).keys()].map((i) => die(70 + i * 17, 6, 15, "black", null, null)),
   );
-  out.push(target(blackG, Boolean(A.black), "Buy a black die for 3 camels", "black", () => send(ctx, A.black)));
+  out.push(target(blackG, Boolean(A.black), tr("w.vo.b.buyBlack"), "black", () => send(ctx, A.black)));
   y = 38;
 
   // an action space: its frame is the click target when "space" is an option
@@ -788,13 +802,13 @@ function actionSvg(ctx, A, ui) {
   const bagG = s(
     "g",
     { class: `vy-space bag ${ui.bag ? "chosen" : ""}`, transform: `translate(298 ${y})`, "data-space": "bag" },
-    s("title", null, `Money bag: any die for 3 coins, a bonus action${(pub.bag || []).length ? `; dice in it: ${placementsText(view, pub.bag)}` : ""}`),
+    s("title", null, (pub.bag || []).length ? tr("w.vo.b.bagWithDice", { dice: placementsText(view, pub.bag) }) : tr("w.vo.b.bagTitle")),
     box(0, 0, AB_W - 298, 88, tr("w.kh.space.bag"), "space", TITLE_W.bag),
     bundle({ coins: 3 }, 104, 5, 16).node,
     placedDice(pub.bag || [], 8, 30, 18, AB_W - 314),
   );
   out.push(
-    target(bagG, dieBag, "Money bag: choose it, then a die, for 3 coins", "bag", () => {
+    target(bagG, dieBag, tr("w.vo.b.bagChoose"), "bag", () => {
       ui.bag = !ui.bag;
       ui.dieMenu = null;
       ctx.rerender();
@@ -805,7 +819,7 @@ function actionSvg(ctx, A, ui) {
   return s(
     "svg",
     { class: "vy-actions", viewBox: `-2 -2 ${AB_W + 4} ${y + 2}`, role: "group", "aria-labelledby": "vy-actions-title" },
-    s("title", { id: "vy-actions-title" }, `Action spaces, round ${pub.round} of 5`),
+    s("title", { id: "vy-actions-title" }, tr("w.vo.b.title", { round: pub.round })),
     out,
   );
 }
@@ -875,7 +889,10 @@ function trayPanel(ctx, A, ui) {
 
   const dice = mine.dice.map(([k, v], i) => {
     const key = `die-${i}`;
-    const label = `${k === "own" ? "Your" : k === "black" ? "Black" : "White"} die ${v || "(value of your choice)"}`;
+    const kind = k === "own" || k === "black" ? k : "white";
+    const value = v || tr("w.vo.die.anyValue");
+    const label = tr(`w.vo.die.${kind}`, { v: value });
+    const inSentence = tr(`w.vo.die.${kind}In`, { v: value });
     if (choosing) {
       const opts = dieOpts(k, v);
       if (!opts.length) return dieButton(k, v, seat, { on: false, label });
@@ -884,26 +901,26 @@ function trayPanel(ctx, A, ui) {
           on: true,
           pressed: ui.naming,
           key,
-          label: `${label}: name its value`,
+          label: tr("w.vo.die.name", { die: label }),
           onClick: () => {
             ui.naming = !ui.naming;
             ctx.rerender();
           },
         });
       }
-      return dieButton(k, v, seat, { on: true, key, label: `Place ${label.toLowerCase()}`, onClick: () => send(ctx, opts[0]) });
+      return dieButton(k, v, seat, { on: true, key, label: tr("w.opt.die", { die: inSentence }), onClick: () => send(ctx, opts[0]) });
     }
     const acts = actsOf(k, v);
     if (ui.bag) {
       const bag = acts.find((o) => o.a === "bag");
-      return dieButton(k, v, seat, { on: Boolean(bag), key, label: `Put ${label.toLowerCase()} in the money bag`, onClick: () => send(ctx, bag) });
+      return dieButton(k, v, seat, { on: Boolean(bag), key, label: tr("w.vo.die.bag", { die: inSentence }), onClick: () => send(ctx, bag) });
     }
     const open = ui.dieMenu && ui.dieMenu[0] === k && ui.dieMenu[1] === v;
     return dieButton(k, v, seat, {
       on: acts.length > 0,
       pressed: open,
       key,
-      label: `${label}: bonus actions`,
+      label: tr("w.vo.die.bonus", { die: label }),
       onClick: () => {
         ui.dieMenu = open ? null : [k, v];
         ctx.rerender();
@@ -916,15 +933,15 @@ function trayPanel(ctx, A, ui) {
     extra.push(h("p", { class: "hint vy-raschid" }, tr("w.vo.raschid", { name: B.character("raschid") })));
   }
   if (choosing && pend.picked.length) {
-    extra.push(h("p", { class: "hint" }, "Chosen so far: ", pend.picked.map(([k, v]) => dieWords(k, v)).join(", ")));
+    extra.push(h("p", { class: "hint" }, tr("w.vo.chosenSoFar", { dice: pend.picked.map(([k, v]) => dieWords(k, v)).join(", ") })));
   }
   if (choosing && raschid && ui.naming) {
     const values = A.dice.filter((o) => o.kind === "own");
     extra.push(
       h(
         "div",
-        { class: "vy-faces", role: "group", "aria-label": "The value of your die" },
-        values.map((o) => dieButton("own", o.value, seat, { on: true, key: `face-${o.value}`, label: `Place an own die as a ${o.value}`, onClick: () => send(ctx, o), extra: { "data-face": o.value } })),
+        { class: "vy-faces", role: "group", "aria-label": tr("w.vo.dieValue") },
+        values.map((o) => dieButton("own", o.value, seat, { on: true, key: `face-${o.value}`, label: tr("w.vo.die.placeAs", { v: o.value }), onClick: () => send(ctx, o), extra: { "data-face": o.value } })),
       ),
     );
   }
@@ -933,7 +950,7 @@ function trayPanel(ctx, A, ui) {
     extra.push(
       h(
         "div",
-        { class: "vy-menu", role: "group", "aria-label": `Bonus actions with ${theDie(k, v)}` },
+        { class: "vy-menu", role: "group", "aria-label": tr("w.vo.bonusWith", { die: theDie(k, v) }) },
         actsOf(k, v).map((o) => choiceButton(ctx, o, describe(o, view))),
       ),
     );
@@ -943,12 +960,12 @@ function trayPanel(ctx, A, ui) {
     extra.push(
       h(
         "div",
-        { class: "vy-goodpick", role: "group", "aria-label": A.good.size ? "Take 1 good" : "Take 2 different goods" },
+        { class: "vy-goodpick", role: "group", "aria-label": A.good.size ? tr("w.vo.takeGood") : tr("w.vo.takeTwoGoods") },
         GOODS.map((g) =>
-          resIcon(g, `+1 ${g}`, {
+          resIcon(g, tr("w.vo.plusOne", { good: goodName(g) }), {
             on: A.good.has(g) || A.goods.some((o) => o.goods.includes(g)),
             pressed: ui.goods.includes(g),
-            label: `${A.good.has(g) ? "Take" : "Choose"} 1 ${g} (you have ${have[g]})`,
+            label: tr(A.good.has(g) ? "w.vo.good.take" : "w.vo.good.choose", { good: goodName(g), have: have[g] }),
             onClick: () => pickGood(ctx, A, ui, g),
             extra: { "data-good": g, "data-key": `good-${g}` },
           }),
@@ -962,7 +979,7 @@ function trayPanel(ctx, A, ui) {
         "div",
         { class: "vy-chooser", role: "group", "aria-label": ui.choose.title },
         ui.choose.options.map((o) => choiceButton(ctx, o, describe(o, view))),
-        h("button", { type: "button", class: "link", "data-key": "choose-back", onClick: () => { ui.choose = null; ctx.rerender(); } }, "back"),
+        h("button", { type: "button", class: "link", "data-key": "choose-back", onClick: () => { ui.choose = null; ctx.rerender(); } }, tr("replay.back")),
       ),
     );
   }
@@ -971,7 +988,7 @@ function trayPanel(ctx, A, ui) {
     { class: `vy-tray panel ${view.prompt ? "active" : ""}`, "aria-labelledby": "vy-tray-title" },
     h("h2", { id: "vy-tray-title" }, tr("w.yourDice")),
     h("p", { class: "hint vy-hint" }, hint),
-    h("div", { class: "vy-dice", role: "group", "aria-label": "Your dice" }, dice.length ? dice : h("span", { class: "hint" }, tr("w.noneLeft"))),
+    h("div", { class: "vy-dice", role: "group", "aria-label": tr("w.yourDice") }, dice.length ? dice : h("span", { class: "hint" }, tr("w.noneLeft"))),
     extra,
   );
 }
@@ -1004,7 +1021,7 @@ function resIcon(key, n, { on = false, label = "", onClick = null, pressed = fal
   // a resource with its amount; a button when it is a choice (the goods in the tray)
   const svg = s("svg", { viewBox: "0 0 24 24", class: "ricon", "aria-hidden": "true" }, key === "vp" ? s("path", { class: "ic ic-vp", d: PATHS.vp }) : icon(key, 0, 0, 24));
   const body = [svg, h("span", { class: "rn" }, String(n))];
-  if (!on) return h("span", { class: `res r-${key}`, title: `${n} ${key === "vp" ? "VP" : key}`, ...extra }, body);
+  if (!on) return h("span", { class: `res r-${key}`, title: `${n} ${goodName(key)}`, ...extra }, body);
   return h("button", { type: "button", class: `res r-${key} usable ${pressed ? "pressed" : ""}`, "aria-label": label, "aria-pressed": pressed ? "true" : "false", onClick, ...extra }, body);
 }
 
@@ -1115,7 +1132,9 @@ export default {
   title: "The Voyages of Marco Polo",
   minSeats: 2,
   maxSeats: 4,
-  scoreUnit: "VP",
+  get scoreUnit() {
+    return t("w.resname.vp");
+  },
   get options() {
     return [{ key: "expert", label: t("w.vo.optExpert") }];
   },
@@ -1125,9 +1144,9 @@ export default {
     const ui = uiState(ctx);
     const pub = ctx.view.public;
     if (!pub.track || !pub.players) return h("p", { class: "hint" }, t("w.settingUp"));
-    const map = h("section", { class: "vy-mapbox panel", "aria-label": "Map" }, mapSvg(ctx, A, ui));
+    const map = h("section", { class: "vy-mapbox panel", "aria-label": t("w.kh.tab.map") }, mapSvg(ctx, A, ui));
     const tray = trayPanel(ctx, A, ui);
-    const actions = h("section", { class: "vy-actionbox panel", "aria-label": "Action spaces" }, actionSvg(ctx, A, ui));
+    const actions = h("section", { class: "vy-actionbox panel", "aria-label": t("w.kh.tab.actions") }, actionSvg(ctx, A, ui));
     const players = h("div", { class: "vy-players" }, pub.players.map((p) => playerBoard(ctx, A, p)));
     if (ctx.narrow) {
       // one column on a phone: your dice first, then the map when a location is to be chosen
