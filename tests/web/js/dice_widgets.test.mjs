@@ -16,6 +16,7 @@ import {
   makeWords,
   myPending,
   myPlayer,
+  placementsText,
   promptUi,
   tieNote,
 } from "../../../clients/web/src/shared/board.js";
@@ -157,4 +158,13 @@ test("the room's selections are the game's own and are reset when the prompt cha
   const fresh = promptUi(ctx, () => ({ goods: [] }));
   assert.deepEqual(fresh.goods, []);
   assert.equal(fresh.choose, null);
+});
+
+test("a placement names its placer and each die's kind once: a neutral placement's dice are not 'neutral' again", () => {
+  const view = { seats: [{ name: "ann" }, { name: "bob" }] };
+  const placed = [
+    { seat: 0, dice: [["own", 3], ["black", 5]] },
+    { seat: null, dice: [["neutral", 1]] },
+  ];
+  assert.equal(placementsText(view, placed), "ann 3, black 5; neutral 1");
 });

@@ -124,7 +124,13 @@ export function placedDice(placements, x, y, size, maxW, maxH = 0) {
 /** The dice placed on a space in words: "Ann 3, 4; neutral 1". */
 export function placementsText(view, placements) {
   return placements
-    .map((pl) => `${pl.seat === null || pl.seat === undefined ? t("w.neutral") : view.seats[pl.seat]?.name || t("room.seat", { n: pl.seat + 1 })} ${pl.dice.map(([k, v]) => (k === "own" ? v : `${t(`w.diekind.${k}`)} ${v}`)).join(", ")}`)
+    .map((pl) => {
+      const neutral = pl.seat === null || pl.seat === undefined;
+      const who = neutral ? t("w.neutral") : view.seats[pl.seat]?.name || t("room.seat", { n: pl.seat + 1 });
+      // a die's kind is said unless it is the placer's own (a neutral placement's dice are neutral: said once)
+      const dice = pl.dice.map(([k, v]) => (k === "own" || (neutral && k === "neutral") ? v : `${t(`w.diekind.${k}`)} ${v}`));
+      return `${who} ${dice.join(", ")}`;
+    })
     .join("; ");
 }
 
