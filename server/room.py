@@ -325,12 +325,11 @@ class Room:
             log.warning("room %s: the whole log could not be read: %s", self.id, err)
             return
         entries = sorted((e for e in entries if e["v"] <= self.v), key=lambda e: e["v"])
-        if not any(e.get("start") for e in entries):
-            return  # the log before the last snapshot was not kept (`keep_log` off)
-        self.events = []
-        for state in replayed(self.game, self.meta, None, entries):
-            if state is not None:
-                self._gather_events(self.game.public_view(state))
+        self.events = []  # rebuilt once: without the game's start in the store, it begins with what is here
+        if any(e.get("start") for e in entries):  # (the log before the last snapshot is trimmed: `keep_log` off)
+            for state in replayed(self.game, self.meta, None, entries):
+                if state is not None:
+                    self._gather_events(self.game.public_view(state))
         if self.state is not None:
             self._gather_events(self.game.public_view(self.state))
 

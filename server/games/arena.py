@@ -180,13 +180,9 @@ def replace_block(path: Path, text: str) -> None:
 
 def write_doc(text: str) -> None:
     """Replace the arena section of docs/bots.md (between the markers) with `text`."""
-    doc = DOC.read_text() if DOC.exists() else f"# Bots\n\n{BEGIN}\n{END}\n"
-    block = f"{BEGIN}\n{text}\n{END}"
-    if BEGIN in doc:
-        doc = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _m: block, doc, flags=re.S)
-    else:
-        doc += "\n" + block + "\n"
-    DOC.write_text(doc)
+    if not DOC.exists():
+        DOC.write_text("# Bots\n")
+    replace_block(DOC, text)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -6,25 +6,16 @@ from typing import Any
 
 from server.games import get_game
 from server.games.khan.bots import VALUE, GreedyBot, _Context
+from tests.util import greedy_decisions
 
 
 def _jade_prompts(games: int) -> list[tuple[dict[str, Any], dict[str, Any], Any]]:
     """(prompt, view, chosen move) of every greedy decision whose options include a jade split."""
-    game = get_game("khan")
-    out = []
-    for k in range(games):
-        state = game.setup(2, None, k)
-        bots = [GreedyBot(10 * k + s) for s in range(2)]
-        while game.result(state) is None:
-            seat = game.active_seats(state)[0]
-            prompt = game.prompt(state, seat)
-            assert prompt is not None
-            view = game.view(state, seat)
-            move = bots[seat].choose(prompt, view)
-            if any(isinstance(o.get("jade"), dict) for o in prompt["options"]):
-                out.append((prompt, view, move))
-            state = game.apply(state, seat, move)
-    return out
+    return [
+        (prompt, view, move)
+        for prompt, view, move in greedy_decisions("khan", GreedyBot, games)
+        if any(isinstance(o.get("jade"), dict) for o in prompt["options"])
+    ]
 
 
 def test_greedy_pays_with_jade_only_when_it_gains() -> None:

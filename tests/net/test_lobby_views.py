@@ -246,3 +246,30 @@ async def test_a_player_who_comes_back_gets_the_whole_log_also_after_a_restart(m
     assert rebuilt == expected[: len(rebuilt)] and len(rebuilt) == len(expected)
     (frame,) = _frames(ann2, "game_log")
     assert not strings(frame) & _forbidden_now(srv, room, [1])
+
+
+async def test_a_room_whose_early_log_was_trimmed_gives_what_it_has_and_reads_the_store_once(make_server: Any) -> None:
+    """With the log trimmed at snapshots (`keep_log` off), a restarted room cannot re-run the game: its whole
+    log starts with the events its view still has, and asking again does not read the stored log again."""
+    srv = await make_server(snapshot_every=8)
+    srv.store.trim_log = True  # type: ignore[attr-defined]
+    room, (ann, bob) = await _two_player_game(srv)
+    await _play_some(room, [ann, bob], random.Random(7), 40)
+    await _caught_up(room, [ann, bob])
+    await srv.restart()
+    reads = 0
+    real_full_log = srv.store.full_log  # type: ignore[attr-defined]
+
+    async def counted(room_id: str) -> list[dict[str, Any]]:
+        nonlocal reads
+        reads += 1
+        return await real_full_log(room_id)  # type: ignore[no-any-return]
+
+    srv.store.full_log = counted  # type: ignore[attr-defined]
+    ann2 = await srv.client("ann", token=ann.token)
+    await ann2.join(room)
+    first = await ann2.game_log(room)
+    shown = ann2.view(room)["public"]["log"]
+    assert first == shown and len(first) > 0
+    assert await ann2.game_log(room) == first
+    assert reads == 1
