@@ -83,46 +83,146 @@ def apply_patch_jsonpatch(doc: Any, ops: list[Op], *, in_place: bool = False) ->
 
 
 def make_patch_builtin(old: Any, new: Any, *, copy: bool = True) -> list[Op]:
-    """`make_patch` without dependencies: maps per key, lists by index with tail add/remove.
+    """`make_patch` without dependencies: maps per key, lists by their common head and tail.
 
+    A list keeps its unchanged first and last items and patches the part between (one `add` for an item
+    inserted into a sorted hand, not a `replace` of every later index); a list that dropped items at its
+    head and grew at its tail (a rolling log) is patched with removes at 0 and adds at the end. A changed
+    small map or list whose operations would take more bytes than its new value is replaced whole.
     With `copy=False` the operations' values share structure with `new` (for a caller that encodes them at
     once and never changes `new`)."""
-    _copy = _deep_copy if copy else _same_value
-    ops: list[Op] = []
-    stack: list[tuple[str, Any, Any]] = [("", old, new)]
-    while stack:
-        path, a, b = stack.pop()
+    differ = _Differ(_deep_copy if copy else _same_value)
+    differ.diff("", old, new)
+    return differ.ops
+
+
+_SCALAR_TYPES = frozenset({str, int, float, bool, type(None)})
+#: a changed map or list is considered for a whole `replace` only when it has at most this many items
+_REPLACE_ITEMS = 8
+_escaped: dict[str, str] = {}
+
+
+class _Differ:
+    """One diff: the operations so far, how values are copied, and one msgpack packer for the strict
+    comparisons (a packer per call of `packb` costs more than packing a small subtree)."""
+
+    __slots__ = ("cp", "ops", "pack")
+
+    def __init__(self, cp: Any) -> None:
+        self.ops: list[Op] = []
+        self.cp = cp
+        self.pack = msgpack.Packer(use_bin_type=True).pack
+
+    def equal_packed(self, a: Any, b: Any) -> bool:
+        """For two containers Python already found equal: equal msgpack bytes too (1 is not True)."""
+        try:
+            return bool(self.pack(a) == self.pack(b))
+        except (TypeError, ValueError, OverflowError):
+            return _deep_same(a, b)
+
+    def same_item(self, x: Any, y: Any) -> bool:
+        """Strict equality of two list items (scalars by type and value, containers by packed bytes)."""
+        if x is y:
+            return True
+        t = type(x)
+        if t is not type(y) or x != y:
+            return False
+        return t in _SCALAR_TYPES or self.equal_packed(x, y)
+
+    def diff(self, path: str, a: Any, b: Any) -> None:
+        """Append the operations that turn `a` (at `path`) into `b`."""
         if a is b:
-            continue
-        if isinstance(a, dict | list) and _equal_containers(a, b):
-            continue  # an unchanged subtree: skipped at C speed instead of walked
-        if isinstance(a, dict) and isinstance(b, dict):
-            for key in a:
-                if key not in b:
-                    ops.append({"op": "remove", "path": _join(path, key)})
-            for key, value in b.items():
-                if key in a:
-                    stack.append((_join(path, key), a[key], value))
-                else:
-                    ops.append({"op": "add", "path": _join(path, key), "value": _copy(value)})
-        elif isinstance(a, list | tuple) and isinstance(b, list | tuple):
-            shift = _head_shift(a, b)
-            if shift:
-                # a list that dropped items at its head (a rolling log): remove them, add the new tail
-                ops.extend({"op": "remove", "path": f"{path}/0"} for _ in range(shift))
-                kept = len(a) - shift
-                ops.extend({"op": "add", "path": f"{path}/{i}", "value": _copy(b[i])} for i in range(kept, len(b)))
+            return
+        ops = self.ops
+        ta, tb = type(a), type(b)
+        if ta is dict and tb is dict:
+            start = len(ops)
+            self.diff_map(path, a, b)
+        elif (ta is list or ta is tuple) and (tb is list or tb is tuple):
+            start = len(ops)
+            self.diff_list(path, a, b)
+        elif ta is tb and ta in _SCALAR_TYPES and a == b:
+            return
+        else:
+            ops.append({"op": "replace", "path": path, "value": self.cp(b)})
+            return
+        if len(ops) - start >= 2 and path and len(b) <= _REPLACE_ITEMS:
+            self.maybe_replace_whole(start, path, b)
+
+    def maybe_replace_whole(self, start: int, path: str, b: Any) -> None:
+        """Swap `ops[start:]` for one `replace` of `b` when that packs smaller."""
+        ops = self.ops
+        try:
+            size = len(self.pack(ops[start:]))
+            smaller = size >= 64 and len(self.pack(b)) + len(path) + 14 < size
+        except (TypeError, ValueError, OverflowError):
+            return  # (not msgpack-encodable: the operations stay as they are)
+        if smaller:
+            del ops[start:]
+            ops.append({"op": "replace", "path": path, "value": self.cp(b)})
+
+    def diff_map(self, path: str, a: dict[str, Any], b: dict[str, Any]) -> None:
+        if a == b and self.equal_packed(a, b):
+            return  # an unchanged subtree: skipped at C speed instead of walked
+        ops = self.ops
+        for key in a:
+            if key not in b:
+                ops.append({"op": "remove", "path": path + "/" + _escape(key)})
+        for key, vb in b.items():
+            if key not in a:
+                ops.append({"op": "add", "path": path + "/" + _escape(key), "value": self.cp(vb)})
                 continue
-            common = min(len(a), len(b))
-            for i in range(len(a) - 1, common - 1, -1):
-                ops.append({"op": "remove", "path": f"{path}/{i}"})
-            for i in range(common, len(b)):
-                ops.append({"op": "add", "path": f"{path}/{i}", "value": _copy(b[i])})
-            # Items before `common` keep their indices, so their ops may come in any order.
-            stack.extend((f"{path}/{i}", a[i], b[i]) for i in range(common))
-        elif isinstance(a, dict | list | tuple) or isinstance(b, dict | list | tuple) or not _same(a, b):
-            ops.append({"op": "replace", "path": path, "value": _copy(b)})
-    return ops
+            va = a[key]
+            if va is vb:
+                continue
+            t = type(va)
+            if t is type(vb) and t in _SCALAR_TYPES:
+                if va != vb:
+                    ops.append({"op": "replace", "path": path + "/" + _escape(key), "value": vb})
+                continue
+            self.diff(path + "/" + _escape(key), va, vb)
+
+    def diff_list(self, path: str, a: Any, b: Any) -> None:
+        la, lb = len(a), len(b)
+        if la == lb and a == b and self.equal_packed(a, b):
+            return
+        ops, cp = self.ops, self.cp
+        shift = _head_shift(a, b)
+        if shift:
+            # a list that dropped items at its head (a rolling log): remove them, add the new tail
+            ops.extend({"op": "remove", "path": f"{path}/0"} for _ in range(shift))
+            kept = la - shift
+            ops.extend({"op": "add", "path": f"{path}/{i}", "value": cp(b[i])} for i in range(kept, lb))
+            return
+        same = self.same_item
+        n = min(la, lb)
+        head = 0
+        while head < n and same(a[head], b[head]):
+            head += 1
+        tail = 0
+        while tail < n - head and same(a[la - 1 - tail], b[lb - 1 - tail]):
+            tail += 1
+        mid_a, mid_b = la - head - tail, lb - head - tail
+        both = min(mid_a, mid_b)
+        # removes first, from the highest index: the indices of the pairs below them stay as they are
+        for i in range(head + mid_a - 1, head + both - 1, -1):
+            ops.append({"op": "remove", "path": f"{path}/{i}"})
+        for i in range(head, head + both):
+            self.diff(f"{path}/{i}", a[i], b[i])
+        for i in range(head + both, head + mid_b):
+            ops.append({"op": "add", "path": f"{path}/{i}", "value": cp(b[i])})
+
+
+def _escape(key: Any) -> str:
+    """An RFC 6901 reference token for a map key (memoised: views use few distinct keys)."""
+    token = _escaped.get(key) if type(key) is str else None
+    if token is None:
+        if not isinstance(key, str):
+            raise TypeError(f"map keys must be strings, not {type(key).__name__}")
+        token = key.replace("~", "~0").replace("/", "~1")
+        if len(_escaped) < 4096:
+            _escaped[key] = token
+    return token
 
 
 def apply_patch_builtin(doc: Any, ops: list[Op], *, in_place: bool = False) -> Any:
@@ -169,12 +269,6 @@ def _value(op: dict[str, Any]) -> Any:
     if "value" not in op:
         raise PatchError(f"a {op['op']!r} operation needs a value")
     return op["value"]
-
-
-def _join(path: str, key: Any) -> str:
-    if not isinstance(key, str):
-        raise TypeError(f"map keys must be strings, not {type(key).__name__}")
-    return f"{path}/{key.replace('~', '~0').replace('/', '~1')}"
 
 
 def _parse(pointer: Any) -> list[str]:

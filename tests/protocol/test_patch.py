@@ -317,3 +317,30 @@ def test_a_head_shift_never_confuses_one_with_true() -> None:
     new = [True, 2, 3]
     assert apply_patch_builtin(old, make_patch_builtin(old, new)) == new
     assert apply_patch_builtin(old, make_patch_builtin(old, new))[0] is True
+
+
+def test_an_item_inserted_into_or_taken_from_a_sorted_list_is_one_operation() -> None:
+    hand = ["blue-1", "green-2", "red-1", "red-2", "yellow-3"]
+    grown = ["blue-1", "green-1", "green-2", "red-1", "red-2", "yellow-3"]
+    assert make_patch_builtin({"hand": hand}, {"hand": grown}) == [
+        {"op": "add", "path": "/hand/1", "value": "green-1"}
+    ]
+    shrunk = ["blue-1", "green-2", "red-2", "yellow-3"]
+    assert make_patch_builtin({"hand": hand}, {"hand": shrunk}) == [{"op": "remove", "path": "/hand/2"}]
+    swapped = ["blue-1", "green-2", "purple-1", "purple-2", "red-2", "yellow-3"]
+    ops = make_patch_builtin(hand, swapped)
+    assert apply_patch_builtin(hand, ops) == swapped
+    assert len(ops) == 2  # red-1 -> purple-1, purple-2 added before red-2; blue, green, red-2, yellow kept
+
+
+def test_a_small_map_that_changed_all_over_is_replaced_whole() -> None:
+    old = {"prompt": {"text": "Move a figure.", "options": [{"a": "move", "fig": 0}, {"a": "pass"}]}}
+    new = {"prompt": {"text": "Draw a card from the display or the deck.",
+                      "options": [{"a": "draw", "from": "display", "slot": s} for s in range(3)]}}  # fmt: skip
+    ops = make_patch_builtin(old, new)
+    assert ops == [{"op": "replace", "path": "/prompt", "value": new["prompt"]}]
+    assert ops[0]["value"] is not new["prompt"]  # copied, like every value of a diff
+    # one small change in a small map stays one small operation
+    assert make_patch_builtin({"p": {"a": 1, "b": 2}}, {"p": {"a": 1, "b": 3}}) == [
+        {"op": "replace", "path": "/p/b", "value": 3}
+    ]
