@@ -360,6 +360,8 @@ def _head_shift(a: list[Any] | tuple[Any, ...], b: list[Any] | tuple[Any, ...]) 
     for k in range(1, min(len(a) - 1, _MAX_SHIFT) + 1):
         kept = len(a) - k
         if kept <= len(b) and a[k] == first and list(a[k:]) == list(b[:kept]):
+            if all(x is y for x, y in zip(a[k:], b[:kept], strict=True)):
+                return k  # the very same items (a room's log shares its events from version to version)
             return k if _equal_containers(list(a[k:]), list(b[:kept])) else 0
     return 0
 

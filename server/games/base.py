@@ -63,7 +63,7 @@ def clone(state: State) -> State:
 def successor(state: State) -> State:
     """The copy `apply` changes: a deep copy, except that the public log's events are shared with `state`.
 
-    Events are appended by `Game._log` and never changed once a move is applied (views copy them), and the
+    Events are appended by `Game._log` and never changed once a move is applied (views share them too), and the
     log is the largest part of most states, so sharing them makes the per-move copy about a third cheaper;
     the list itself is new. That `apply` never changes its input is checked by the conformance suite."""
     log = state.get("log")

@@ -692,7 +692,7 @@ class Classic(Game):
             "spin": None if state["spin"] is None else dict(state["spin"]),
             "fight": None if state["fight"] is None else dict(state["fight"]),
             "trade": None if trade is None else dict(trade),
-            "log": [dict(e) for e in state["log"]],
+            "log": list(state["log"]),  # the events themselves are never changed once logged (see `successor`)
         }
 
     def _private_view(self, state: State, seat: int) -> dict[str, Any] | None:

@@ -573,7 +573,7 @@ class DiceGame(Game):
             "bag": self._placements(state["bag"]),
             "pending": [self._pending_view(it) for it in state["pending"]],
             "draft": None if draft is None else {"offer": list(draft["offer"]), "order": list(draft["order"])},
-            "log": [dict(e) for e in state["log"]],
+            "log": list(state["log"]),  # the events themselves are never changed once logged (see `successor`)
             "result": state["result"],
         }
 

@@ -553,7 +553,7 @@ class Expedition(Game):
             "lightened": state["lightened"],
             "kantshou": state["kantshou"],
             "turns": state["turns"],
-            "log": [dict(e) for e in state["log"]],
+            "log": list(state["log"]),  # the events themselves are never changed once logged (see `successor`)
         }
 
     def _private_view(self, state: State, seat: int) -> dict[str, Any] | None:
