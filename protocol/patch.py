@@ -100,6 +100,7 @@ _SCALAR_TYPES = frozenset({str, int, float, bool, type(None)})
 #: a changed map or list is considered for a whole `replace` only when it has at most this many items
 _REPLACE_ITEMS = 8
 _escaped: dict[str, str] = {}
+_ABSENT = object()
 
 
 class _Differ:
@@ -114,7 +115,15 @@ class _Differ:
         self.pack = msgpack.Packer(use_bin_type=True).pack
 
     def equal_packed(self, a: Any, b: Any) -> bool:
-        """For two containers Python already found equal: equal msgpack bytes too (1 is not True)."""
+        """For two containers Python already found equal: equal msgpack bytes too (1 is not True).
+
+        Containers whose items are the very same objects are equal without packing (views share unchanged
+        parts: cached card views, small ints, interned strings, True and False)."""
+        if type(a) is dict:
+            if all(b.get(k, _ABSENT) is v for k, v in a.items()):
+                return True
+        elif all(x is y for x, y in zip(a, b, strict=False)):  # (equal lengths: Python found them equal)
+            return True
         try:
             return bool(self.pack(a) == self.pack(b))
         except (TypeError, ValueError, OverflowError):

@@ -21,6 +21,7 @@ cannot cover). VP may be paid below zero (city card).
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import Any
 
@@ -1360,12 +1361,24 @@ class Khan(core.DiceGame):
     def _token_order(self, token: str) -> tuple[int, int]:
         return self._contract_order(token)
 
+    # The views of cards, tiles and markers depend on their id alone: each is built once and the same object is
+    # in every view that shows it (views are never changed once built), so a diff skips it by identity.
+
     @staticmethod
+    @functools.cache
     def _contract_view(cid: str) -> dict[str, Any]:
         c = D.CONTRACTS[cid]
         return {"id": cid, "cost": dict(c["cost"]), "reward": dict(c["reward"]), "starting": cid in D.STARTERS}
 
     @staticmethod
+    @functools.cache
+    def _reward_view(kind: str, tid: str) -> dict[str, Any]:
+        """A marker's (`kind` "marker") or an outpost tile's reward, with its id."""
+        data = D.MARKERS if kind == "marker" else D.OUTPOSTS
+        return {"id": tid, "reward": dict(data[tid]["reward"])}
+
+    @staticmethod
+    @functools.cache
     def _card_view(cid: str) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for k, v in D.CITY_CARDS[cid].items():
@@ -1378,6 +1391,7 @@ class Khan(core.DiceGame):
         return out
 
     @staticmethod
+    @functools.cache
     def _tile_view(tid: str) -> dict[str, Any]:
         t = D.OFFER_TILES[tid]
         return {
@@ -1413,10 +1427,9 @@ class Khan(core.DiceGame):
             "offers": [self._tile_view(t) for t in state["offers"]],
             "next_offers": [self._tile_view(p[0]) if p else None for p in state["offer_piles"]],
             "offers_left": [len(p) for p in state["offer_piles"]],
-            "markers": {c: {"id": m, "reward": dict(D.MARKERS[m]["reward"])} for c, m in state["markers"].items()},
+            "markers": {c: self._reward_view("marker", m) for c, m in state["markers"].items()},
             "outposts": {
-                c: (None if t is None else {"id": t, "reward": dict(D.OUTPOSTS[t]["reward"])})
-                for c, t in state["outposts"].items()
+                c: (None if t is None else self._reward_view("outpost", t)) for c, t in state["outposts"].items()
             },
             "caravan_routes": [
                 {"id": r, "shields": list(D.CARAVAN_ROUTES[r]["shields"])} for r in state["caravan_routes"]
@@ -1433,7 +1446,7 @@ class Khan(core.DiceGame):
         """The public parts of a player that only this game has."""
         return {
             "seals": dict(p["seals"]),
-            "tiles": [{"id": t, "reward": dict(D.OUTPOSTS[t]["reward"])} for t in p["tiles"]],
+            "tiles": [Khan._reward_view("outpost", t) for t in p["tiles"]],
             "caravan": None if p["caravan"] is None else {**p["caravan"], "goods": list(p["caravan"]["goods"])},
         }
 

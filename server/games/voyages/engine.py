@@ -17,6 +17,7 @@ seat has one, its prompt lists only that item's options. Turn moves in "play" wi
 
 from __future__ import annotations
 
+import functools
 from itertools import combinations
 from typing import Any
 
@@ -978,14 +979,24 @@ class Voyages(core.DiceGame):
     def _goal_view(gid: str) -> dict[str, Any]:
         return dict(D.GOALS[gid])
 
+    # The views of contracts, city cards and outposts depend on their id alone: each is built once and the same
+    # object is in every view that shows it (views are never changed once built), so a diff skips it by identity.
+
     @staticmethod
+    @functools.cache
     def _contract_view(cid: str) -> dict[str, Any]:
         c = D.CONTRACTS[cid]
         return {"id": cid, "cost": dict(c["cost"]), "reward": dict(c["reward"])}
 
     @staticmethod
+    @functools.cache
     def _card_view(cid: str) -> dict[str, Any]:
         return {k: (dict(v) if isinstance(v, dict) else v) for k, v in D.CITY_CARDS[cid].items()}
+
+    @staticmethod
+    @functools.cache
+    def _outpost_view(tid: str) -> dict[str, Any]:
+        return {"id": tid, "reward": dict(D.OUTPOSTS[tid]["reward"])}
 
     def _public_view(self, state: State) -> dict[str, Any]:
         return {
@@ -1000,10 +1011,7 @@ class Voyages(core.DiceGame):
                 {"slot": i, "city": D.CITY_CARD_SLOTS[i], "card": self._card_view(c), "used": state["card_used"][i]}
                 for i, c in enumerate(state["city_cards"])
             ],
-            "outposts": {
-                k: (None if t is None else {"id": t, "reward": dict(D.OUTPOSTS[t]["reward"])})
-                for k, t in state["outposts"].items()
-            },
+            "outposts": {k: (None if t is None else self._outpost_view(t)) for k, t in state["outposts"].items()},
             "city_bonus": dict(state["city_bonus"]),
             "beijing": list(state["beijing"]),
             "black_dice": state["black_pool"],
