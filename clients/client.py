@@ -187,6 +187,10 @@ class Client:
         """The whole public log of a room this connection views (seated or watching), oldest first."""
         return list((await self.request("game_log", room=room))["events"])
 
+    async def autoplay(self, room: str, level: str | None) -> int:
+        """Hand this connection's seat to a server bot of `level` (None: take it back); returns the v."""
+        return int((await self.request("autoplay", room=room, level=level))["v"])
+
     async def ratings(self, game: str) -> list[dict[str, Any]]:
         return list((await self.request("ratings", game=game))["players"])
 

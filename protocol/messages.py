@@ -335,6 +335,15 @@ class GameLogRequest(_Request):
     room: RoomId
 
 
+class Autoplay(_Request):
+    """A seated player hands its seat to a server bot of `level` until it moves again; `level` None takes it
+    back (addition). The bot sees only that seat's view, as every server bot."""
+
+    t: Literal["autoplay"] = "autoplay"
+    room: RoomId
+    level: BotLevel | None = None
+
+
 HostAction = Literal["kick", "add_bot", "remove_bot", "options", "start"]
 
 
@@ -367,7 +376,8 @@ ClientMessage = Annotated[
     | RatingsRequest
     | Rematch
     | Host
-    | GameLogRequest,
+    | GameLogRequest
+    | Autoplay,
     Field(discriminator="t"),
 ]
 
@@ -602,6 +612,14 @@ class HostDone(_Answer):
     v: Version
 
 
+class AutoplayDone(_Answer):
+    """Answer to `autoplay`; the seat's new `autoplay` level arrives as the room's next patch."""
+
+    t: Literal["autoplay"] = "autoplay"
+    room: RoomId
+    v: Version
+
+
 class GameLog(_Answer):
     """Answer to `game_log`: every public log event of the game up to version `v`, oldest first (addition).
 
@@ -642,7 +660,8 @@ ServerMessage = Annotated[
     | RematchOpened
     | HostDone
     | Closed
-    | GameLog,
+    | GameLog
+    | AutoplayDone,
     Field(discriminator="t"),
 ]
 
@@ -651,13 +670,13 @@ CLIENT_TYPES: dict[str, type[BaseModel]] = {
     for m in (
         Hello, ListRooms, WatchLobby, UnwatchLobby, Create, Join, Move, Sync, Leave, Ping,
         QuickMatch, ChatSend, ChatLog, HistoryRequest, ReplayRequest, RatingsRequest, Rematch, Host,
-        GameLogRequest,
+        GameLogRequest, Autoplay,
     )
 }
 SERVER_TYPES: dict[str, type[BaseModel]] = {
     m.model_fields["t"].default: m
     for m in (
         Welcome, Rooms, Lobby, Created, Joined, Snapshot, Patch, Ok, Left, Error, Pong,
-        Chat, ChatLogAnswer, History, Replay, Ratings, RematchOpened, HostDone, Closed, GameLog,
+        Chat, ChatLogAnswer, History, Replay, Ratings, RematchOpened, HostDone, Closed, GameLog, AutoplayDone,
     )
 }

@@ -384,6 +384,9 @@ class Hub:
         elif isinstance(msg, m.GameLogRequest):
             room = await self._followed(msg.room, conn)
             await room.submit("game_log", conn, msg.id)
+        elif isinstance(msg, m.Autoplay):
+            room = await self._followed(msg.room, conn)
+            await room.submit("autoplay", conn, msg.id, level=msg.level)
         elif type(msg) in LOBBY_REQUESTS:
             await LOBBY_REQUESTS[type(msg)](self, conn, msg)
         else:  # pragma: no cover - decode_client admits only the types above

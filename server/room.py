@@ -269,7 +269,8 @@ class Room:
     def seats_view(self) -> list[dict[str, Any]]:
         online = self.online()
         rated = self.meta.get("ratings") or []
-        return [
+        auto = self.autoplay()
+        seats = [
             {
                 "name": self.meta["names"][i],
                 "taken": self.meta["players"][i] is not None,
@@ -278,6 +279,20 @@ class Room:
             }
             for i in range(self.meta["seats"])
         ]
+        for i, level in enumerate(auto):
+            if level is not None:
+                seats[i]["autoplay"] = level  # (a wire addition: only on a seat a server bot plays for its player)
+        return seats
+
+    def autoplay(self) -> list[str | None]:
+        """Per seat: the level of the server bot its player handed it to (`autoplay`), else None."""
+        stored = self.meta.get("autoplay") or []
+        return [stored[i] if i < len(stored) else None for i in range(self.meta["seats"])]
+
+    def played_seats(self) -> list[int]:
+        """Seats a server bot moves: bot seats and seats on autoplay."""
+        auto = self.autoplay()
+        return sorted({*self.bot_seats(), *(i for i, level in enumerate(auto) if level is not None)})
 
     def prompt_for(self, state: dict[str, Any], seat: int) -> dict[str, Any] | None:
         """`game.prompt(state, seat)`, computed once per state (states are never changed in place)."""
@@ -698,6 +713,10 @@ class Room:
             raise RoomError(code, err.message) from None
         over = self.game.result(state) is not None
         meta = self._next_meta(status="finished" if over else self.status)
+        if conn is not None and self.autoplay()[seat] is not None:
+            auto = self.autoplay()
+            auto[seat] = None  # the player moved: it plays its seat itself again
+            meta["autoplay"] = auto
         clock.stamp(self, meta, state, seat, clock.mover_kind(self, conn, seat))
         await self._commit({"v": meta["v"], "k": "move", "seat": seat, "move": move}, meta)
         self.meta, self.state = meta, state
@@ -732,6 +751,32 @@ class Room:
         events = self.events if self.events is not None else list(shared["public"].get("log") or [])
         conn.push({"t": "game_log", "re": cmd.re, "room": self.id, "v": self.v, "events": events})
 
+    async def _do_autoplay(self, cmd: Command) -> int:
+        """A seated player hands its seat to a server bot (`level`), or takes it back (None): one version."""
+        conn = cmd.conn
+        assert conn is not None
+        viewer = self.viewers.get(conn.id)
+        if viewer is None:
+            raise RoomError("forbidden", "join the room first")
+        if viewer.seat is None:
+            raise RoomError("forbidden", "spectators have no seat to hand over")
+        if self.status != "playing":
+            why = "the game is over" if self.status == "finished" else "the game has not started"
+            raise RoomError("forbidden", why)
+        level: str | None = cmd.args.get("level")
+        if level is not None:
+            level = botpool.level_name(level)
+        auto = self.autoplay()
+        if auto[viewer.seat] != level:
+            meta = self._next_meta()
+            auto[viewer.seat] = level
+            meta["autoplay"] = auto
+            await self._commit(None, meta)
+            self.meta = meta
+            self._broadcast()
+        conn.push({"t": "autoplay", "re": cmd.re, "room": self.id, "v": self.v})
+        return self.v
+
     # ---- server-seated bots -----------------------------------------------------------------
 
     def bot_seats(self) -> list[int]:
@@ -742,7 +787,7 @@ class Room:
         if self.state is None or self.status != "playing":
             return
         active = set(self.game.active_seats(self.state))
-        for seat in self.bot_seats():
+        for seat in self.played_seats():
             timer = self._bot_timers.get(seat)
             if seat in active and (timer is None or timer.done()):
                 self._bot_timers[seat] = asyncio.get_running_loop().create_task(self._bot_timer(seat, self.v))
@@ -755,7 +800,7 @@ class Room:
             at, state, move = self.v, self.state, None
             if state is not None and self.status == "playing" and seat in self.game.active_seats(state):
                 levels = self.meta.get("bot_levels") or []
-                level = levels[seat] if seat < len(levels) else None
+                level = self.autoplay()[seat] or (levels[seat] if seat < len(levels) else None)
                 seed = (int(self.meta["seed"]) * 7919 + seat * 104729 + at) & 0xFFFFFFFF
                 move = await botpool.choose(self.meta["game"], level, state, seat, seed, seconds=self.bot_think)
             await self.submit("bot", None, None, seat=seat, v=v, at=at, move=move)
@@ -771,6 +816,8 @@ class Room:
         self._bot_timers.pop(seat, None)
         if self.state is None or self.status != "playing" or seat not in self.game.active_seats(self.state):
             return
+        if seat not in self.played_seats():
+            return  # the seat's player took it back while the bot thought
         prompt = self.prompt_for(self.state, seat)
         if prompt is None:
             return

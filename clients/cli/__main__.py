@@ -24,7 +24,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from clients.cli.bot import CLIENT_LEVELS, LEVELS, BotGaveUp, RandomBot, level_name
+from clients.cli.bot import LEVELS, BotGaveUp, RandomBot
 from clients.cli.i18n import LANGUAGES, error_sentence, language_from_env, set_language
 from clients.cli.interactive import Interactive, stdin_lines
 from clients.cli.public import invite_link, parse_link
@@ -50,8 +50,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument(
         "--bot",
         choices=list(LEVELS),
-        help="play automatically instead of interactively: random (easy) or greedy (normal); search (hard) is "
-        "a server bot only (--bots hard)",
+        help="play automatically instead of interactively: random (easy) or greedy (normal) in this client; "
+        "search (hard) hands the seat to the server's search bot and follows the game",
     )
     ap.add_argument("--game", default="expedition", help="game of a created room (default expedition)")
     ap.add_argument("--seats", type=int, default=3, help="seats of a created room (default 3)")
@@ -100,11 +100,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     n_bots = len(args.bots) if isinstance(args.bots, list) else args.bots
     if n_bots < 0 or (n_bots and n_bots >= args.seats):
         ap.error("--bots N wants 0 <= N < --seats (you take a seat too)")
-    if args.bot and level_name(args.bot) not in CLIENT_LEVELS:
-        ap.error(
-            f"--bot {args.bot}: the search bot samples hidden information from the game state, which only the "
-            "server holds; use --bot greedy here, or --bots hard to seat a search bot on the server"
-        )
     if args.bot_think is not None and not 0 < args.bot_think <= 10:
         ap.error("--bot-think wants seconds in (0, 10]")
     return args

@@ -9,8 +9,9 @@ through the session (token, then re-join).
 Must not: know any game's rules; every move comes from the view's prompt (the greedy policy reads only
 the view the server sent this seat).
 
-`search` (hard) is a server level only: determinized search samples hidden information from the game
-state (`sample_state`), which a client never holds; `--bots hard` seats one on the server.
+`search` (hard) is played by the server: determinized search samples hidden information from the game state
+(`sample_state`), which a client never holds, so this mode hands the seat to the server's search bot
+(`autoplay`, which sees only this seat's view) and follows the game to its end.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ LEVELS = {
     "search": "search",
     "hard": "search",
 }
-#: the levels a client can play itself
+#: the levels a client can play itself (`search` is handed to the server: `autoplay`)
 CLIENT_LEVELS = ("random", "greedy")
 
 
@@ -72,8 +73,6 @@ class RandomBot:
         self.session = session
         self.room = room
         self.level = level_name(level)
-        if self.level not in CLIENT_LEVELS:
-            raise ValueError(f"--bot {level} needs the game state; a client plays only {', '.join(CLIENT_LEVELS)}")
         self.seed = seed
         self.rng = random.Random(seed)
         self._greedy: Any = None
@@ -96,6 +95,10 @@ class RandomBot:
             if view.get("result"):
                 return view
             v0 = self.session.version(self.room)
+            if self.level not in CLIENT_LEVELS:
+                await self._hand_over(view)
+                await self._wait_change(v0, timeout=None)
+                continue
             options = (view.get("prompt") or {}).get("options") or []
             if not options:
                 await self._wait_change(v0, timeout=None)
@@ -125,6 +128,24 @@ class RandomBot:
             refused_in_a_row = 0
             self.moves += 1
             self.say(option_label(view, move))
+
+    async def _hand_over(self, view: dict[str, Any]) -> None:
+        """Once the game runs, have the server's bot of this level play the seat (again after a reconnect)."""
+        seat, seats = view.get("you"), view.get("seats") or []
+        if view.get("status") != "playing" or not isinstance(seat, int) or seat >= len(seats):
+            return
+        if seats[seat].get("autoplay") == self.level:
+            return
+        try:
+            await self.session.c.autoplay(self.room, self.level)
+        except ServerError as err:
+            if err.code not in RETRY:
+                raise
+            await asyncio.sleep(0.5)
+        except CONNECTION_ERRORS:
+            await self._reconnect()
+        else:
+            self.say(f"the server's {self.level} bot plays this seat")
 
     def choose(self, view: dict[str, Any], options: list[Any]) -> Any:
         """One of `options`: at random, or the game's greedy choice from this seat's view."""

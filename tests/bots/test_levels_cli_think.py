@@ -17,17 +17,9 @@ from tests.net.conftest import start_app
 # ---- the CLI's --bot and --bots ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["random", "easy", "greedy", "normal"])
-def test_cli_bot_takes_the_levels_a_client_can_play(name: str) -> None:
+@pytest.mark.parametrize("name", ["random", "easy", "greedy", "normal", "search", "hard"])
+def test_cli_bot_takes_every_level(name: str) -> None:
     assert parse_args(["--bot", name, "--create"]).bot == name
-
-
-@pytest.mark.parametrize("name", ["search", "hard"])
-def test_cli_bot_search_is_refused_with_the_server_bot_named(name: str, capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exc:
-        parse_args(["--bot", name, "--create"])
-    assert exc.value.code == 2
-    assert "--bots hard" in capsys.readouterr().err
 
 
 def test_cli_bots_takes_a_count_or_one_level_per_bot_seat(capsys: pytest.CaptureFixture[str]) -> None:
@@ -76,9 +68,11 @@ def test_cli_greedy_bot_plays_the_games_greedy_choice_from_its_view(game_id: str
     assert move == expected
 
 
-def test_cli_bot_refuses_the_search_level_itself() -> None:
+def test_cli_bot_takes_the_search_level_and_never_chooses_itself() -> None:
+    bot = RandomBot(None, "r1", level="hard")  # type: ignore[arg-type]
+    assert bot.level == "search"  # played by the server (`autoplay`): tests/cli/test_terminal.py
     with pytest.raises(ValueError):
-        RandomBot(None, "r1", level="hard")  # type: ignore[arg-type]
+        RandomBot(None, "r1", level="grandmaster")  # type: ignore[arg-type]
 
 
 # ---- think time ----------------------------------------------------------------------------------

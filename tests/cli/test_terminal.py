@@ -122,6 +122,18 @@ async def test_bots_n_seats_server_bots_and_the_game_is_played_to_the_end(
     assert "result: " in me.text
 
 
+async def test_bot_hard_hands_the_seat_to_the_servers_search_bot_and_follows_the_game(
+    url: str, screen: Callable[[], Screen], tmp_path: Path
+) -> None:
+    me = screen()
+    argv = bot_argv(url, tmp_path, "deep", "--create", "--game", "expedition", "--seats", "2", "--bots", "1")
+    task = asyncio.create_task(run([*argv, "--bot", "hard", "--bot-think", "0.05"], console=me.console))
+    (code,) = await finish(task, timeout=120)
+    assert code == 0, me.text
+    assert "the server's search bot plays this seat" in me.text
+    assert "result: " in me.text
+
+
 async def test_bots_must_leave_a_seat_for_the_creator(url: str, screen: Callable[[], Screen], tmp_path: Path) -> None:
     me = screen()
     with pytest.raises(SystemExit) as exit_:

@@ -62,6 +62,8 @@ CLIENT_SAMPLES: list[BaseModel] = [
     m.Host(id=26, room="r1", action="options", options={"x": 1}),
     m.Host(room="r1", action="start"),
     m.GameLogRequest(id=27, room="r1"),
+    m.Autoplay(id=28, room="r1", level="hard"),
+    m.Autoplay(id=29, room="r1"),
 ]
 
 SERVER_SAMPLES: list[BaseModel] = [
@@ -112,5 +114,6 @@ SERVER_SAMPLES: list[BaseModel] = [
     m.HostDone(re=36, room="r1", v=4),
     m.Closed(room="r1", reason="abandoned"),
     m.GameLog(re=37, room="r1", v=9, events=[{"n": 1, "kind": "roll", "seat": 0}]),
+    m.AutoplayDone(re=38, room="r1", v=10),
     m.Rooms(rooms=[ROOM.model_copy(update={"ratings": [1250, None, -30]})]),
 ]
