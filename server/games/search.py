@@ -12,7 +12,9 @@ world and plays all surviving candidates in it with the same playout seed (commo
 candidates are compared on equal luck); every few iterations the worse half is dropped (never the greedy
 move). A candidate replaces the greedy move only when its paired gain over it is clearly positive. The reward of a
 playout is the seat's score margin over the best other seat (final scores, or `evaluate` at the cut-off),
-plus a win bonus (`bots.WIN_BONUS`, in score units) when the playout reached the end.
+plus a win bonus (`bots.WIN_BONUS`, in score units) when the playout reached the end; a game whose
+`bots.OWN_REWARD` is true scores the seat's own figure alone (a race, where the others' progress in a playout
+is noise to this seat's choice).
 Budgets: wall time (`budget_s`, checked between playouts) and/or a playout count (`playouts`), so arena
 figures can be reproduced exactly with playouts alone.
 """
@@ -82,6 +84,7 @@ class SearchBot:
         self._evaluate = getattr(module, "evaluate", None)
         self._win_bonus: float = float(getattr(module, "WIN_BONUS", 0.0))
         self._evaluate_end = bool(getattr(module, "EVALUATE_END", False)) and self._evaluate is not None
+        self._own = bool(getattr(module, "OWN_REWARD", False))
         self.horizon = self.budget.horizon or int(getattr(module, "HORIZON", HORIZON))
         self.confidence = float(getattr(module, "SEARCH_CONFIDENCE", CONFIDENCE))
         self.skip = tuple(getattr(module, "SEARCH_SKIP", SKIP))
@@ -203,6 +206,8 @@ class SearchBot:
             bonus = 0.0
         else:
             return 0.0
+        if self._own:  # the game's `bots.OWN_REWARD`: the seat's own figure, not its margin
+            return scores[seat] + bonus
         best_other = max(x for s, x in enumerate(scores) if s != seat)
         return scores[seat] - best_other + bonus
 

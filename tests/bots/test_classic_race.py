@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from server.games.base import clone
 from server.games.classic import bots as B
 from server.games.classic.data import NODES, POST, TABLES, city_of_table
@@ -61,10 +63,31 @@ def test_turns_left_falls_with_progress_and_is_zero_for_the_winner() -> None:
     assert B.turns_left(won, 1) > 0
 
 
-def test_the_search_rewards_a_finished_classic_playout_by_the_losers_turns_left() -> None:
+def test_the_search_rewards_a_classic_playout_by_the_seats_own_expected_finishing_round() -> None:
     bot = SearchBot("classic", 1, Budget(seconds=None, playouts=4))
     won = _home_stretch(900)
+    won["round"] = 30
     won["result"] = {"winners": [0], "scores": [1000, 500], "reason": "venice"}
-    margin = B.TURN * B.turns_left(won, 1)
-    assert bot._reward(won, 0) == margin + B.WIN_BONUS
-    assert bot._reward(won, 1) == -margin
+    # the winner: the round it won in; the loser: that round plus the turns it still needed (no win bonus)
+    assert B.WIN_BONUS == 0.0 and B.OWN_REWARD
+    assert bot._reward(won, 0) == -B.TURN * B.clock(won)
+    assert bot._reward(won, 1) == -B.TURN * (B.clock(won) + B.turns_left(won, 1))
+    # the seat's own figure: the other seat's progress does not change it (a margin would)
+    playing = _home_stretch(300)
+    ahead = clone(playing)
+    ahead["table"][1] = TABLES[1]
+    ahead["pawns"][1] = "khanbaliq"
+    assert B.turns_left(ahead, 1) < B.turns_left(playing, 1)
+    assert bot._reward(ahead, 0) == bot._reward(playing, 0)
+    bot._own = False
+    assert bot._reward(ahead, 0) < bot._reward(playing, 0)
+
+
+def test_a_turn_that_gains_nothing_costs_the_seat_one_turn_and_the_others_nothing() -> None:
+    mine = _home_stretch(300)
+    mine["first"], mine["round"] = 0, 5
+    after = clone(mine)
+    after["turn"] = 1  # seat 0's turn ended where it began
+    assert B.clock(after) == B.clock(mine) + 0.5
+    assert B.evaluate(after)[0] == pytest.approx(B.evaluate(mine)[0] - B.TURN)
+    assert B.evaluate(after)[1] == pytest.approx(B.evaluate(mine)[1])
