@@ -43,3 +43,33 @@ def test_a_room_created_with_a_server_bot_starts_at_once_and_the_bot_moves(brows
         assert not ann.errors
     finally:
         ann.close()
+
+
+def test_a_player_hands_its_seat_to_the_bot_takes_it_back_and_hands_it_over_again(
+    browser: Any, server: str, artifacts: Any
+) -> None:
+    ann = Player(browser, server, "Hand")
+    try:
+        page = ann.page
+        page.select_option("#game", "expedition")
+        page.select_option("#seats", "2")
+        page.select_option("#bots", "1")
+        page.click("button:has-text('Create and sit down')")
+        page.wait_for_selector("section.room[data-you='0'][data-status='playing']")
+        page.click("[data-testid=autoplay-start]")
+        page.wait_for_selector("[data-testid=autoplay-0]")  # everyone sees that a bot plays this seat
+        page.wait_for_selector("[data-testid=autoplay-stop]")
+        page.screenshot(path=str(artifacts / "autoplay-on.png"), full_page=True)
+        page.click("[data-testid=autoplay-stop]")
+        page.wait_for_selector("[data-testid=autoplay-0]", state="detached")
+        page.click("[data-testid=autoplay-start]")
+        page.wait_for_selector("[data-testid=autoplay-0]")
+        v = int(ann.room()["v"])
+        deadline = time.monotonic() + 60
+        while int(ann.room()["v"]) < v + 8:  # the bots play both seats: the game goes on without a click
+            assert time.monotonic() < deadline, "the bot did not play the seat"
+            time.sleep(0.1)
+        page.screenshot(path=str(artifacts / "autoplay-playing.png"), full_page=True)
+        assert not ann.errors
+    finally:
+        ann.close()

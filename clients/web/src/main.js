@@ -348,6 +348,15 @@ class App {
   }
 
   /** Open the rematch of a finished room (or the one another player opened already) and sit down in it. */
+  /** Hand this seat to the server's bot of `level` ("hard": the search bot), or take it back (null). */
+  async autoplay(room, level) {
+    try {
+      await this.conn.request("autoplay", { room, level });
+    } catch (err) {
+      this.fail(err, t("fail.autoplay"));
+    }
+  }
+
   async rematch(room) {
     try {
       const answer = await this.conn.request("rematch", { room });

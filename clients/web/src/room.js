@@ -53,6 +53,7 @@ function seatsList(app, view) {
         s.taken ? s.name : t("room.free"),
         i === view.you ? h("span", { class: "you" }, ` ${t("room.you")}`) : null,
         seatRating(app, view, i, s),
+        s.autoplay ? h("span", { class: "autoplay-badge", "data-testid": `autoplay-${i}` }, t("room.autoplayBadge")) : null,
         h("span", { class: "sr" }, s.taken ? (s.connected ? `, ${t("room.connected")}` : `, ${t("room.disconnected")}`) : ""),
       ),
     ),
@@ -443,6 +444,17 @@ function takeSeat(app, room, view) {
   );
 }
 
+/** A seated player's hand-over to the server's bot during the game (`autoplay`), and taking the seat back. */
+function autoplayPanel(app, room, view) {
+  const seated = view.you !== null && view.you !== undefined;
+  if (!seated || view.status !== "playing" || view.result) return null;
+  const on = Boolean(view.seats[view.you] && view.seats[view.you].autoplay);
+  const button = on
+    ? h("button", { type: "button", class: "link", "data-key": "autoplay-stop", "data-testid": "autoplay-stop", onClick: () => app.autoplay(room, null) }, t("room.autoplayStop"))
+    : h("button", { type: "button", class: "link", "data-key": "autoplay-start", "data-testid": "autoplay-start", onClick: () => app.autoplay(room, "hard") }, t("room.autoplayStart"));
+  return h("p", { class: "autoplay" }, on ? h("span", { class: "hint" }, t("room.autoplayOn"), " ") : null, button);
+}
+
 function endActions(app, room, view) {
   if (view.status !== "finished") return null;
   const seated = view.you !== null && view.you !== undefined;
@@ -528,6 +540,7 @@ export function renderRoom(app, room) {
     waiting ? invitePanel(app, room, view) : null,
     hostPanel(app, room, view),
     takeSeat(app, room, view),
+    autoplayPanel(app, room, view),
     h(
       "div",
       { class: "play-area" },
