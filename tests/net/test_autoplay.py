@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
+import msgpack
 import pytest
 
 from clients.client import Client, ServerError
@@ -75,5 +79,49 @@ async def test_autoplay_is_refused_to_spectators_before_the_start_and_for_unknow
                 await bob.request("autoplay", room=room, level="normal")
             assert err.value.code == "forbidden"
             assert all("autoplay" not in s for s in ann.view(room)["seats"])
+    finally:
+        await app.stop()
+
+
+def _strings(x: Any) -> set[str]:
+    if isinstance(x, str):
+        return {x}
+    if isinstance(x, dict):
+        return set().union(*(_strings(v) for v in x.values())) if x else set()
+    if isinstance(x, list):
+        return set().union(*(_strings(v) for v in x)) if x else set()
+    return set()
+
+
+async def test_a_spectator_sees_the_autoplay_level_but_never_a_secret_of_the_seat_the_bot_plays() -> None:
+    app = await start_app(bot_delay=0.2)
+    try:
+        url = f"ws://127.0.0.1:{app.port}/ws"
+        async with Client(url) as ann, Client(url, keep_frames=True) as bob:
+            room = await _two_seat_game(ann)
+            await bob.hello("bob")
+            await bob.join(room, spectate=True)
+            actor = app.hub.rooms[room]
+            secrets_at: dict[int, set[str]] = {}
+            await ann.request("autoplay", room=room, level="normal")
+            for _ in range(2000):  # the bots play both seats: every version's secrets, read as it is current
+                state = actor.state
+                if state is not None and actor.v not in secrets_at:
+                    found = set(actor.game.hidden_tokens(state))
+                    for seat in range(2):
+                        found |= set(actor.game.secret_tokens(state, seat))
+                    secrets_at[actor.v] = found
+                if len(secrets_at) >= 30 or actor.status == "finished":
+                    break
+                await asyncio.sleep(0.01)
+            assert any(s.get("autoplay") == "greedy" for s in bob.view(room)["seats"])
+            checked = 0
+            for frame in bob.frames or []:
+                msg = msgpack.unpackb(frame)
+                if msg.get("t") in ("snapshot", "patch") and msg.get("v") in secrets_at:
+                    leaked = _strings(msg) & secrets_at[msg["v"]]
+                    assert not leaked, f"v{msg['v']}: {sorted(leaked)}"
+                    checked += 1
+            assert checked >= 20
     finally:
         await app.stop()
