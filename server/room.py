@@ -680,22 +680,26 @@ class Room:
         if not self.viewers:
             self.hub.room_idle(self)
 
-    async def _do_sync(self, cmd: Command) -> None:
+    def _viewer_of(self, cmd: Command, *, seated: str | None = None) -> Viewer:
+        """The viewer that sent `cmd`; `forbidden` if it has not joined, or (with `seated`, the reason
+        given) if it watches without a seat."""
         conn = cmd.conn
         assert conn is not None
         viewer = self.viewers.get(conn.id)
         if viewer is None:
             raise RoomError("forbidden", "join the room first")
-        self._snapshot_to(viewer, cmd.re)
+        if seated is not None and viewer.seat is None:
+            raise RoomError("forbidden", seated)
+        return viewer
+
+    async def _do_sync(self, cmd: Command) -> None:
+        self._snapshot_to(self._viewer_of(cmd), cmd.re)
 
     async def _do_move(self, cmd: Command) -> int:
         conn = cmd.conn
         assert conn is not None
-        viewer = self.viewers.get(conn.id)
-        if viewer is None:
-            raise RoomError("forbidden", "join the room first")
-        if viewer.seat is None:
-            raise RoomError("forbidden", "spectators do not move")
+        viewer = self._viewer_of(cmd, seated="spectators do not move")
+        assert viewer.seat is not None
         made_at = cmd.args.get("v")
         if made_at is not None and made_at != self.v:
             raise RoomError("stale", f"the move was made at v={made_at}; the room is at v={self.v}; sync")
@@ -713,7 +717,7 @@ class Room:
             raise RoomError(code, err.message) from None
         over = self.game.result(state) is not None
         meta = self._next_meta(status="finished" if over else self.status)
-        if conn is not None and self.autoplay()[seat] is not None:
+        if conn is not None and any(self.meta.get("autoplay") or ()) and self.autoplay()[seat] is not None:
             auto = self.autoplay()
             auto[seat] = None  # the player moved: it plays its seat itself again
             meta["autoplay"] = auto
@@ -755,11 +759,8 @@ class Room:
         """A seated player hands its seat to a server bot (`level`), or takes it back (None): one version."""
         conn = cmd.conn
         assert conn is not None
-        viewer = self.viewers.get(conn.id)
-        if viewer is None:
-            raise RoomError("forbidden", "join the room first")
-        if viewer.seat is None:
-            raise RoomError("forbidden", "spectators have no seat to hand over")
+        viewer = self._viewer_of(cmd, seated="spectators have no seat to hand over")
+        assert viewer.seat is not None
         if self.status != "playing":
             why = "the game is over" if self.status == "finished" else "the game has not started"
             raise RoomError("forbidden", why)

@@ -14,15 +14,21 @@ from .test_browser import Player
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed at /usr/bin/chromium")
 
 
+def _room_with_one_bot(player: Player) -> Any:
+    """Create a 2-seat Expedition room with one server bot from the lobby form; its page once the game runs."""
+    page = player.page
+    page.select_option("#game", "expedition")
+    page.select_option("#seats", "2")
+    page.select_option("#bots", "1")
+    page.click("button:has-text('Create and sit down')")
+    page.wait_for_selector("section.room[data-you='0'][data-status='playing']")
+    return page
+
+
 def test_a_room_created_with_a_server_bot_starts_at_once_and_the_bot_moves(browser: Any, server: str) -> None:
     ann = Player(browser, server, "Solo")
     try:
-        page = ann.page
-        page.select_option("#game", "expedition")
-        page.select_option("#seats", "2")
-        page.select_option("#bots", "1")
-        page.click("button:has-text('Create and sit down')")
-        page.wait_for_selector("section.room[data-you='0'][data-status='playing']")
+        page = _room_with_one_bot(ann)
         assert page.locator("text=Bot 1").count() > 0
         rng = random.Random(5)
         deadline = time.monotonic() + 60
@@ -50,12 +56,7 @@ def test_a_player_hands_its_seat_to_the_bot_takes_it_back_and_hands_it_over_agai
 ) -> None:
     ann = Player(browser, server, "Hand")
     try:
-        page = ann.page
-        page.select_option("#game", "expedition")
-        page.select_option("#seats", "2")
-        page.select_option("#bots", "1")
-        page.click("button:has-text('Create and sit down')")
-        page.wait_for_selector("section.room[data-you='0'][data-status='playing']")
+        page = _room_with_one_bot(ann)
         page.click("[data-testid=autoplay-start]")
         page.wait_for_selector("[data-testid=autoplay-0]")  # everyone sees that a bot plays this seat
         page.wait_for_selector("[data-testid=autoplay-stop]")
