@@ -97,6 +97,14 @@ def one_per_type(cards: list[str]) -> list[str]:
     return sorted(out.values())
 
 
+def dice_seed(key: int, seat: int, turn: int, draw: int) -> int:
+    """The seed of one keyed draw (see `Classic._roll`): SplitMix64 steps over the key and the three indices."""
+    h = key
+    for part in (seat, turn, draw):
+        h = Rng(h ^ part).next64()
+    return h
+
+
 class Classic(Game):
     id = "classic"
     title = "Marco Polo (the classic trading game)"
@@ -316,9 +324,7 @@ class Classic(Game):
         if old is not None and old != route:
             self._bump(state, "route_change")
         state["routes"][seat] = route
-        rng = Rng(state["rng"])
-        sector = rng.below(len(WHEELS[route]))
-        state["rng"] = rng.seed
+        sector = self._roll(state, len(WHEELS[route]))
         value = WHEELS[route][sector]
         state["spin"] = {"route": route, "sector": sector, "value": value}
         self._bump(state, f"spin_{route}")
@@ -374,10 +380,8 @@ class Classic(Game):
 
     def _fight(self, state: State, seat: int) -> None:
         """The player's (big) die against the raiders' (small) die; the raiders win only when strictly higher."""
-        rng = Rng(state["rng"])
-        mine = 1 + rng.below(6)
-        theirs = 1 + rng.below(6)
-        state["rng"] = rng.seed
+        mine = 1 + self._roll(state, 6)
+        theirs = 1 + self._roll(state, 6)
         space = RANSOM_OF_ROUTE[state["spin"]["route"]]
         won = mine >= theirs
         protected = self.protected(state, seat)
@@ -538,10 +542,8 @@ class Classic(Game):
 
     def _forced_sale(self, state: State, buyer: int, seller: int) -> None:
         """Option B: pay the seller 30 and draw one card blind from their hand (the server picks it)."""
-        rng = Rng(state["rng"])
         hand = state["hands"][seller]
-        card = hand.pop(rng.below(len(hand)))
-        state["rng"] = rng.seed
+        card = hand.pop(self._roll(state, len(hand)))
         state["money"][buyer] -= FORCED_SALE_PRICE
         state["money"][seller] += FORCED_SALE_PRICE
         state["hands"][buyer].append(card)
@@ -554,12 +556,40 @@ class Classic(Game):
         # seed 001: the card is drawn with its face towards the seller, so the seller sees which card went
         self._notify(state, seller, {"ev": "forced_sale", "card": card, "to": buyer})
 
+    # ---- chance -------------------------------------------------------------------------
+
+    @staticmethod
+    def _roll(state: State, n: int) -> int:
+        """A uniform draw in [0, n): the compass, the fight dice, the blind card of a forced sale.
+
+        A real game draws from the one stream `state["rng"]`. A state with keyed dice (`state["dice"]`, set only
+        by `sample_state` for the search bot's worlds) draws the `draw`-th number of the turn player's `turns`-th
+        turn as a pure function of (key, seat, turns, draw): a seat's dice then do not depend on what the other
+        seats did before, so two candidate moves played out in one world meet the same later spins and fights
+        (common random numbers), where one shared stream shifted every later draw of both seats after one
+        extra fight or lost turn.
+        """
+        dice = state.get("dice")
+        if dice is None:
+            rng = Rng(state["rng"])
+            value = rng.below(n)
+            state["rng"] = rng.seed
+            return value
+        seat: int = state["turn"]
+        value = Rng(dice_seed(dice["key"], seat, dice["turns"][seat], dice["draw"])).below(n)
+        dice["draw"] += 1
+        return value
+
     # ---- turn order and the end ---------------------------------------------------------
 
     def _end_turn(self, state: State) -> None:
         if state["result"] is not None:
             return
         seat = state["turn"]
+        dice = state.get("dice")
+        if dice is not None:  # keyed dice (sampled worlds only): the seat's next turn draws from a new key
+            dice["turns"][seat] += 1
+            dice["draw"] = 0
         state["phase"] = "spin"
         state["trade"] = None
         state["spin"] = None

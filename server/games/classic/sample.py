@@ -5,7 +5,9 @@ Must not: read where a hidden card lies: other hands and the stacks are read onl
 Kept: everything in the seat's view, its own notices, the public history (`seen`, the gifts handed over,
 the extra-turn flag). Redrawn: the other hands (same sizes) and every stack's goods and order (same sizes,
 the stack's colour only; hazard cards never leave their stack), the Golden Tables not yet revealed (the
-other seats' and the face-down pile), the other seats' notices (they are theirs), the RNG.
+other seats' and the face-down pile), the other seats' notices (they are theirs), the RNG. Added: keyed dice
+(`state["dice"]`, see `engine.Classic._roll`), so each seat's draws in the sample depend on its own turn count
+and not on one stream all seats share.
 """
 
 from __future__ import annotations
@@ -51,4 +53,7 @@ def sample_state(game: Any, state: State, seat: int, rng: Rng) -> State:
     out["tables"] = tables
     out["stats"] = {}
     out["rng"] = rng.next64()
+    # keyed dice: every spin, fight and forced-sale pick is a function of (key, turn player, that seat's turn
+    # count from here, draw index in the turn), so candidates played out in this world share each seat's dice
+    out["dice"] = {"key": rng.next64(), "turns": [0] * seats, "draw": 0}
     return out
