@@ -11,6 +11,8 @@ Messages (msgpack maps) on `{prefix}node:{id}` (one channel per node) and `{pref
   to the client's node: {op:"push", conn, msg}       {op:"close", conn, code, reason}
   to every node:        {op:"lobby"}                 {op:"kick", player, keep}
                         {op:"moved", room}  (a room's lease was handed back: nodes watching it look at once)
+  any of these, bundled: {op:"bundle", items:[packed message, ...]}  (consecutive messages for one channel,
+                        published as one; read in order, as if they had come one by one)
 A single node on the memory store uses `LocalCluster`, which owns every room and sends nothing.
 """
 
@@ -82,6 +84,37 @@ class LocalCluster:
 PUBLISH_PATIENCE = 5.0
 #: most messages to other nodes sent in one pipeline
 PUBLISH_BATCH = 500
+
+
+#: a bundle of messages for one channel holds at most this many bytes of them
+BUNDLE_BYTES = 256 * 1024
+
+
+def bundled(batch: list[tuple[str, bytes, float]]) -> list[tuple[str, bytes]]:
+    """The (channel, message) pairs to publish for `batch`: each run of consecutive messages for one channel
+    goes as one `bundle` message (at most BUNDLE_BYTES of them), so a node under load publishes, and its
+    peer reads and parses, one pub/sub message per run instead of one per frame. The order of the messages
+    is kept, across channels too (a run ends where another channel's message comes)."""
+    out: list[tuple[str, bytes]] = []
+    run: list[bytes] = []
+    size = 0
+    channel = ""
+
+    def close_run() -> None:
+        if len(run) == 1:
+            out.append((channel, run[0]))
+        elif run:
+            out.append((channel, msgpack.packb({"op": "bundle", "items": run}, use_bin_type=True)))
+
+    for ch, data, _queued in batch:
+        if run and (ch != channel or size + len(data) > BUNDLE_BYTES):
+            close_run()
+            run, size = [], 0
+        channel = ch
+        run.append(data)
+        size += len(data)
+    close_run()
+    return out
 
 
 class RedisCluster:
@@ -177,7 +210,7 @@ class RedisCluster:
         while True:
             try:
                 async with self.store.client.pipeline(transaction=False) as pipe:
-                    for channel, data, _queued in batch:
+                    for channel, data in bundled(batch):
                         pipe.publish(channel, data)
                     await pipe.execute()
                 return
@@ -218,10 +251,15 @@ class RedisCluster:
                 continue
             try:
                 payload = msgpack.unpackb(msg["data"], raw=False)
-                if payload.get("op") == "beat":
-                    self._heard = loop.time()
-                    continue
-                await self._hub.on_cluster(payload)
+                items = payload.get("items") if payload.get("op") == "bundle" else None
+                for one in [payload] if items is None else (msgpack.unpackb(b, raw=False) for b in items):
+                    try:
+                        if one.get("op") == "beat":
+                            self._heard = loop.time()
+                            continue
+                        await self._hub.on_cluster(one)
+                    except Exception:
+                        log.exception("cluster: bad message")
             except Exception:
                 log.exception("cluster: bad message")
 

@@ -125,8 +125,7 @@ class Conn:
             return
         if self._write_now is not None and self._idle.is_set() and self._write_now(data):
             # nothing queued or being sent: the frame goes straight to the socket, in order
-            self._metrics.out(t).inc()
-            self._metrics.bytes_out.inc(len(data))
+            self._metrics.sent(t, len(data))
             return
         if len(self._queue) >= self._queue_size or self._queued_bytes + len(data) > self._queue_bytes:
             self._overflow()
@@ -159,8 +158,7 @@ class Conn:
     def _count(self, t: str, data: bytes) -> None:
         self._idle.clear()
         self._wake.set()
-        self._metrics.out(t).inc()
-        self._metrics.bytes_out.inc(len(data))
+        self._metrics.sent(t, len(data))
 
     def _overflow(self) -> None:
         frames, size = self.queued

@@ -327,9 +327,16 @@ class Room:
         if self.events is None or not isinstance(public.get("log"), list):
             return
         last = self.events[-1]["n"] if self.events else 0
-        numbered = (ev for ev in public["log"] if isinstance(ev, dict) and isinstance(ev.get("n"), int))
-        self.events.extend(ev for ev in numbered if ev["n"] > last)
-        del self.events[:-GAME_LOG_KEPT]
+        new: list[dict[str, Any]] = []
+        for ev in reversed(public["log"]):  # the new events are the log's tail: read back to the last kept one
+            if isinstance(ev, dict) and isinstance(ev.get("n"), int):
+                if ev["n"] <= last:
+                    break
+                new.append(ev)
+        if new:
+            new.reverse()
+            self.events.extend(new)
+            del self.events[:-GAME_LOG_KEPT]
 
     async def _rebuild_events(self) -> None:
         """The whole public log of a room loaded mid-game: the game re-run from its seed and its stored log,

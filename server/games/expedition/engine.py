@@ -217,15 +217,17 @@ class Expedition(Game):
         cards meet the space's requirement; a `pick` may name any copy of an offered card type.
         """
         if self.result(state) is None and seat in self.active_seats(state) and isinstance(move, dict):
-            named = self._named(state, seat, move)
+            named = self._named(state, seat, move, legal)
             if named is not None:
                 new = successor(state)
                 self._apply(new, seat, named)
                 return new
         return super().apply(state, seat, move, legal)
 
-    def _named(self, state: State, seat: int, move: Move) -> Move | None:
-        """A payment or pick differing from a listed option only in order or copies, as it will be applied."""
+    def _named(self, state: State, seat: int, move: Move, legal: list[Move] | None = None) -> Move | None:
+        """A payment or pick differing from a listed option only in order or copies, as it will be applied.
+
+        `legal`: `legal_moves(state, seat)` if the caller has it already (the room's prompt of this state)."""
         if state["phase"] != "move":
             return None
         hand: list[str] = state["hands"][seat]
@@ -238,7 +240,7 @@ class Expedition(Game):
             if not isinstance(card, str) or card not in rest:
                 return None
             kind = card.rsplit("-", 1)[0]
-            for m in self.legal_moves(state, seat):
+            for m in self.legal_moves(state, seat) if legal is None else legal:
                 if m["a"] == "pick" and m["card"].rsplit("-", 1)[0] == kind:
                     return {"a": "pick", "card": card}
             return None
@@ -255,7 +257,8 @@ class Expedition(Game):
         assert req is not None
         if not payment.accepts(req, pay):
             return None
-        legal = self.legal_moves(state, seat)
+        if legal is None:
+            legal = self.legal_moves(state, seat)
         listed = any(m["a"] == "move" and m["fig"] == fig and _same_types(m["pay"], pay) for m in legal)
         # when the prompt offers picking for this figure, the whole payment is as good
         if listed or {"a": "choose", "fig": fig} in legal:
