@@ -3,9 +3,13 @@
 Owns: `sample_state(game, state, seat, rng)` (the engine's `sample_state` hook calls it).
 Must not: read where a hidden card lies: other hands and the stacks are read only as sorted pools.
 Kept: everything in the seat's view, its own notices, the public history (`seen`, the gifts handed over,
-the extra-turn flag). Redrawn: the other hands (same sizes) and every stack's goods and order (same sizes,
-the stack's colour only; hazard cards never leave their stack), the Golden Tables not yet revealed (the
-other seats' and the face-down pile), the other seats' notices (they are theirs), the RNG. Added: keyed dice
+the extra-turn flag), and every seen card where it lies (a stack is its unseen cards on top of the seen ones,
+in the public order they went under; a seen card in a hand came there in view, like `secret_tokens` says).
+Redrawn: the unseen cards of the other hands (same counts) and of every stack's top part (same counts, the
+stack's colour only, with its hazard cards not yet drawn; hazard cards never leave their stack), the Golden
+Tables not yet revealed (the other seats' and the face-down pile), the other seats' notices (they are theirs),
+the RNG. Before, the whole stacks were reshuffled: a stack holds 9 seen cards of 14 on average in greedy
+games, and a hazard card just drawn could come again at once in the sample. Added: keyed dice
 (`state["dice"]`, see `engine.Classic._roll`), so each seat's draws in the sample depend on its own turn count
 and not on one stream all seats share.
 """
@@ -23,26 +27,31 @@ def sample_state(game: Any, state: State, seat: int, rng: Rng) -> State:
     out = clone(state)
     seats: int = out["seats"]
     others = [s for s in range(seats) if s != seat]
+    seen = set(out["seen"])
+    # a seen card's place is public: a card leaves a hand face up for the bottom of its stack, and a stack is
+    # always its unseen cards on top of the seen ones, in the order everyone watched them go under
     goods = sorted(
         [
-            *(c for s in others for c in out["hands"][s]),
-            *(c for colour in COLOURS for c in out["stacks"][colour] if c not in HAZARDS),
+            *(c for s in others for c in out["hands"][s] if c not in seen),
+            *(c for colour in COLOURS for c in out["stacks"][colour] if c not in HAZARDS and c not in seen),
         ]
     )
     rng.shuffle(goods)
     for colour in COLOURS:
         stack = out["stacks"][colour]
-        hazards = sorted(c for c in stack if c in HAZARDS)
-        need = len(stack) - len(hazards)
+        unseen = [c for c in stack if c not in seen]
+        hazards = sorted(c for c in unseen if c in HAZARDS)
+        need = len(unseen) - len(hazards)
         mine = [c for c in goods if colour_of(c) == colour][:need]
         taken = set(mine)
         goods = [c for c in goods if c not in taken]
         new = [*mine, *hazards]
         rng.shuffle(new)
-        out["stacks"][colour] = new
+        out["stacks"][colour] = [*new, *(c for c in stack if c in seen)]
     for s in others:
-        n = len(out["hands"][s])
-        out["hands"][s] = sorted(goods[:n])
+        kept = [c for c in out["hands"][s] if c in seen]
+        n = len(out["hands"][s]) - len(kept)
+        out["hands"][s] = sorted([*kept, *goods[:n]])
         del goods[:n]
         out["notices"][s] = []
     hidden = [s for s in others if out["table"][s] is not None and not out["secret"][s]]
