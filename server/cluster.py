@@ -68,6 +68,9 @@ class LocalCluster:
     async def owner(self, room: str) -> str | None:
         return self.node
 
+    async def owners(self, rooms: list[str]) -> list[str | None]:
+        return [self.node for _ in rooms]
+
     async def release(self, room: str, token: str | None) -> None:
         if self.store is not None and token is not None:
             with contextlib.suppress(StoreUnavailable):
@@ -168,6 +171,10 @@ class RedisCluster:
 
     async def owner(self, room: str) -> str | None:
         return await self.store.lease_holder(room)
+
+    async def owners(self, rooms: list[str]) -> list[str | None]:
+        """`owner` of every room, in one round trip."""
+        return await self.store.lease_holders(rooms)
 
     async def release(self, room: str, token: str | None) -> None:
         """Hand the lease back and tell every node, so one that watches the room takes it at once."""

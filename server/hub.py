@@ -573,8 +573,14 @@ class Hub:
                 self.remote_views.pop(room_id, None)
                 self.remote_owner.pop(room_id, None)
                 self.invites.pop(room_id, None)
+        # every followed room's node in one round trip (one read per room, 4 times a second, cost a node
+        # with hundreds of followed rooms more than relaying their frames)
+        followed = list(self.remote_views)
+        owners = dict(zip(followed, await self.cluster.owners(followed), strict=True)) if followed else {}
+        for room_id, views in list(self.remote_views.items()):
+            if not views or room_id not in owners:
                 continue
-            owner = await self.cluster.owner(room_id)
+            owner = owners[room_id]
             if owner is not None and owner == self.remote_owner.get(room_id) and owner != self.node:
                 continue
             if owner is None or owner == self.node:

@@ -207,6 +207,10 @@ class Store(ABC):
     async def lease_holder(self, room: str) -> str | None:
         """Return the node holding the room's lease, or None."""
 
+    async def lease_holders(self, rooms: list[str]) -> list[str | None]:
+        """`lease_holder` of every room, in order (a store that can reads them all in one round trip)."""
+        return [await self.lease_holder(room) for room in rooms]
+
     @abstractmethod
     async def get_meta(self, room: str) -> Meta | None:
         """Return only the room's meta (cheap), or None if there is no room."""
@@ -1215,3 +1219,12 @@ class RedisStore(Store):
         with _unavailable():
             held = await self.client.get(self._lease_key(room))
         return token_node(held.decode()) if isinstance(held, bytes) else None
+
+    async def lease_holders(self, rooms: list[str]) -> list[str | None]:
+        """Every room's lease holder, read with one MGET per 500 rooms."""
+        out: list[str | None] = []
+        for i in range(0, len(rooms), 500):
+            with _unavailable():
+                held = await self.client.mget([self._lease_key(room) for room in rooms[i : i + 500]])
+            out.extend(token_node(h.decode()) if isinstance(h, bytes) else None for h in held)
+        return out

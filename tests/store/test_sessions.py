@@ -51,3 +51,6 @@ async def test_keep_leases_renews_ours_takes_back_lapsed_ones_and_leaves_others(
     assert await store.lease_holder("r1") == "n1"
     assert await store.lease_holder("r2") == "n2"
     assert await store.lease_holder("r3") == "n1"
+    # all of them at once (one round trip on Redis), in order, None for a room nobody holds
+    assert await store.lease_holders(["r2", "nobody", "r1", "r3"]) == ["n2", None, "n1", "n1"]
+    assert await store.lease_holders([]) == []
