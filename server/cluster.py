@@ -12,7 +12,9 @@ Messages (msgpack maps) on `{prefix}node:{id}` (one channel per node) and `{pref
   to every node:        {op:"lobby"}                 {op:"kick", player, keep}
                         {op:"moved", room}  (a room's lease was handed back: nodes watching it look at once)
   any of these, bundled: {op:"bundle", items:[packed message, ...]}  (consecutive messages for one channel,
-                        published as one; read in order, as if they had come one by one)
+                        published as one; read in order, as if they had come one by one; only to a node
+                        that announced, within CAPS_FRESH seconds, that it reads them)
+  to every node, 1/s:   {op:"caps", node, bundles:true}  (ignored by nodes that predate it)
 A single node on the memory store uses `LocalCluster`, which owns every room and sends nothing.
 """
 
@@ -21,7 +23,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import msgpack
@@ -93,19 +97,27 @@ PUBLISH_BATCH = 500
 BUNDLE_BYTES = 256 * 1024
 
 
-def bundled(batch: list[tuple[str, bytes, float]]) -> list[tuple[str, bytes]]:
+#: a node that announced it reads bundles less than this many seconds ago is sent them
+CAPS_FRESH = 10.0
+
+
+def bundled(
+    batch: list[tuple[str, bytes, float]], may_bundle: Callable[[str], bool] | None = None
+) -> list[tuple[str, bytes]]:
     """The (channel, message) pairs to publish for `batch`: each run of consecutive messages for one channel
     goes as one `bundle` message (at most BUNDLE_BYTES of them), so a node under load publishes, and its
     peer reads and parses, one pub/sub message per run instead of one per frame. The order of the messages
-    is kept, across channels too (a run ends where another channel's message comes)."""
+    is kept, across channels too (a run ends where another channel's message comes). A channel for which
+    `may_bundle` says no (a node that has not said it reads bundles, e.g. an older version during a rolling
+    update) gets its messages one by one."""
     out: list[tuple[str, bytes]] = []
     run: list[bytes] = []
     size = 0
     channel = ""
 
     def close_run() -> None:
-        if len(run) == 1:
-            out.append((channel, run[0]))
+        if len(run) == 1 or (run and may_bundle is not None and not may_bundle(channel)):
+            out.extend((channel, data) for data in run)
         elif run:
             out.append((channel, msgpack.packb({"op": "bundle", "items": run}, use_bin_type=True)))
 
@@ -135,12 +147,15 @@ class RedisCluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
         self._heard = 0.0
+        #: node channel -> when its node last announced that it reads bundles (monotonic seconds)
+        self._bundles_to: dict[str, float] = {}
 
     def channel(self, node: str | None) -> str:
         return f"{self.store.prefix}cluster" if node is None else f"{self.store.prefix}node:{node}"
 
     async def start(self, hub: ClusterHub) -> None:
         self._hub = hub
+        self._bundles_to[self.channel(self.node)] = math.inf  # (this node reads them)
         self._pubsub = self.store.client.pubsub()
         await self._pubsub.subscribe(self.channel(self.node), self.channel(None))
         self._tasks = [
@@ -217,7 +232,7 @@ class RedisCluster:
         while True:
             try:
                 async with self.store.client.pipeline(transaction=False) as pipe:
-                    for channel, data in bundled(batch):
+                    for channel, data in bundled(batch, self.may_bundle):
                         pipe.publish(channel, data)
                     await pipe.execute()
                 return
@@ -228,11 +243,17 @@ class RedisCluster:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 0.5)
 
+    def may_bundle(self, channel: str) -> bool:
+        """Whether the node of `channel` said lately that it reads bundles (the all-nodes channel: never)."""
+        return time.monotonic() - self._bundles_to.get(channel, -math.inf) < CAPS_FRESH
+
     async def _beat(self) -> None:
-        """Send this node a heartbeat every second: the listener knows its subscription is alive."""
+        """Send this node a heartbeat every second (the listener knows its subscription is alive), and tell
+        every node that this one reads bundles."""
         while True:
             await asyncio.sleep(1.0)
             self.send(self.node, {"op": "beat"})
+            self.broadcast({"op": "caps", "node": self.node, "bundles": True})
 
     async def _listen(self) -> None:
         assert self._hub is not None and self._pubsub is not None
@@ -263,6 +284,10 @@ class RedisCluster:
                     try:
                         if one.get("op") == "beat":
                             self._heard = loop.time()
+                            continue
+                        if one.get("op") == "caps":  # (a node older than bundles ignores this op)
+                            if one.get("bundles") is True and isinstance(one.get("node"), str):
+                                self._bundles_to[self.channel(one["node"])] = time.monotonic()
                             continue
                         await self._hub.on_cluster(one)
                     except Exception:

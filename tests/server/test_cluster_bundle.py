@@ -37,6 +37,17 @@ def test_runs_for_one_channel_go_as_one_bundle_and_the_order_is_kept_across_chan
     assert _read(out) == [(ch, str(i)) for i, (ch, _, _) in enumerate(batch)]
 
 
+def test_a_node_that_has_not_said_it_reads_bundles_gets_every_message_alone() -> None:
+    batch = [("n:old", _m(0), 0.0), ("n:old", _m(1), 0.0), ("n:new", _m(2), 0.0), ("n:new", _m(3), 0.0)]
+    out = bundled(batch, lambda channel: channel == "n:new")
+    assert [(ch, msgpack.unpackb(data)["op"]) for ch, data in out] == [
+        ("n:old", "frame"),
+        ("n:old", "frame"),
+        ("n:new", "bundle"),
+    ]
+    assert _read(out) == [(ch, str(i)) for i, (ch, _, _) in enumerate(batch)]
+
+
 def test_a_bundle_holds_at_most_its_byte_limit() -> None:
     size = BUNDLE_BYTES // 3
     batch = [("n:b", _m(i, size), 0.0) for i in range(7)]
@@ -78,6 +89,12 @@ async def test_a_burst_of_messages_to_another_node_arrives_whole_in_order_in_few
     pubsub = spy.pubsub()
     await pubsub.subscribe(b.channel("b"))
     try:
+        assert not a.may_bundle(b.channel("b"))  # b has not said yet that it reads bundles
+        for _ in range(100):  # every node says so once a second on the all-nodes channel
+            if a.may_bundle(b.channel("b")):
+                break
+            await asyncio.sleep(0.05)
+        assert a.may_bundle(b.channel("b")) and not a.may_bundle(a.channel(None))
         for i in range(300):  # queued in one loop pass, as a room's broadcast does
             a.send("b", {"op": "frame", "conn": "c:1", "data": b"patch", "t": str(i)})
         for _ in range(200):
