@@ -360,3 +360,48 @@ async def test_an_owner_that_stopped_renewing_never_answers_with_a_view_older_th
         await b.stop()
         with contextlib.suppress(Exception, asyncio.CancelledError):
             await a.stop()
+
+
+async def test_a_node_of_an_older_version_gets_no_bundles_and_its_players_play_to_the_end(prefix: str) -> None:
+    # During a rolling update a node that predates bundles runs beside new ones: it never says it reads
+    # them, so every message to it must go alone (it would ignore a bundle, and its players lose frames).
+    new, old = await _node(prefix, "node-new"), await _node(prefix, "node-old")
+    old_cluster = old.hub.cluster
+    broadcast = old_cluster.broadcast
+    old_cluster.broadcast = lambda payload: None if payload.get("op") == "caps" else broadcast(payload)  # type: ignore[method-assign]
+    raw = aredis.Redis.from_url(REDIS_URL)
+    spy = raw.pubsub()
+    await spy.subscribe(old_cluster.channel("node-old"))  # type: ignore[union-attr]
+    clients: list[Client] = []
+    try:
+        await asyncio.sleep(1.5)  # the new node has announced itself at least once
+        assert new.hub.cluster.may_bundle(new.hub.cluster.channel("node-old")) is False  # type: ignore[union-attr]
+        assert old_cluster.may_bundle(old_cluster.channel("node-new"))  # type: ignore[union-attr]
+        ann, bob, watcher = await _client(new, "ann"), await _client(old, "bob"), await _client(old, "watcher")
+        clients = [ann, bob, watcher]
+        room = await ann.create("expedition", 2, {"seed": 31})
+        assert room in new.hub.rooms
+        await ann.join(room)
+        await bob.join(room)
+        await watcher.join(room, spectate=True)
+        await play_to_end(room, [ann, bob], random.Random(31))
+        for c in clients:
+            await c.wait_for(room, lambda s: s["result"] is not None)
+            assert (await c.sync(room))["state"] == c.view(room)
+        ops: list[str] = []
+        quiet = 0
+        for _ in range(5000):  # (a None is also what the subscription's confirmation reads as)
+            msg = await spy.get_message(ignore_subscribe_messages=True, timeout=0.05)
+            quiet = quiet + 1 if msg is None else 0
+            if quiet >= 5:
+                break
+            if msg is not None and msg["type"] == "message":
+                ops.append(msgpack.unpackb(msg["data"])["op"])
+        assert ops.count("frame") >= 20 and "bundle" not in ops
+    finally:
+        await spy.aclose()
+        await raw.aclose()
+        for c in clients:
+            await c.close()
+        await old.stop()
+        await new.stop()
