@@ -8,6 +8,11 @@ turns, one move each, seeded; a finished game is replaced by a new room. Prints 
 `--repeat` windows) and, with `--profile FILE`, writes a pyinstrument text profile of one more window.
 
     python -m loadtests.move_bench --game expedition --rooms 50 --moves 4000
+
+`--instructions` counts instructions instead (valgrind's callgrind, which counts the same whatever else the
+machine runs): the same command twice under callgrind, with `--moves N` and `--moves 3N` (one window,
+`PYTHONHASHSEED=0`), and the difference of the two totals over the 2N extra moves, so the set-up cancels
+out. Slow (about 90 s a game at the default N of 150); the figure to compare two versions with.
 """
 
 from __future__ import annotations
@@ -15,7 +20,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import os
 import random
+import re
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -116,7 +125,7 @@ async def run(game: str, rooms: int, seats: int, moves: int, repeat: int, profil
     for _ in range(repeat):
         cpu, done = await _window(hub, tables, moves, rng)
         best = min(best, cpu / done)
-    out: dict[str, Any] = {"game": game, "rooms": rooms, "seats": seats, "us_per_move": best * 1e6}
+    out: dict[str, Any] = {"game": game, "rooms": rooms, "seats": seats, "us_per_move": best * 1e6, "hub": hub}
     if profile:
         from pyinstrument import Profiler
 
@@ -129,15 +138,39 @@ async def run(game: str, rooms: int, seats: int, moves: int, repeat: int, profil
     return out
 
 
+def instructions(game: str, rooms: int, seats: int, moves: int) -> int:
+    """Instructions per move of `game`, counted by callgrind (see the module's doc)."""
+    totals = []
+    for n in (moves, 3 * moves):
+        cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-m",
+               "loadtests.move_bench", "--game", game, "--rooms", str(rooms), "--seats", str(seats),
+               "--moves", str(n), "--repeat", "1"]  # fmt: skip
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        out = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True).stderr
+        found = re.search(r"Collected\s*:\s*(\d+)", out)
+        if found is None:
+            raise RuntimeError(f"callgrind printed no total:\n{out[-2000:]}")
+        totals.append(int(found.group(1)))
+    return (totals[1] - totals[0]) // (2 * moves)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", choices=(*GAMES, "all"), default="expedition")
-    ap.add_argument("--rooms", type=int, default=50)
+    ap.add_argument("--rooms", type=int, help="rooms playing (default 50; 20 with --instructions)")
     ap.add_argument("--seats", type=int, default=4)
-    ap.add_argument("--moves", type=int, default=4000, help="moves per window")
+    ap.add_argument("--moves", type=int, help="moves per window (default 4000; 150 with --instructions)")
     ap.add_argument("--repeat", type=int, default=3, help="windows; the best is printed")
     ap.add_argument("--profile", help="write a pyinstrument profile of one more window here")
+    ap.add_argument("--instructions", action="store_true", help="count instructions per move with callgrind")
     args = ap.parse_args()
+    args.rooms = args.rooms or (20 if args.instructions else 50)
+    args.moves = args.moves or (150 if args.instructions else 4000)
+    if args.instructions:
+        for game in GAMES if args.game == "all" else (args.game,):
+            n = instructions(game, args.rooms, args.seats, args.moves)
+            print(f"{game:<11} {args.rooms} rooms x {args.seats} seats: {n:,} instructions per move")
+        return
     for game in GAMES if args.game == "all" else (args.game,):
         out = asyncio.run(run(game, args.rooms, args.seats, args.moves, args.repeat, args.profile))
         what = f"{out['game']:<11} {out['rooms']} rooms x {out['seats']} seats"
