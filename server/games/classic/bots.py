@@ -261,7 +261,8 @@ class GreedyBot:
 #: figure alone (`OWN_REWARD`): the other seat's progress hardly depends on this seat's move but, through the
 #: dice they share, it made the margin of a playout mostly noise (the search scored by the margin lost 42% of
 #: 200 games to the greedy bot). No win bonus: a win or a loss is a coin the other seat's dice throw. Measured:
-#: paired noise 10 turns instead of 17, but 54% of 93 games, no better than the margin (docs/bots.md).
+#: paired noise 10 turns instead of 17, but 54% of 93 games, no better than the margin; with the sampler that
+#: keeps the stacks' public order and keyed dice (sample.py, engine.py `_roll`): 74% of 200 (docs/bots.md).
 WIN_BONUS = 0.0
 EVALUATE_END = True
 OWN_REWARD = True
