@@ -4,7 +4,9 @@ Owns: `sample_state(game, state, seat, rng)` (the engine's `sample_state` hook c
 Must not: read where a hidden card lies: other hands and the stacks are read only as sorted pools.
 Kept: everything in the seat's view, its own notices, the public history (`seen`, the gifts handed over,
 the extra-turn flag), and every seen card where it lies (a stack is its unseen cards on top of the seen ones,
-in the public order they went under; a seen card in a hand came there in view, like `secret_tokens` says).
+in the public order they went under; a seen card in a hand came there in view, like `secret_tokens` says, so
+with one other seat it stays in that hand; with more, the seen cards the other seats hold are dealt among
+their hands at random, since a blind forced sale between two of them moves one where this seat cannot see).
 Redrawn: the unseen cards of the other hands (same counts) and of every stack's top part (same counts, the
 stack's colour only, with its hazard cards not yet drawn; hazard cards never leave their stack), the Golden
 Tables not yet revealed (the other seats' and the face-down pile), the other seats' notices (they are theirs),
@@ -48,8 +50,18 @@ def sample_state(game: Any, state: State, seat: int, rng: Rng) -> State:
         new = [*mine, *hazards]
         rng.shuffle(new)
         out["stacks"][colour] = [*new, *(c for c in stack if c in seen)]
+    # the seen cards the other seats hold: with one other seat they are its own; with more, a blind forced
+    # sale between two of them moves one unseen by this seat, so they are dealt among those hands at random
+    held = {s: [c for c in out["hands"][s] if c in seen] for s in others}
+    if len(others) > 1:
+        pool = sorted(c for s in others for c in held[s])
+        slots = [s for s in others for _ in out["hands"][s]]
+        rng.shuffle(slots)
+        held = {s: [] for s in others}
+        for card, s in zip(pool, slots, strict=False):
+            held[s].append(card)
     for s in others:
-        kept = [c for c in out["hands"][s] if c in seen]
+        kept = held[s]
         n = len(out["hands"][s]) - len(kept)
         out["hands"][s] = sorted([*kept, *goods[:n]])
         del goods[:n]

@@ -52,3 +52,22 @@ def test_a_sample_keeps_the_seen_cards_and_redraws_the_unseen_ones() -> None:
             assert len(sample["hands"][other]) == len(state["hands"][other])
             assert sample["hands"][seat] == state["hands"][seat]
     assert moved > 0
+
+
+def test_with_three_seats_a_sample_does_not_tell_which_other_hand_holds_a_seen_card() -> None:
+    # A blind forced sale between seats 1 and 2 moves a card seat 0 cannot follow: two real states that differ
+    # only in which of the two holds a seen card show seat 0 the same, so they must give it the same sample.
+    swapped = 0
+    for state in _states(5, seats=3):
+        seen = set(state["seen"])
+        a = next((c for c in state["hands"][1] if c in seen), None)
+        b = next((c for c in state["hands"][2] if c not in seen), None)
+        if a is None or b is None:
+            continue
+        other = {**state, "hands": [list(h) for h in state["hands"]]}
+        other["hands"][1] = sorted([*(c for c in state["hands"][1] if c != a), b])
+        other["hands"][2] = sorted([*(c for c in state["hands"][2] if c != b), a])
+        assert GAME.view(other, 0) == GAME.view(state, 0)
+        assert GAME.sample_state(other, 0, Rng(7)) == GAME.sample_state(state, 0, Rng(7))
+        swapped += 1
+    assert swapped > 0
