@@ -491,7 +491,8 @@ class Table:
                 last = time.perf_counter()
             except TimeoutError:
                 pass
-        return True
+        # (a condition met by a frame read after `stop_at` is too late: the caller would act past the window)
+        return time.perf_counter() < stop_at
 
     async def _sample(self, seat: Seat) -> None:
         assert self.room is not None
