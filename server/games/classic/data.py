@@ -126,14 +126,29 @@ ALL_CARDS: tuple[str, ...] = tuple(card for c in COLOURS for card in STACK_CARDS
 TABLES: tuple[str, ...] = tuple(table_id(c) for c in MISSION_CITIES)
 
 
+def _colour_of(card: str) -> str:
+    return card.split("-", 1)[0]
+
+
+def _value_of(card: str) -> int:
+    return 0 if card in HAZARDS else int(card.split("-")[1])
+
+
+#: every stack card's colour and value, looked up instead of parsed (the bots and views ask for them often)
+_COLOUR: dict[str, str] = {card: _colour_of(card) for card in ALL_CARDS}
+_VALUE: dict[str, int] = {card: _value_of(card) for card in ALL_CARDS}
+
+
 def colour_of(card: str) -> str:
     """Colour of a goods or hazard card id."""
-    return card.split("-", 1)[0]
+    colour = _COLOUR.get(card)
+    return _colour_of(card) if colour is None else colour
 
 
 def value_of(card: str) -> int:
     """Face value of a goods card id (0 for a hazard card)."""
-    return 0 if card in HAZARDS else int(card.split("-")[1])
+    value = _VALUE.get(card)
+    return _value_of(card) if value is None else value
 
 
 def card_type(card: str) -> str:

@@ -18,6 +18,7 @@ Copies of one card type are offered once (the lowest id stands for its copies).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -103,6 +104,30 @@ def dice_seed(key: int, seat: int, turn: int, draw: int) -> int:
     for part in (seat, turn, draw):
         h = Rng(h ^ part).next64()
     return h
+
+
+@functools.lru_cache(maxsize=8192)
+def _destinations(
+    start: str, steps: int, route: str, occupied: frozenset[str], has_table: bool, bearer: bool, mission: str | None
+) -> tuple[tuple[str, ...], bool]:
+    """`Classic.destinations` as a pure function of what it reads, memoised: the walk is the largest part of
+    a classic move and of the search bot's playouts, and few of its inputs recur (tests compare it with the
+    walk itself)."""
+
+    def may_enter(node: str) -> bool:
+        return node != KHANBALIQ or has_table or bearer
+
+    def must_stop(node: str) -> bool:
+        kind = NODES[node].type
+        return kind in (VENICE, PORT) or (node == KHANBALIQ and not has_table) or node == mission
+
+    def may_stay(node: str) -> bool:
+        return node not in occupied
+
+    dests, fallback = movement.destinations(
+        start, steps, route, may_enter=may_enter, must_stop=must_stop, may_stay=may_stay
+    )
+    return tuple(dests), fallback
 
 
 class Classic(Game):
@@ -210,24 +235,12 @@ class Classic(Game):
     def destinations(self, state: State, seat: int, steps: int) -> tuple[list[str], bool]:
         """End points of a move of `steps` along the seat's route type, and whether they are fall-backs."""
         route: str = state["routes"][seat]
-        occupied = {p for s, p in enumerate(state["pawns"]) if s != seat and NODES[p].type == CITY}
+        occupied = frozenset(p for s, p in enumerate(state["pawns"]) if s != seat and NODES[p].type == CITY)
         has_table = state["table"][seat] is not None
         bearer = not has_table and len(self.eighties(state, seat)) >= GIFTS
         mission = self.mission_city(state, seat)
-
-        def may_enter(node: str) -> bool:
-            return node != KHANBALIQ or has_table or bearer
-
-        def must_stop(node: str) -> bool:
-            kind = NODES[node].type
-            return kind in (VENICE, PORT) or (node == KHANBALIQ and not has_table) or node == mission
-
-        def may_stay(node: str) -> bool:
-            return node not in occupied
-
-        return movement.destinations(
-            state["pawns"][seat], steps, route, may_enter=may_enter, must_stop=must_stop, may_stay=may_stay
-        )
+        dests, fallback = _destinations(state["pawns"][seat], steps, route, occupied, has_table, bearer, mission)
+        return list(dests), fallback
 
     def buy_moves(self, state: State, seat: int) -> list[Move]:
         """The buying step's options: one card from the stock, a forced sale from a seat on the post, done."""

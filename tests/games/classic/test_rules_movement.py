@@ -129,3 +129,46 @@ def test_a_post_port_is_no_compulsory_stop_a_move_may_pass_it_on_the_same_route_
 def test_the_route_type_still_changes_only_on_a_port_not_on_an_ordinary_trading_post() -> None:
     state = build(3, pawns=["yazd", "venice", "venice"], routes=["land", None, None])
     assert GAME.legal_moves(state, 0) == [spin("land")]
+
+
+def _walked(state: dict, seat: int, steps: int) -> tuple[list[str], bool]:
+    """The walk of `movement.destinations` with the rule's predicates spelled out (the oracle for the cache)."""
+    from server.games.classic import movement
+    from server.games.classic.data import CITY, KHANBALIQ, NODES, PORT, VENICE
+
+    occupied = {p for s, p in enumerate(state["pawns"]) if s != seat and NODES[p].type == CITY}
+    has_table = state["table"][seat] is not None
+    bearer = not has_table and len(GAME.eighties(state, seat)) >= 3
+    mission = GAME.mission_city(state, seat)
+    return movement.destinations(
+        state["pawns"][seat],
+        steps,
+        state["routes"][seat],
+        may_enter=lambda n: n != KHANBALIQ or has_table or bearer,
+        must_stop=lambda n: NODES[n].type in (VENICE, PORT) or (n == KHANBALIQ and not has_table) or n == mission,
+        may_stay=lambda n: n not in occupied,
+    )
+
+
+def test_the_memoised_destinations_agree_with_the_walk_along_whole_games() -> None:
+    import random
+
+    checked = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = GAME.setup(2 + seed % 3, None, seed)
+        for _ in range(400):
+            if GAME.result(state) is not None:
+                break
+            for seat in range(state["seats"]):
+                if state["routes"][seat] is None:
+                    continue
+                for steps in range(1, 7):
+                    got = GAME.destinations(state, seat, steps)
+                    assert got == _walked(state, seat, steps)
+                    got[0].append("nowhere")  # a caller's list is its own: the cache keeps its copy
+                    assert GAME.destinations(state, seat, steps) == _walked(state, seat, steps)
+                    checked += 1
+            seat = GAME.active_seats(state)[0]
+            state = GAME.apply(state, seat, rng.choice(GAME.legal_moves(state, seat)))
+    assert checked > 1000
