@@ -333,6 +333,12 @@ class DiceGame(Game):
             opts.append({"a": "end"})
         return opts
 
+    def _only_end(self, state: State, seat: int) -> bool:
+        """`_turn_options(state, seat) == [{"a": "end"}]` without listing the spaces: "end" is offered only once
+        the main action is done or no die is left, and then no space is (bonus options are never "end")."""
+        ti = state["turn_info"]
+        return bool(ti["main"] or not state["players"][seat]["dice"]) and not self._bonus_options(state, seat)
+
     def _die_candidates(self, state: State, seat: int, item: dict[str, Any]) -> list[tuple[str, int, list[list[Any]]]]:
         """The distinct dice `seat` may add to the placement of `item` by the colour rule, each with the rest of
         the pool."""
@@ -369,7 +375,7 @@ class DiceGame(Game):
                 if self._settle_items(state):
                     continue
                 return
-            if self._turn_options(state, seat) == [{"a": "end"}]:
+            if self._only_end(state, seat):
                 self._end_turn(state)
                 continue
             return
