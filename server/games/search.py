@@ -16,7 +16,8 @@ plus a win bonus (`bots.WIN_BONUS`, in score units) when the playout reached the
 `bots.OWN_REWARD` is true scores the seat's own figure alone (a race, where the others' progress in a playout
 is noise to this seat's choice).
 Budgets: wall time (`budget_s`, checked between playouts) and/or a playout count (`playouts`), so arena
-figures can be reproduced exactly with playouts alone.
+figures can be reproduced exactly with playouts alone. A game's `bots.SEARCH_PLAYOUTS` caps a search bounded
+by time alone (the server's) at the count the arena measured best for that game.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import importlib
 import math
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from server.games import get_game
@@ -79,8 +80,12 @@ class SearchBot:
     def __init__(self, game_id: str, seed: int = 0, budget: Budget | None = None) -> None:
         self.game: Game = get_game(game_id)
         self.rng = Rng(seed)
-        self.budget = budget or Budget()
         module = _bots_module(game_id)
+        self.budget = budget or Budget()
+        cap = getattr(module, "SEARCH_PLAYOUTS", None)
+        if cap is not None and self.budget.playouts is None:
+            # a time-bounded search (the server's) stops at the game's measured best count too
+            self.budget = replace(self.budget, playouts=int(cap))
         self._evaluate = getattr(module, "evaluate", None)
         self._win_bonus: float = float(getattr(module, "WIN_BONUS", 0.0))
         self._evaluate_end = bool(getattr(module, "EVALUATE_END", False)) and self._evaluate is not None

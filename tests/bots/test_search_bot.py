@@ -96,3 +96,31 @@ def test_the_search_never_tries_a_cancel_the_greedy_bot_did_not_choose() -> None
                 checked += 1
             state = game.apply(state, seat, bots[seat].choose(prompt, game.view(state, seat)))
         assert checked > 0, game_id
+
+
+def test_a_search_bounded_by_time_stops_at_the_games_measured_playout_count() -> None:
+    """Classic's search measured best at 32 playouts (docs/bots.md): the server's time-bounded search stops
+    there too, however long it may think; an explicit count (the arena's) still rules."""
+    from server.games.classic import bots as classic_bots
+    from server.games.search import greedy_for
+
+    game = all_games()["classic"]
+    state = game.setup(2, None, 5)
+    greedy = [greedy_for("classic", s) for s in range(2)]
+    runs = 0
+    for _ in range(300):
+        seat = game.active_seats(state)[0]
+        prompt = game.prompt(state, seat)
+        assert prompt is not None
+        if len(prompt["options"]) > 2:
+            bot = SearchBot("classic", runs, Budget(seconds=5.0))
+            bot.choose_state(state, seat)
+            assert bot.last_playouts == classic_bots.SEARCH_PLAYOUTS
+            bot = SearchBot("classic", runs, Budget(seconds=5.0, playouts=6))
+            bot.choose_state(state, seat)
+            assert bot.last_playouts == 6
+            runs += 1
+            if runs == 3:
+                break
+        state = game.apply(state, seat, greedy[seat].choose(prompt, game.view(state, seat)))
+    assert runs == 3
