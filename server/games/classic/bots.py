@@ -270,7 +270,8 @@ OWN_REWARD = True
 SEARCH_CONFIDENCE = 1.0
 #: playouts a decision at most, also when the server bounds it by time: 32 measured best (74% of 200 games;
 #: 16 playouts won 62% of 60 screened games against 73% at 32 on the same seeds; 64 won 70% of 87 games
-#: against 77% at 32 on the same seeds), and the server's 0.5 s gives a quiet core 70-130 (docs/bots.md)
+#: against 77% at 32 on the same seeds), where the server's 0.5 s gave a quiet core at least 29 (median 72,
+#: mean 130 over 34 decisions; docs/bots.md)
 SEARCH_PLAYOUTS = 32
 #: moves after which a playout stops and `evaluate` scores it: a whole game takes about 200, so playouts
 #: play to the end (a cut-off after 24 or 30 moves, scored by `evaluate`, won fewer games: 3 of 7 at 32
