@@ -141,6 +141,28 @@ def ws_url(base: str) -> str:
     return base.replace("http://", "ws://") + "/ws"
 
 
+def test_a_name_being_typed_survives_a_redraw_and_no_socket_opens_before_it(browser: Any, server: str) -> None:
+    """The name form keeps what is typed when the page redraws (as a connection's change of state redraws
+    it), and a page without a name holds no socket: an unnamed one was closed by the hello deadline every
+    10 s and each reconnection redrew the form, wiping a name half typed on a slow phone."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    sockets: list[Any] = []
+    page.on("websocket", lambda ws: sockets.append(ws))
+    try:
+        page.goto(server + "/")
+        page.fill("#name", "Zoë")
+        page.evaluate("() => { window.oldName = document.querySelector('#name'); dispatchEvent(new Event('resize')); }")
+        page.wait_for_function("() => document.querySelector('#name') !== window.oldName")  # redrawn
+        assert page.input_value("#name") == "Zoë"
+        assert sockets == []
+        page.click("button:has-text('Enter')")
+        page.wait_for_selector("text=Hello, Zoë")
+        assert len(sockets) == 1
+    finally:
+        ctx.close()
+
+
 def test_lobby_lists_a_room_created_elsewhere_without_a_reload(browser: Any, server: str) -> None:
     cat = Player(browser, server, "Cat")
     try:

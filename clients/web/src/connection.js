@@ -16,7 +16,7 @@ export class ServerError extends Error {
 export class Connection {
   /**
    * `onOpen()` runs on every (re)connection and must say hello; `onMessage(msg)` gets every frame;
-   * `onState(state, detail)` reports "connecting" | "open" | "closed" | "replaced".
+   * `onState(state, detail)` reports "connecting" | "open" | "closed" | "replaced" | "idle" (stopped).
    */
   constructor(url, { onOpen, onMessage, onState }) {
     this.url = url;
@@ -34,16 +34,26 @@ export class Connection {
   connect() {
     clearTimeout(this.timer);
     this.stopped = false;
+    const old = this.ws;
+    if (old) {
+      // never two sockets: the older one would say hello too. Its handlers check `this.ws`, so once
+      // replaced it reports nothing more; what waited for an answer on it fails now.
+      this.ws = null;
+      old.close(1000, "reconnecting");
+      this.failWaiting();
+    }
     this.onState("connecting");
     const ws = new WebSocket(this.url);
     ws.binaryType = "arraybuffer";
     this.ws = ws;
     ws.onopen = () => {
+      if (this.ws !== ws) return;
       this.retry = 0;
       this.onState("open");
       this.onOpen();
     };
     ws.onmessage = (ev) => {
+      if (this.ws !== ws) return;
       if (typeof ev.data === "string") return; // the server only sends binary frames
       /** @type {any} */
       let msg;
@@ -65,11 +75,7 @@ export class Connection {
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
-      for (const { reject, timer } of this.waiting.values()) {
-        clearTimeout(timer);
-        reject(new ServerError("closed", "connection closed"));
-      }
-      this.waiting.clear();
+      this.failWaiting();
       if (ev.code === REPLACED) {
         this.onState("replaced");
         return; // another tab has this player now: fighting over the seat would never end
@@ -84,14 +90,36 @@ export class Connection {
 
   /** Close now and connect again (for a new name: `hello` is once per connection). */
   reconnect() {
-    const ws = this.ws;
-    this.ws = null;
-    if (ws) ws.close(1000, "reconnecting");
     this.connect();
+  }
+
+  /** Close for good (until the next `connect`): no reconnection. */
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    const ws = this.ws;
+    if (!ws) return;
+    this.ws = null;
+    ws.close(1000, "bye");
+    this.failWaiting();
+    this.onState("idle");
+  }
+
+  failWaiting() {
+    for (const { reject, timer } of this.waiting.values()) {
+      clearTimeout(timer);
+      reject(new ServerError("closed", "connection closed"));
+    }
+    this.waiting.clear();
   }
 
   get open() {
     return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  /** A socket is being opened (its `onOpen` will run). */
+  get connecting() {
+    return this.ws !== null && this.ws.readyState === WebSocket.CONNECTING;
   }
 
   /** Send a message without waiting for an answer. */

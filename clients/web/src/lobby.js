@@ -18,8 +18,12 @@ function nameForm(app) {
     required: true,
     maxlength: 32,
     autocomplete: "nickname",
-    value: app.name || "",
+    value: app.name || app.nameDraft,
     "data-key": "name",
+    // kept across redraws (a connection's state changing redraws the page while the name is typed)
+    onInput: (ev) => {
+      app.nameDraft = ev.target.value;
+    },
   });
   const submit = (ev) => {
     ev.preventDefault();

@@ -66,8 +66,11 @@ class App {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     this.url = `${proto}//${location.host}/ws`;
     this.name = session.name;
+    /** What is typed in the name form so far (a redraw must not lose it). */
+    this.nameDraft = "";
     this.player = null;
-    this.net = "connecting";
+    /** The socket: "idle" (none: no name yet), "connecting", "open", "closed" (reconnecting), "replaced". */
+    this.net = this.name ? "connecting" : "idle";
     this.lobby = [];
     this.held = new Map(); // room -> {game, seat}: rooms where this player holds a seat
     this.pending = new Set(); // rooms with a move in flight
@@ -116,7 +119,9 @@ class App {
   }
 
   start() {
-    this.conn.connect();
+    // without a name there is nothing to say: the socket opens once the name is entered (an unnamed one
+    // would only be closed by the server's hello deadline, and every reconnection redrew the name form)
+    if (this.name) this.conn.connect();
     this.render();
     setInterval(() => tickClocks(), 250);
   }
@@ -208,7 +213,10 @@ class App {
   }
 
   async hello() {
-    if (!this.name) return this.render(); // the lobby asks for a name first
+    if (!this.name) {
+      this.conn.stop(); // the lobby asks for a name first; `setName` connects again
+      return this.render();
+    }
     let welcome;
     try {
       const fields = { name: this.name };
@@ -240,7 +248,7 @@ class App {
     session.name = name;
     if (this.conn.open && this.player) this.conn.reconnect();
     else if (this.conn.open) this.hello();
-    else this.conn.connect();
+    else if (!this.conn.connecting) this.conn.connect(); // (an opening socket says hello once it opens)
   }
 
   onMessage(msg) {
@@ -561,6 +569,7 @@ class App {
     const label = has(`net.${this.net}`) ? t(`net.${this.net}`) : this.net;
     if (net.textContent !== label) net.textContent = label; // a live region: only real changes are read out
     net.dataset.state = this.net;
+    net.hidden = this.net === "idle"; // no socket before a name: nothing to report
     const who = this.player && this.name ? this.name : "";
     if (document.getElementById("who").textContent !== who) document.getElementById("who").textContent = who;
     const page = this.name && this.player ? this.page : { page: "lobby" };
