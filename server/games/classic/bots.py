@@ -266,8 +266,11 @@ class GreedyBot:
 WIN_BONUS = 0.0
 EVALUATE_END = True
 OWN_REWARD = True
-#: standard errors by which a searched move must beat the greedy one (0.5 won 9 of 17 screened games, 1.0 12 of them)
-SEARCH_CONFIDENCE = 1.0
+#: standard errors by which a searched move must beat the greedy one: with about 8 paired playouts each and four
+#: candidates against the greedy move, 1.0 let noise pick a move often. Screened on seeds 200-259: 0.5 won 9 of
+#: 17 games (1.0: 12), 1.5 won 51 of 60 and 2.0 49 of 60 (1.0: 44); 2.0, chosen before the run, then won 150
+#: of the table's 200 (1.0: 147 of the same; docs/bots.md)
+SEARCH_CONFIDENCE = 2.0
 #: playouts a decision at most, also when the server bounds it by time: 32 measured best (74% of 200 games;
 #: 16 playouts won 62% of 60 screened games against 73% at 32 on the same seeds; 64 won 70% of 87 games
 #: against 77% at 32 on the same seeds), where the server's 0.5 s gave a quiet core at least 29 (median 72,
