@@ -124,3 +124,18 @@ def test_a_search_bounded_by_time_stops_at_the_games_measured_playout_count() ->
                 break
         state = game.apply(state, seat, greedy[seat].choose(prompt, game.view(state, seat)))
     assert runs == 3
+
+
+def test_a_candidate_replaces_the_greedy_move_only_by_the_games_standard_errors() -> None:
+    """The pick rule: mean paired gain minus `confidence` standard errors above zero; classic asks for 2."""
+    greedy = [10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0]
+    gains = [5.0, -1.0, 6.0, 0.0, 4.0, 7.0, -2.0, 5.0]  # mean 3.0, standard error about 1.22
+    better = [g + d for g, d in zip(greedy, gains, strict=True)]
+    worse = [g - 1.0 for g in greedy]
+    rewards = [greedy, worse, better]
+    assert SearchBot._pick(rewards, [0, 1, 2], 1.0) == 2
+    assert SearchBot._pick(rewards, [0, 1, 2], 2.0) == 2
+    assert SearchBot._pick(rewards, [0, 1, 2], 3.0) == 0  # 3.0 - 3 x 1.22 < 0: the greedy move stays
+    assert SearchBot._pick(rewards, [0, 1], 0.0) == 0  # a candidate no better than greedy never replaces it
+    assert SearchBot("classic").confidence == 2.0
+    assert SearchBot("expedition").confidence == 1.0
