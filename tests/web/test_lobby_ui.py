@@ -197,8 +197,8 @@ def test_chat_shows_a_script_line_as_text_in_the_room_and_the_lobby(browser: Any
         bob.page.wait_for_selector(f"section.room[data-room='{room}'][data-you='1']")
         bob.page.fill("[data-testid='room-chat'] .chat-input", evil)
         bob.page.click("[data-testid='room-chat'] button[type='submit']")
-        ann.page.wait_for_selector("[data-testid='room-chat'] .chat-text")
-        for p in (ann, bob):
+        for p in (ann, bob):  # each page shows the line when the server's chat message reaches it
+            p.page.wait_for_selector("[data-testid='room-chat'] .chat-text")
             texts = p.page.eval_on_selector_all(
                 "[data-testid='room-chat'] .chat-text", "els => els.map(e => e.textContent)"
             )
