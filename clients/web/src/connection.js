@@ -31,6 +31,7 @@ export class Connection {
     this.stopped = false;
   }
 
+  /** Open a socket, closing the current one first (a new name: `hello` is once per connection). */
   connect() {
     clearTimeout(this.timer);
     this.stopped = false;
@@ -88,19 +89,13 @@ export class Connection {
     };
   }
 
-  /** Close now and connect again (for a new name: `hello` is once per connection). */
-  reconnect() {
-    this.connect();
-  }
-
   /** Close for good (until the next `connect`): no reconnection. */
   stop() {
     this.stopped = true;
     clearTimeout(this.timer);
     const ws = this.ws;
-    if (!ws) return;
     this.ws = null;
-    ws.close(1000, "bye");
+    if (ws) ws.close(1000, "bye");
     this.failWaiting();
     this.onState("idle");
   }

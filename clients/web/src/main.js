@@ -246,7 +246,7 @@ class App {
   setName(name) {
     this.name = name;
     session.name = name;
-    if (this.conn.open && this.player) this.conn.reconnect();
+    if (this.conn.open && this.player) this.conn.connect(); // (closes the named socket first)
     else if (this.conn.open) this.hello();
     else if (!this.conn.connecting) this.conn.connect(); // (an opening socket says hello once it opens)
   }

@@ -90,7 +90,7 @@ test("a request waiting on a replaced socket fails at once; answers on the new s
   conn.connect();
   FakeSocket.all[0].opened();
   const waiting = conn.request("list_rooms");
-  conn.reconnect();
+  conn.connect();
   await assert.rejects(waiting, (err) => err.code === "closed");
   const next = FakeSocket.all[1];
   next.opened();
