@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import msgpack
@@ -154,6 +155,43 @@ class Raw:
 
     def patches(self) -> list[bytes]:
         return [f for f in self.pushed if msgpack.unpackb(f)["t"] == "patch"]
+
+
+async def test_a_mover_whose_socket_is_busy_gets_its_patch_then_its_ok_through_the_queue(hub: Hub) -> None:
+    room_id = await _room(hub, seats=2)
+    room = hub.rooms[room_id]
+    sent: list[bytes] = []
+
+    async def send(data: bytes) -> None:
+        sent.append(data)
+
+    async def close(code: int, reason: str) -> None:
+        pass
+
+    busy = Conn(send, close, hub.metrics, write_now=lambda data: False)  # the socket never takes a frame now
+    busy.player, busy.name = "pb", "B"
+    busy.start()
+    other = Raw(hub, "po", "O")
+    await room.submit("join", busy)
+    await room.submit("join", other.conn)
+    assert room.state is not None
+    seat = room.seat_of("pb")
+    for _ in range(20):  # the other seat moves until it is this one's turn
+        if room.game.active_seats(room.state)[0] == seat:
+            break
+        prompt = room.prompt_for(room.state, 1 - seat)
+        assert prompt is not None
+        await room.submit("move", other.conn, move=prompt["options"][0])
+    prompt = room.prompt_for(room.state, seat)
+    assert prompt is not None
+    v = await room.submit("move", busy, move=prompt["options"][0], re=7)
+    for _ in range(50):  # the writer task drains the queue
+        if any(msgpack.unpackb(f)["t"] == "ok" for f in sent):
+            break
+        await asyncio.sleep(0.01)
+    tail = [msgpack.unpackb(f) for f in sent][-2:]
+    assert [m["t"] for m in tail] == ["patch", "ok"] and tail[0]["v"] == v and tail[1]["re"] == 7
+    await busy.finish()
 
 
 async def test_spectators_share_one_encoded_frame_and_every_seat_gets_its_own_view(hub: Hub) -> None:
