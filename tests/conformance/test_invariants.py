@@ -15,6 +15,7 @@ raise `IllegalMove` and change nothing). After every applied move it checks:
 from __future__ import annotations
 
 import os
+import random
 import re
 from collections import Counter
 from typing import Any
@@ -33,8 +34,11 @@ EXAMPLES = int(os.environ.get("INVARIANT_EXAMPLES", "3"))
 
 #: a component id: lower-case words and numbers joined by '-' ("blue-spice-2", "contract-14", "city-card-3")
 _COMPONENT = re.compile(r"^[a-z]+(-[a-z0-9]+)+$")
-#: top-level keys that record or point at components rather than hold them
-_NOT_ZONES = {"log", "seen", "stats", "notices", "result", "options", "rng", "seq", "turn_info", "draft", "slots_used"}
+#: top-level keys that record or point at components rather than hold them (Expedition's `pick` names the
+#: cards chosen so far for a payment made card by card: they stay in the hand until the payment is complete)
+_NOT_ZONES = {
+    "log", "seen", "stats", "notices", "result", "options", "rng", "seq", "turn_info", "draft", "slots_used", "pick",
+}  # fmt: skip
 #: board spaces and other names that match the id pattern but are places, not components
 _PLACES = re.compile(r"^(slot|space|book|travel)-")
 
@@ -199,3 +203,40 @@ def test_the_component_walk_sees_every_card_of_a_fresh_expedition_game() -> None
     moved = dict(state, display=state["display"][1:])  # a card lost from the display is noticed
     with pytest.raises(AssertionError):
         check_step("expedition", comps, state, moved, {"a": "test"})
+
+
+def test_a_payment_picked_card_by_card_conserves_the_cards_and_takes_them_from_the_hand_once() -> None:
+    """Seeded random games until a seat must pick its payment card by card (`choose`: too many ways to pay to
+    list); every pick, and the payment it completes, passes the component check, and the hand loses exactly
+    the picked cards, once."""
+    game = GAMES["expedition"]
+    for seed in range(100, 140):  # seed 108 reaches a `choose` at its 65th move
+        rng = random.Random(seed)
+        state = game.setup(2, None, seed)
+        setup = components(state)
+        for _ in range(150):
+            if game.result(state) is not None:
+                break
+            seat = game.active_seats(state)[0]
+            options = game.legal_moves(state, seat)
+            choose = next((o for o in options if o["a"] == "choose"), None)
+            if choose is None:
+                state = game.apply(state, seat, rng.choice(options))
+                continue
+            hand = Counter(state["hands"][seat])
+            picked: list[str] = []
+            move: dict[str, Any] = choose
+            for _step in range(10):
+                after = game.apply(state, seat, move)
+                check_step("expedition", setup, state, after, move)
+                state = after
+                if state["pick"] is None and move["a"] == "pick":
+                    break  # the last pick paid
+                move = next(o for o in game.legal_moves(state, seat) if o["a"] == "pick")
+                picked.append(move["card"])
+                assert Counter(state["hands"][seat]) == hand, "a picked card left the hand before the payment"
+            assert state["pick"] is None and picked
+            assert hand - Counter(state["hands"][seat]) == Counter(picked)
+            return
+    pytest.fail("no seeded game reached a payment picked card by card")
+
