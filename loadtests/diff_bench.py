@@ -20,24 +20,30 @@ from typing import Any
 import msgpack
 
 from protocol.patch import make_patch_builtin
-from server.games import all_games
+from server.games import Game, all_games
 
 Pair = tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any]]
 Diff = Callable[..., list[dict[str, Any]]]
+
+
+#: the seats part of a 4-seat room's view (every seat taken and connected)
+SEATS = [{"name": f"p{i}", "taken": True, "connected": True, "rating": None} for i in range(4)]
+
+
+def shared_part(game: Game, state: Any) -> dict[str, Any]:
+    """The part of a view every viewer shares that comes from the game (a room adds constant keys)."""
+    return {"seats": SEATS, "public": game.public_view(state), "result": game.result(state)}
+
+
+def own_part(game: Game, state: Any, seat: int) -> dict[str, Any]:
+    """What only `seat` sees, as a room builds it."""
+    return {"you": seat, "private": game.private_view(state, seat), "prompt": game.prompt(state, seat)}
 
 
 def view_pairs(game_id: str, games: int, seed: int) -> list[Pair]:
     """(shared before, shared after, own before, own after) for every move of `games` random games."""
     game = all_games()[game_id]
     out: list[Pair] = []
-
-    def shared(state: Any) -> dict[str, Any]:
-        seats = [{"name": f"p{i}", "taken": True, "connected": True, "rating": None} for i in range(4)]
-        return {"seats": seats, "public": game.public_view(state), "result": game.result(state)}
-
-    def own(state: Any, seat: int) -> dict[str, Any]:
-        return {"you": seat, "private": game.private_view(state, seat), "prompt": game.prompt(state, seat)}
-
     for g in range(games):
         rng = random.Random(seed + g)
         state = game.setup(4, None, seed + g)
@@ -47,7 +53,14 @@ def view_pairs(game_id: str, games: int, seed: int) -> list[Pair]:
                 break
             seat = active[0]
             after = game.apply(state, seat, rng.choice(game.legal_moves(state, seat)))
-            out.append((shared(state), shared(after), own(state, seat), own(after, seat)))
+            out.append(
+                (
+                    shared_part(game, state),
+                    shared_part(game, after),
+                    own_part(game, state, seat),
+                    own_part(game, after, seat),
+                )
+            )
             state = after
     return out
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import msgpack
 
+from loadtests.diff_bench import own_part, shared_part
 from protocol.codec import encode_ops, patch_frame
 from protocol.patch import make_patch_builtin
 from server.games import all_games
@@ -29,14 +30,13 @@ ROOM = "r" + "0" * 10  # the length of a real room id ("r" and 10 hex digits)
 def frames(game_id: str, games: int, seed: int) -> Iterator[tuple[str, bytes, list[dict[str, Any]]]]:
     """("patch", frame, its operations) for every seat and move, and ("snapshot", frame, []) now and then."""
     game = all_games()[game_id]
-    seats = [{"name": f"p{i}", "taken": True, "connected": True, "rating": None} for i in range(4)]
+    room_keys = {"game": game_id, "room": ROOM, "status": "playing", "options": {}}  # (the same every version)
 
     def shared(state: Any) -> dict[str, Any]:
-        return {"game": game_id, "room": ROOM, "status": "playing", "seats": seats, "options": {},
-                "public": game.public_view(state), "result": game.result(state)}  # fmt: skip
+        return {**room_keys, **shared_part(game, state)}
 
     def own(state: Any, seat: int) -> dict[str, Any]:
-        return {"you": seat, "private": game.private_view(state, seat), "prompt": game.prompt(state, seat)}
+        return own_part(game, state, seat)
 
     for g in range(games):
         rng = random.Random(seed + g)
