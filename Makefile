@@ -44,6 +44,7 @@ types: $(STAMP)
 
 golden: $(STAMP)
 	$(BIN)/python -m tests.golden.regen
+	$(BIN)/python -m tests.golden.wire
 
 simulate: $(STAMP)
 	$(BIN)/python -m server.games.expedition.simulate --games 1000
