@@ -22,7 +22,7 @@ from loadtests.diff_bench import own_part, shared_part
 from protocol.codec import encode_ops, patch_frame
 from protocol.patch import make_patch_builtin
 from server.games import all_games
-from server.room import own_patch
+from server.rooms.core import own_patch
 
 ROOM = "r" + "0" * 10  # the length of a real room id ("r" and 10 hex digits)
 

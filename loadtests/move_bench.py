@@ -32,8 +32,8 @@ import msgpack
 
 from protocol import messages as m
 from server.config import Settings
-from server.conn import Conn
-from server.hub import Hub
+from server.net.conn import Conn
+from server.node.hub import Hub
 from server.metrics import Metrics
 from server.store import MemoryStore
 
@@ -72,7 +72,7 @@ class Table:
 
     async def start(self) -> None:
         msg = m.Create(game=self.game, seats=self.n, options={"seed": self.seed})
-        self.room_id = await self.hub._create(msg)
+        self.room_id = await self.hub.create_room(msg)
         room = self.hub.rooms[self.room_id]
         for seat in self.seats:
             await room.submit("join", seat.conn)

@@ -98,7 +98,7 @@ def _worker_argv(argv: list[str], node_id: str) -> list[str]:
 def run_workers(settings: Settings, argv: list[str]) -> int:
     """Supervise `--workers N` processes on one port: each is a node of one cluster (leases and relays
     through Redis), with node id `<node-id>-w<i>` so a worker restarted after a crash takes its rooms back.
-    SIGTERM/SIGINT are passed on to every worker (each hands its rooms over, see server.app); a worker that
+    SIGTERM/SIGINT are passed on to every worker (each hands its rooms over, see server.net.app); a worker that
     dies is started again, at most once per second."""
     n = settings.worker_count
     if settings.store_kind not in ("redis", "redis+sentinel", "rediss"):
@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         settings.store_kind,
         extra={"settings": settings.model_dump(exclude={"store"})},
     )
-    from server.app import run
+    from server.net.app import run
 
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run(settings))

@@ -127,7 +127,7 @@ class Settings(BaseSettings):
     bot_think: float = Field(
         0.5, gt=0, le=10, description="seconds a search bot thinks per decision (room option bot_think_ms)"
     )
-    #: v1.1 public lobbies (server.clock, server.lobby)
+    #: v1.1 public lobbies (server.rooms.clock, server.rooms.timers, server.node.lobby)
     clock_scale: float = Field(
         1.0, gt=0, description="TESTS ONLY: multiply every turn clock and lobby timer (below 1 they run fast)"
     )

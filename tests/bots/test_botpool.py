@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from server import botpool
+from server.rooms import botpool
 from server.games import get_game
 from server.games.search import greedy_for
 

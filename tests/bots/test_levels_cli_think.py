@@ -9,7 +9,7 @@ import pytest
 from clients.cli.__main__ import parse_args, room_options
 from clients.cli.bot import RandomBot
 from clients.client import Client, ServerError
-from server import botpool
+from server.rooms import botpool
 from server.games import get_game
 from server.games.search import greedy_for
 from tests.net.conftest import start_app
@@ -101,7 +101,7 @@ async def test_search_bots_think_the_rooms_time_else_the_servers_setting(monkeyp
                 room = (await ann.request("create", game="expedition", seats=2, options=options, bots=["hard"]))["room"]
                 assert app.hub.rooms[room].bot_think == want
                 # the think time is no game option: the game's options stay as they were
-                assert "bot_think_ms" not in app.hub.rooms[room].meta["options"]
+                assert "bot_think_ms" not in app.hub.rooms[room].meta.options
                 await ann.join(room)
                 await ann.wait_for(room, lambda s: s["status"] == "playing")
                 for _ in range(40):  # play until the bot has had a turn

@@ -9,7 +9,7 @@ import pytest
 
 from clients.client import Client, ServerError
 from protocol import messages as m
-from server import botpool
+from server.rooms import botpool
 from tests.net.conftest import start_app
 
 THINK = 1.5

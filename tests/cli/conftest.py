@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Callable
 import pytest
 from rich.console import Console
 
-from server.app import App
+from server.net.app import App
 from server.config import Settings
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from clients.cli.__main__ import run
-from server.app import App
+from server.net.app import App
 from tests.cli.conftest import Screen, until
 
 

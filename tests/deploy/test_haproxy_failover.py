@@ -26,7 +26,7 @@ import pytest
 
 from clients.client import Client, RoomView, ServerError
 from server.games import get_game
-from server.room import restore
+from server.rooms.replay import restore
 from server.store import RedisStore
 
 from .conftest import DEPLOY, Processes, free_port, tool, wait_http_ok, wait_port

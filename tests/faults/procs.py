@@ -29,7 +29,7 @@ from websockets.exceptions import ConnectionClosed
 
 from clients.client import Client, ServerError
 from server.games import get_game
-from server.room import restore
+from server.rooms.replay import restore
 from server.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]

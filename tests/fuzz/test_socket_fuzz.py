@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from protocol import decode_server
-from server.app import App
+from server.net.app import App
 from server.games.base import pack
 from tests.net.conftest import start_app
 from tests.net.rawws import RawWS

@@ -28,7 +28,7 @@ from loadtests.bench import (
     tree_cpu_s,
 )
 from protocol.patch import make_patch
-from server.app import App
+from server.net.app import App
 from server.config import Settings
 
 ROOT = Path(__file__).resolve().parents[2]

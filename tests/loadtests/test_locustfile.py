@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from server.app import App
+from server.net.app import App
 from server.config import Settings
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from clients.client import Client, ServerError
-from server.app import App
+from server.net.app import App
 from server.config import Settings
 from server.store import MemoryStore, Store, StoreUnavailable
 

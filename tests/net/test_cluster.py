@@ -13,7 +13,7 @@ import pytest
 import redis.asyncio as aredis
 
 from clients.client import Client, ServerError
-from server.app import App
+from server.net.app import App
 from server.config import Settings
 from server.games import get_game
 from server.store import RedisStore
@@ -174,7 +174,7 @@ async def test_a_re_join_that_pub_sub_dropped_is_sent_again_so_the_viewer_keeps_
         a.hub.cluster.send = lossy  # type: ignore[method-assign]
         # the room moves to node b: a's lease is handed back, b takes the room, a notices
         await a.store.release_lease(room, a.hub.rooms[room].fence)
-        await b.hub._room(room)
+        await b.hub.room_for(room)
         assert room in b.hub.rooms
         await a.hub.lease_lost(room)
         await a.hub.check_remote_rooms()
@@ -313,7 +313,7 @@ async def test_a_request_right_after_a_lost_re_join_is_not_answered_forbidden(pr
 
         a.hub.cluster.send = lossy  # type: ignore[method-assign]
         await a.store.release_lease(room, a.hub.rooms[room].fence)
-        await b.hub._room(room)
+        await b.hub.room_for(room)
         await a.hub.lease_lost(room)
         await a.hub.check_remote_rooms()
         assert dropped
@@ -341,7 +341,7 @@ async def test_an_owner_that_stopped_renewing_never_answers_with_a_view_older_th
             if task.get_name() in ("cluster-renew", "cluster-watch"):
                 task.cancel()  # node a no longer renews nor looks: as if it were paused
         await asyncio.sleep(1.5)  # the 1 s lease lapses
-        new = await b.hub._room(room)
+        new = await b.hub.room_for(room)
         assert room in b.hub.rooms and new is b.hub.rooms[room]
         seat = GAME.active_seats(new.state)[0]
         prompt = new.prompt_for(new.state, seat)

@@ -9,7 +9,7 @@ import msgpack
 import pytest
 
 from clients.client import Client, ServerError
-from server.app import App
+from server.net.app import App
 
 from .conftest import FlakyStore, start_app
 

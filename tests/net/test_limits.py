@@ -14,8 +14,8 @@ from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import InvalidStatus
 
 from clients.client import Client, ServerError
-from server.app import App, client_address, parse_proxies
-from server.hub import hello_token
+from server.net.app import App, client_address, parse_proxies
+from server.node.hub import hello_token
 
 from .conftest import start_app
 from .rawws import RawWS
@@ -310,7 +310,7 @@ async def test_two_players_with_one_name_in_a_room_are_told_apart() -> None:
         await a.wait_for(room, lambda s: s["status"] == "playing")
         names = [s["name"] for s in a.view(room)["seats"]]
         assert names == ["Alice", "alice (2)", "ALICE (3)"]
-        assert app.hub.rooms[room].meta["names"] == names
+        assert app.hub.rooms[room].meta.names == names
     finally:
         await app.stop()
 

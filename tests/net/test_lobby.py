@@ -21,7 +21,7 @@ import pytest
 import redis.asyncio as aredis
 
 from clients.client import Client, ServerError
-from server.app import App
+from server.net.app import App
 from server.games import get_game
 from server.store import MemoryStore, RedisStore, Store
 from tests.util import strings

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from clients.client import Client, ServerError
-from server.app import App
+from server.net.app import App
 
 from .test_cluster import _client, _node, prefix  # noqa: F401 - the fixture is used by name
 from .test_redis import _redis_up

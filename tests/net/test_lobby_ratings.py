@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.ratings import identity, ranks, rate_game, shown
+from server.rooms.ratings import identity, ranks, rate_game, shown
 
 
 def test_ranks_put_winners_first_then_scores_and_share_ties() -> None:

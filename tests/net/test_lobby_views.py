@@ -15,7 +15,7 @@ import msgpack
 import pytest
 
 from clients.client import Client, ServerError
-from server.hub import token_key
+from server.node.hub import token_key
 from tests.util import strings
 
 from .test_lobby import GAME, Server, _eventually, _finished_game, _two_player_game

@@ -10,7 +10,7 @@ import msgpack
 import pytest
 import redis.asyncio as aredis
 
-from server.cluster import BUNDLE_BYTES, RedisCluster, bundled
+from server.node.cluster import BUNDLE_BYTES, RedisCluster, bundled
 from server.store import RedisStore
 from tests.net.test_redis import REDIS_URL, _redis_up
 

@@ -7,7 +7,7 @@ import asyncio
 import msgpack
 
 from protocol.codec import peek_id
-from server.conn import TOO_SLOW, Conn
+from server.net.conn import TOO_SLOW, Conn
 from server.metrics import Metrics
 
 

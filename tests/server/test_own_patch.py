@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from protocol.patch import apply_patch
-from server.room import own_patch
+from server.rooms.core import own_patch
 
 MOVE = {"text": "Move a figure", "options": [{"a": "move", "fig": 0, "pay": ["a-1"]}, {"a": "pass"}]}
 PICK = {"text": "Pick a card", "options": [{"a": "pick", "card": "a-1"}, {"a": "cancel"}]}

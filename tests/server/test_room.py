@@ -10,10 +10,11 @@ import pytest
 
 from protocol.patch import apply_patch
 from server.config import Settings
-from server.conn import Conn
-from server.hub import Hub
+from server.net.conn import Conn
+from server.node.hub import Hub
 from server.metrics import Metrics
-from server.room import RoomError, restore
+from server.rooms.core import RoomError
+from server.rooms.replay import restore
 from server.store import MemoryStore
 
 
@@ -51,7 +52,7 @@ async def hub() -> Hub:
 async def _room(hub: Hub, seats: int = 2) -> str:
     from protocol import messages as m
 
-    return await hub._create(m.Create(game="expedition", seats=seats, options={"seed": 8}))
+    return await hub.create_room(m.Create(game="expedition", seats=seats, options={"seed": 8}))
 
 
 async def test_the_last_join_and_the_start_are_two_versions_seen_by_everyone(hub: Hub) -> None:

@@ -15,7 +15,7 @@ import pytest
 import redis.asyncio as aredis
 
 from server.store import MemoryStore, RedisStore, Store
-from server.store_sqlite import SqliteStore
+from server.store.sqlite import SqliteStore
 
 # MP_TEST_REDIS_URL points the suite at another Redis (keys stay under a random mptest:<hex>: prefix).
 REDIS_URL = os.environ.get("MP_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")

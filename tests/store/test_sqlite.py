@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from server.store import LoadedRoom, StoreFenced, StoreUnavailable, open_store
-from server.store_sqlite import DEFAULT_PATH, SqliteStore, path_of
+from server.store.sqlite import DEFAULT_PATH, SqliteStore, path_of
 
 from .conftest import FakeClock
 from .test_store import meta_for, move, playing
@@ -177,8 +177,8 @@ async def test_open_store_opens_a_sqlite_file(tmp_path: Path) -> None:
 
 
 async def test_a_server_on_a_sqlite_file_runs_alone_as_the_files_writer(tmp_path: Path) -> None:
-    from server.app import App
-    from server.cluster import LocalCluster
+    from server.net.app import App
+    from server.node.cluster import LocalCluster
     from server.config import Settings
 
     app = App(Settings(store=f"sqlite://{db_file(tmp_path)}", node_id="n1"))

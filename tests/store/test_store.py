@@ -640,7 +640,7 @@ async def test_open_store_picks_the_backend_from_the_url() -> None:
 
 
 async def test_open_store_knows_sqlite_and_sentinel_urls(tmp_path: Any) -> None:
-    from server.store_sqlite import SqliteStore
+    from server.store.sqlite import SqliteStore
 
     store = open_store(f"sqlite://{tmp_path}/x.db")
     assert isinstance(store, SqliteStore)

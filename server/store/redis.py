@@ -1,27 +1,4 @@
-"""Room persistence: one small async interface, an in-process store and a Redis store (plain or Sentinel).
-
-The SQLite store (one file, one node) is in ``server.store_sqlite``; ``open_store`` picks a store by url.
-
-This module owns how a room survives a restart or a node failure. A room is stored as
-
-- ``meta``: a msgpack-able dict; the store reads only ``room``, ``status``, ``public`` and ``game``;
-- a ``snapshot``: the packed engine state at version ``snap_v`` (opaque bytes);
-- a ``log``: append-only entries (dicts with an int ``v`` >= 1, strictly increasing) applied after the
-  snapshot. Recovery is ``load()``: the latest snapshot plus the entries with ``v > snap_v``.
-
-``append`` is the point where a move is stored: it writes the entry and the new meta in one atomic step,
-and the server acknowledges the move only after it returns. Any backend failure raises ``StoreUnavailable``
-(retryable); for a write the outcome is then unknown, and the caller settles it with ``refence`` (which
-makes any write still in flight under the old token fail) before it reads the room back.
-Caller mistakes raise ``KeyError`` (unknown room) or ``ValueError`` (duplicate room, stale version, bad
-meta); nothing is written in that case.
-
-Leases and fencing: a room runs on the node holding its lease. ``acquire_lease`` hands out a *fencing
-token* ``"{node}|{epoch}"``, where the epoch is a per-room counter raised by every acquisition. Every write
-a room owner makes (``append``, ``save_meta``, ``save_snapshot``, ``finish``) carries its token and is
-refused with ``StoreFenced``, atomically and with nothing written, unless the token still holds: the lease
-key holds exactly that token, or the lease lapsed and nobody acquired it since (the epoch is unchanged).
-So a node that lost its lease can never write over the room's new owner, whatever its clock says.
+"""The Redis room store (plain or behind Sentinel): several nodes share it.
 
 Redis layout under a prefix (default ``mp:``), one Lua script per write so each write is atomic:
 
@@ -45,15 +22,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from types import TracebackType
-from typing import Any, cast
+from dataclasses import dataclass
+from typing import Any
 from urllib.parse import unquote
 
-import msgpack
 import redis.asyncio as aredis
 from redis.asyncio.connection import BlockingConnectionPool
 from redis.asyncio.retry import Retry
@@ -63,214 +36,25 @@ from redis.commands.core import AsyncScript
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
-__all__ = [
-    "LoadedRoom",
-    "MemoryStore",
-    "RedisStore",
-    "Store",
-    "StoreFenced",
-    "StoreUnavailable",
-    "open_store",
-    "SentinelUrl",
-    "parse_sentinel_url",
-    "token_node",
-]
-
-Meta = dict[str, Any]
-Entry = dict[str, Any]
-
-STATUSES = ("waiting", "playing", "finished")
-LISTED_STATUSES = ("waiting", "playing")
-
-
-class StoreUnavailable(Exception):
-    """The backend failed (refused, timed out, errored); the operation may be retried later."""
-
-
-class StoreFenced(Exception):
-    """A write carried a fencing token that no longer holds: another node owns the room now."""
-
-
-def token_node(token: str) -> str:
-    """The node id inside a fencing token ``"{node}|{epoch}"``."""
-    return token.rsplit("|", 1)[0]
-
-
-def _token_epoch(token: str) -> int:
-    try:
-        return int(token.rsplit("|", 1)[1])
-    except (IndexError, ValueError):
-        return -1
-
-
-@dataclass(slots=True)
-class LoadedRoom:
-    """Everything needed to recover a room: meta, the latest snapshot and the log after it."""
-
-    meta: Meta
-    snap_v: int = 0
-    snapshot: bytes | None = None
-    log: list[Entry] = field(default_factory=list)
-
-
-class Store(ABC):
-    """Async persistence for rooms; see the module docstring for the data model."""
-
-    @abstractmethod
-    async def create_room(self, meta: Meta) -> None:
-        """Store a new room; raise ValueError if ``meta["room"]`` already exists."""
-
-    @abstractmethod
-    async def save_meta(self, room: str, meta: Meta, *, fence: str | None = None) -> None:
-        """Replace the room's meta and update the public directory."""
-
-    @abstractmethod
-    async def append(self, room: str, entry: Entry, meta: Meta, *, fence: str | None = None) -> None:
-        """Atomically append ``entry`` to the log and replace the meta: the move is stored on return.
-
-        ``fence`` is the writer's fencing token (None only for tools and tests that own the store alone);
-        a token that no longer holds raises StoreFenced and writes nothing. The same for every write below.
-        """
-
-    @abstractmethod
-    async def save_snapshot(self, room: str, v: int, snapshot: bytes, *, fence: str | None = None) -> None:
-        """Store the snapshot taken at ``v`` and drop the log entries with v' <= v, atomically.
-
-        A store opened with ``trim_log=False`` keeps the whole log (replays, audits); ``load`` still returns
-        only the entries after the snapshot.
-        """
-
-    @abstractmethod
-    async def load(self, room: str) -> LoadedRoom | None:
-        """Return the room's meta, latest snapshot and the log after it, or None if there is no room."""
-
-    @abstractmethod
-    async def log_entry(self, room: str, v: int) -> tuple[int, Entry | None]:
-        """The room's highest appended version and its log entry at ``v`` (None if absent or trimmed)."""
-
-    @abstractmethod
-    async def room_ids(self, *, unfinished_only: bool = False) -> list[str]:
-        """Return the ids of all stored rooms (only waiting/playing ones if asked), sorted."""
-
-    @abstractmethod
-    async def list_public(self) -> list[Meta]:
-        """Return the metas of public rooms that are waiting or playing, oldest first."""
-
-    @abstractmethod
-    async def finish(self, room: str, meta: Meta, ttl_seconds: int, *, fence: str | None = None) -> None:
-        """Save the meta with status finished and make every key of the room expire after the ttl."""
-
-    @abstractmethod
-    async def delete_room(self, room: str) -> None:
-        """Remove the room, its snapshot, log and lease; a missing room is not an error."""
-
-    @abstractmethod
-    async def close(self) -> None:
-        """Release the backend's resources; safe to call twice."""
-
-    @abstractmethod
-    async def ping(self) -> None:
-        """Raise StoreUnavailable if the backend does not answer."""
-
-    @abstractmethod
-    async def acquire_lease(self, room: str, node: str, ttl_ms: int) -> str | None:
-        """Take the lease for ``node`` with a new fencing token and return it; None if another node holds it.
-
-        ``node`` taking a lease it already holds gets a new token too (an older process of the same node id
-        is fenced off).
-        """
-
-    @abstractmethod
-    async def renew_lease(self, room: str, token: str, ttl_ms: int) -> bool:
-        """Extend the lease to ``ttl_ms`` from now, only if ``token`` still holds (see the module docstring)."""
-
-    @abstractmethod
-    async def keep_leases(self, leases: list[tuple[str, str]], ttl_ms: int) -> list[bool]:
-        """Renew many ``(room, token)`` leases in one round trip (a lapsed one is taken back if its token holds).
-
-        Returns, per lease, whether its token holds now (False: another node took the room).
-        """
-
-    @abstractmethod
-    async def refence(self, room: str, token: str, ttl_ms: int) -> str | None:
-        """Swap a token that still holds for a new one (atomically); None if it no longer holds.
-
-        After a write of unknown outcome this settles it: a write still in flight under the old token can no
-        longer land, so what ``load`` reads next is final.
-        """
-
-    @abstractmethod
-    async def release_lease(self, room: str, token: str) -> None:
-        """Drop the lease, only if ``token`` holds it; the token can then never be taken back or write."""
-
-    @abstractmethod
-    async def lease_holder(self, room: str) -> str | None:
-        """Return the node holding the room's lease, or None."""
-
-    async def lease_holders(self, rooms: list[str]) -> list[str | None]:
-        """`lease_holder` of every room, in order (a store that can reads them all in one round trip)."""
-        return [await self.lease_holder(room) for room in rooms]
-
-    @abstractmethod
-    async def get_meta(self, room: str) -> Meta | None:
-        """Return only the room's meta (cheap), or None if there is no room."""
-
-    @abstractmethod
-    async def mark_seat(self, player: str, room: str, held: bool) -> None:
-        """Record in the player's index that the player holds (or no longer holds) a seat in ``room``."""
-
-    @abstractmethod
-    async def player_rooms(self, player: str) -> list[str]:
-        """Rooms recorded as holding a seat of ``player`` (sorted; may include finished or expired rooms)."""
-
-    @abstractmethod
-    async def save_session(self, key: str, session: dict[str, Any], ttl_seconds: int) -> None:
-        """Store a player session under ``key`` (a hash of the token, never the token) for ``ttl_seconds``."""
-
-    @abstractmethod
-    async def load_session(self, key: str) -> dict[str, Any] | None:
-        """The session stored under ``key``, or None (unknown or expired)."""
-
-    async def __aenter__(self) -> Store:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
-
-
-def open_store(
-    url: str, *, prefix: str = "mp:", trim_log: bool = True, wait_replicas: int = 0, takeover: bool = False
-) -> Store:
-    """The store a url names.
-
-    - ``memory``: a MemoryStore (tests and throwaway runs: nothing survives the process);
-    - ``sqlite:///path/to.db`` (absolute), ``sqlite:///./rel.db`` or ``sqlite:rel.db`` (relative to the working
-      directory), bare ``sqlite:`` for ``./data/marcopolo.db``: a SqliteStore (one node, one file);
-    - ``redis://host:port/db``, ``rediss://...``, ``unix://...``: a RedisStore;
-    - ``redis+sentinel://host:port,host:port/service[/db]``: a RedisStore on the primary the Sentinels name,
-      following failovers.
-
-    ``wait_replicas`` (Redis only): every write batch is acknowledged only once that many replicas have it.
-    ``takeover`` (SQLite only; a server node asks for it): this process is the file's one writer from now on,
-    so every lease an earlier process held is fenced off (see SqliteStore).
-    """
-    if url == "memory":
-        return MemoryStore(trim_log=trim_log)
-    if url == "sqlite" or url.startswith("sqlite:"):
-        from server.store_sqlite import SqliteStore, path_of
-
-        return SqliteStore(path_of(url), trim_log=trim_log, takeover=takeover)
-    if url.startswith(("redis://", "rediss://", "unix://", "redis+sentinel://")):
-        return RedisStore(url, prefix=prefix, trim_log=trim_log, wait_replicas=wait_replicas)
-    raise ValueError(
-        f"unknown store url {url!r}: use 'memory', 'sqlite:///path/to.db', 'redis://host:port/db' "
-        "or 'redis+sentinel://host:port,host:port/service'"
-    )
+from server.store.base import (
+    LISTED_STATUSES,
+    Entry,
+    LoadedRoom,
+    Meta,
+    MetaInfo,
+    Store,
+    StoreFenced,
+    StoreUnavailable,
+    check_entry,
+    check_meta,
+    check_room,
+    check_ttl,
+    check_version,
+    listing_order,
+    pack,
+    token_node,
+    unpack,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,287 +92,6 @@ def parse_sentinel_url(url: str) -> SentinelUrl:
     if len(parts) == 2 and not parts[1].isdigit():
         raise ValueError(f"sentinel url {url!r}: the db must be a number, got {parts[1]!r}")
     return SentinelUrl(sentinels, unquote(parts[0]), int(parts[1]) if len(parts) == 2 else 0, username, password)
-
-
-# --- shared helpers --------------------------------------------------------------------------------
-
-
-def _pack(obj: Any) -> bytes:
-    return cast(bytes, msgpack.packb(obj, use_bin_type=True))
-
-
-def _unpack(data: bytes) -> Any:
-    return msgpack.unpackb(data, raw=False, strict_map_key=False)
-
-
-@dataclass(frozen=True, slots=True)
-class _MetaInfo:
-    """The fields of a meta the store reads, checked, plus the packed meta."""
-
-    room: str
-    status: str
-    game: str
-    public: bool
-    packed: bytes
-
-    @property
-    def listed(self) -> bool:
-        return self.public and self.status in LISTED_STATUSES
-
-
-def _check_room(room: str) -> None:
-    if not isinstance(room, str) or not room:
-        raise ValueError(f"room id must be a non-empty string, got {room!r}")
-
-
-def _check_meta(meta: Meta, room: str | None = None) -> _MetaInfo:
-    if not isinstance(meta, dict):
-        raise ValueError("meta must be a dict")
-    rid = meta.get("room")
-    _check_room(cast(str, rid))
-    if room is not None and rid != room:
-        raise ValueError(f"meta is for room {rid!r}, not {room!r}")
-    status = meta.get("status")
-    if status not in STATUSES:
-        raise ValueError(f"meta status must be one of {STATUSES}, got {status!r}")
-    public = meta.get("public", True)
-    if not isinstance(public, bool):
-        raise ValueError(f"meta public must be a bool, got {public!r}")
-    game = meta.get("game", "")
-    if not isinstance(game, str):
-        raise ValueError(f"meta game must be a string, got {game!r}")
-    return _MetaInfo(cast(str, rid), cast(str, status), game, public, _pack(meta))
-
-
-def _check_version(v: object, what: str, minimum: int) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or v < minimum:
-        raise ValueError(f"{what} must be an int >= {minimum}, got {v!r}")
-    return v
-
-
-def _check_entry(entry: Entry) -> tuple[int, bytes]:
-    if not isinstance(entry, dict):
-        raise ValueError("a log entry must be a dict")
-    return _check_version(entry.get("v"), "entry v", 1), _pack(entry)
-
-
-def _check_ttl(ttl: int, what: str) -> None:
-    if isinstance(ttl, bool) or not isinstance(ttl, int) or ttl <= 0:
-        raise ValueError(f"{what} must be a positive int, got {ttl!r}")
-
-
-def _listing_order(meta: Meta) -> tuple[float, str]:
-    created = meta.get("created")
-    when = float(created) if isinstance(created, int | float) and not isinstance(created, bool) else 0.0
-    return when, str(meta.get("room"))
-
-
-# --- in-process store ------------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _MemRoom:
-    info: _MetaInfo
-    snap_v: int = 0
-    snapshot: bytes | None = None
-    log: list[tuple[int, bytes]] = field(default_factory=list)
-    log_v: int = 0
-    expires_at: float | None = None
-
-
-class MemoryStore(Store):
-    """Rooms in process dicts; values are copied in and out by packing them, exactly as Redis would.
-
-    ``clock`` (default ``time.monotonic``) drives lease and finished-room expiry; expired rooms are purged
-    lazily on access.
-    """
-
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic, trim_log: bool = True) -> None:
-        self._clock = clock
-        self.trim_log = trim_log
-        self._rooms: dict[str, _MemRoom] = {}
-        self._leases: dict[str, tuple[str, float]] = {}
-        self._epochs: dict[str, int] = {}
-        self._sessions: dict[str, tuple[bytes, float]] = {}
-        self._player_rooms: dict[str, set[str]] = {}
-
-    def _get(self, room: str) -> _MemRoom | None:
-        stored = self._rooms.get(room)
-        if stored is not None and stored.expires_at is not None and self._clock() >= stored.expires_at:
-            del self._rooms[room]
-            return None
-        return stored
-
-    def _need(self, room: str, fence: str | None = None) -> _MemRoom:
-        _check_room(room)
-        stored = self._get(room)
-        if stored is None:
-            raise KeyError(room)
-        if fence is not None and not self._holds(room, fence):
-            raise StoreFenced(f"room {room!r}: the lease is no longer {fence!r}")
-        return stored
-
-    def _live_rooms(self) -> list[_MemRoom]:
-        return [r for rid in list(self._rooms) if (r := self._get(rid)) is not None]
-
-    async def create_room(self, meta: Meta) -> None:
-        info = _check_meta(meta)
-        if self._get(info.room) is not None:
-            raise ValueError(f"room {info.room!r} already exists")
-        self._rooms[info.room] = _MemRoom(info)
-
-    async def save_meta(self, room: str, meta: Meta, *, fence: str | None = None) -> None:
-        info = _check_meta(meta, room)
-        self._need(room, fence).info = info
-
-    async def append(self, room: str, entry: Entry, meta: Meta, *, fence: str | None = None) -> None:
-        info = _check_meta(meta, room)
-        v, packed = _check_entry(entry)
-        stored = self._need(room, fence)
-        last = max(stored.log_v, stored.snap_v)
-        if v <= last:
-            raise ValueError(f"entry v={v} is not above the room's last stored version {last}")
-        stored.log.append((v, packed))
-        stored.log_v = v
-        stored.info = info
-
-    async def save_snapshot(self, room: str, v: int, snapshot: bytes, *, fence: str | None = None) -> None:
-        _check_version(v, "snapshot v", 0)
-        stored = self._need(room, fence)
-        if stored.snapshot is not None and v < stored.snap_v:
-            raise ValueError(f"snapshot v={v} is older than the stored one at v={stored.snap_v}")
-        stored.snap_v = v
-        stored.snapshot = bytes(snapshot)
-        if self.trim_log:
-            stored.log = [(ev, e) for ev, e in stored.log if ev > v]
-
-    async def load(self, room: str) -> LoadedRoom | None:
-        _check_room(room)
-        stored = self._get(room)
-        if stored is None:
-            return None
-        return LoadedRoom(
-            meta=_unpack(stored.info.packed),
-            snap_v=stored.snap_v,
-            snapshot=stored.snapshot,
-            log=[_unpack(e) for ev, e in stored.log if ev > stored.snap_v],
-        )
-
-    async def log_entry(self, room: str, v: int) -> tuple[int, Entry | None]:
-        stored = self._need(room)
-        found = next((e for ev, e in stored.log if ev == v), None)
-        return stored.log_v, None if found is None else _unpack(found)
-
-    async def full_log(self, room: str) -> list[Entry]:
-        """Every stored log entry of the room (all of them only with ``trim_log=False``)."""
-        stored = self._need(room)
-        return [_unpack(e) for _ev, e in stored.log]
-
-    async def room_ids(self, *, unfinished_only: bool = False) -> list[str]:
-        return sorted(r.info.room for r in self._live_rooms() if not unfinished_only or r.info.status != "finished")
-
-    async def list_public(self) -> list[Meta]:
-        metas = [_unpack(r.info.packed) for r in self._live_rooms() if r.info.listed]
-        return sorted(metas, key=_listing_order)
-
-    async def finish(self, room: str, meta: Meta, ttl_seconds: int, *, fence: str | None = None) -> None:
-        _check_ttl(ttl_seconds, "ttl_seconds")
-        info = _check_meta({**meta, "status": "finished"}, room)
-        stored = self._need(room, fence)
-        stored.info = info
-        stored.expires_at = self._clock() + ttl_seconds
-
-    async def delete_room(self, room: str) -> None:
-        _check_room(room)
-        self._rooms.pop(room, None)
-        self._leases.pop(room, None)
-        self._epochs.pop(room, None)
-
-    async def close(self) -> None:
-        pass
-
-    async def ping(self) -> None:
-        pass
-
-    async def get_meta(self, room: str) -> Meta | None:
-        _check_room(room)
-        stored = self._get(room)
-        return None if stored is None else _unpack(stored.info.packed)
-
-    async def mark_seat(self, player: str, room: str, held: bool) -> None:
-        rooms = self._player_rooms.setdefault(player, set())
-        if held:
-            rooms.add(room)
-        else:
-            rooms.discard(room)
-
-    async def player_rooms(self, player: str) -> list[str]:
-        return sorted(self._player_rooms.get(player, ()))
-
-    async def save_session(self, key: str, session: dict[str, Any], ttl_seconds: int) -> None:
-        _check_ttl(ttl_seconds, "ttl_seconds")
-        self._sessions[key] = (_pack(session), self._clock() + ttl_seconds)
-
-    async def load_session(self, key: str) -> dict[str, Any] | None:
-        item = self._sessions.get(key)
-        if item is None or self._clock() >= item[1]:
-            self._sessions.pop(key, None)
-            return None
-        session: dict[str, Any] = _unpack(item[0])
-        return session
-
-    def _lease(self, room: str) -> str | None:
-        lease = self._leases.get(room)
-        if lease is None:
-            return None
-        if self._clock() >= lease[1]:
-            del self._leases[room]
-            return None
-        return lease[0]
-
-    def _holds(self, room: str, token: str) -> bool:
-        held = self._lease(room)
-        if held is not None:
-            return held == token
-        return _token_epoch(token) == self._epochs.get(room, 0)
-
-    def _grant(self, room: str, node: str, ttl_ms: int) -> str:
-        epoch = self._epochs[room] = self._epochs.get(room, 0) + 1
-        token = f"{node}|{epoch}"
-        self._leases[room] = (token, self._clock() + ttl_ms / 1000)
-        return token
-
-    async def acquire_lease(self, room: str, node: str, ttl_ms: int) -> str | None:
-        _check_ttl(ttl_ms, "ttl_ms")
-        held = self._lease(room)
-        if held is not None and token_node(held) != node:
-            return None
-        return self._grant(room, node, ttl_ms)
-
-    async def renew_lease(self, room: str, token: str, ttl_ms: int) -> bool:
-        _check_ttl(ttl_ms, "ttl_ms")
-        if not self._holds(room, token):
-            return False
-        self._leases[room] = (token, self._clock() + ttl_ms / 1000)
-        return True
-
-    async def keep_leases(self, leases: list[tuple[str, str]], ttl_ms: int) -> list[bool]:
-        return [await self.renew_lease(room, token, ttl_ms) for room, token in leases]
-
-    async def refence(self, room: str, token: str, ttl_ms: int) -> str | None:
-        _check_ttl(ttl_ms, "ttl_ms")
-        if not self._holds(room, token):
-            return None
-        return self._grant(room, token_node(token), ttl_ms)
-
-    async def release_lease(self, room: str, token: str) -> None:
-        if self._lease(room) == token:
-            del self._leases[room]
-            self._epochs[room] = self._epochs.get(room, 0) + 1
-
-    async def lease_holder(self, room: str) -> str | None:
-        held = self._lease(room)
-        return None if held is None else token_node(held)
 
 
 # --- Redis store -----------------------------------------------------------------------------------
@@ -764,7 +267,7 @@ def _unavailable() -> Iterator[None]:
         raise StoreUnavailable(f"redis: {exc}") from exc
 
 
-def _meta_args(info: _MetaInfo) -> list[bytes | str | int]:
+def _meta_args(info: MetaInfo) -> list[bytes | str | int]:
     return [info.packed, info.status, info.game, int(info.public), info.room, int(info.listed)]
 
 
@@ -1028,21 +531,21 @@ class RedisStore(Store):
     # ---- rooms ----------------------------------------------------------------------------------
 
     async def create_room(self, meta: Meta) -> None:
-        info = _check_meta(meta)
+        info = check_meta(meta)
         keys = [*self._room_keys(info.room), self._rooms_key, self._public_key]
         done = await self._run(self._create, keys, _meta_args(info))
         if done == _EXISTS:
             raise ValueError(f"room {info.room!r} already exists")
 
     async def save_meta(self, room: str, meta: Meta, *, fence: str | None = None) -> None:
-        info = _check_meta(meta, room)
+        info = check_meta(meta, room)
         keys = [self._key(room, "meta"), self._public_key, *self._fence_keys(room)]
         done = await self._run(self._save_meta, keys, [*_meta_args(info), fence or ""])
         _check_done(room, done, "meta")
 
     async def append(self, room: str, entry: Entry, meta: Meta, *, fence: str | None = None) -> None:
-        info = _check_meta(meta, room)
-        v, packed = _check_entry(entry)
+        info = check_meta(meta, room)
+        v, packed = check_entry(entry)
         keys = [*self._room_keys(room), self._public_key, *self._fence_keys(room)]
         done = await self._run(self._append, keys, [*_meta_args(info), v, packed, fence or ""])
         _check_done(room, done, "append")
@@ -1050,8 +553,8 @@ class RedisStore(Store):
             raise ValueError(f"entry v={v} is not above the room's last stored version")
 
     async def save_snapshot(self, room: str, v: int, snapshot: bytes, *, fence: str | None = None) -> None:
-        _check_version(v, "snapshot v", 0)
-        _check_room(room)
+        check_version(v, "snapshot v", 0)
+        check_room(room)
         trim = f"{v + 1}-0" if self.trim_log else ""
         args: list[bytes | str | int] = [v, bytes(snapshot), trim, fence or ""]
         done = await self._run(self._snapshot, [*self._room_keys(room), *self._fence_keys(room)], args)
@@ -1060,7 +563,7 @@ class RedisStore(Store):
             raise ValueError(f"snapshot v={v} is older than the stored one")
 
     async def load(self, room: str) -> LoadedRoom | None:
-        _check_room(room)
+        check_room(room)
         meta_key, snap_key, log_key = self._room_keys(room)
         with _unavailable():
             async with self.client.pipeline(transaction=True) as pipe:
@@ -1071,9 +574,9 @@ class RedisStore(Store):
         if data is None:
             return None
         base = int(snap_v) if snap_v is not None else 0
-        entries = [_unpack(fields[b"e"]) for _id, fields in log]
+        entries = [unpack(fields[b"e"]) for _id, fields in log]
         return LoadedRoom(
-            meta=_unpack(data),
+            meta=unpack(data),
             snap_v=base,
             snapshot=snapshot,
             log=[e for e in entries if e["v"] > base],
@@ -1088,13 +591,13 @@ class RedisStore(Store):
                 log_v, found = await pipe.execute()
         if log_v is None:
             raise KeyError(room)
-        return int(log_v), _unpack(found[0][1][b"e"]) if found else None
+        return int(log_v), unpack(found[0][1][b"e"]) if found else None
 
     async def full_log(self, room: str) -> list[Entry]:
         """Every stored log entry of the room (all of them only with ``trim_log=False``)."""
         with _unavailable():
             log = await self.client.xrange(self._key(room, "log"), "-", "+")
-        return [_unpack(fields[b"e"]) for _id, fields in log]
+        return [unpack(fields[b"e"]) for _id, fields in log]
 
     async def _fields_of(self, set_key: str, field_name: str) -> dict[str, bytes]:
         """Read one meta field of every room in a directory set; drop ids whose room has expired."""
@@ -1116,19 +619,19 @@ class RedisStore(Store):
         return [rid for rid, status in statuses.items() if not unfinished_only or status != b"finished"]
 
     async def list_public(self) -> list[Meta]:
-        metas = [_unpack(data) for data in (await self._fields_of(self._public_key, "data")).values()]
+        metas = [unpack(data) for data in (await self._fields_of(self._public_key, "data")).values()]
         listed = [m for m in metas if m.get("public", True) is True and m.get("status") in LISTED_STATUSES]
-        return sorted(listed, key=_listing_order)
+        return sorted(listed, key=listing_order)
 
     async def finish(self, room: str, meta: Meta, ttl_seconds: int, *, fence: str | None = None) -> None:
-        _check_ttl(ttl_seconds, "ttl_seconds")
-        info = _check_meta({**meta, "status": "finished"}, room)
+        check_ttl(ttl_seconds, "ttl_seconds")
+        info = check_meta({**meta, "status": "finished"}, room)
         keys = [*self._room_keys(room), self._public_key, *self._fence_keys(room)]
         done = await self._run(self._finish, keys, [*_meta_args(info), ttl_seconds * 1000, fence or ""])
         _check_done(room, done, "finish")
 
     async def delete_room(self, room: str) -> None:
-        _check_room(room)
+        check_room(room)
         with _unavailable():
             async with self.client.pipeline(transaction=True) as pipe:
                 pipe.delete(*self._room_keys(room), *self._fence_keys(room))
@@ -1157,12 +660,12 @@ class RedisStore(Store):
             await self.client.ping()
 
     async def get_meta(self, room: str) -> Meta | None:
-        _check_room(room)
+        check_room(room)
         with _unavailable():
             data = await self.client.hget(self._key(room, "meta"), "data")
         if not isinstance(data, bytes):
             return None
-        meta: Meta = _unpack(data)
+        meta: Meta = unpack(data)
         return meta
 
     async def mark_seat(self, player: str, room: str, held: bool) -> None:
@@ -1175,8 +678,8 @@ class RedisStore(Store):
         return sorted(m.decode() if isinstance(m, bytes) else str(m) for m in members)
 
     async def save_session(self, key: str, session: dict[str, Any], ttl_seconds: int) -> None:
-        _check_ttl(ttl_seconds, "ttl_seconds")
-        packed = _pack(session)
+        check_ttl(ttl_seconds, "ttl_seconds")
+        packed = pack(session)
         await self._replicated(lambda pipe: pipe.set(f"{self.prefix}session:{key}", packed, ex=ttl_seconds))
 
     async def load_session(self, key: str) -> dict[str, Any] | None:
@@ -1184,13 +687,13 @@ class RedisStore(Store):
             data = await self.client.get(f"{self.prefix}session:{key}")
         if not isinstance(data, bytes):
             return None
-        session: dict[str, Any] = _unpack(data)
+        session: dict[str, Any] = unpack(data)
         return session
 
     # ---- leases ---------------------------------------------------------------------------------
 
     async def acquire_lease(self, room: str, node: str, ttl_ms: int) -> str | None:
-        _check_ttl(ttl_ms, "ttl_ms")
+        check_ttl(ttl_ms, "ttl_ms")
         token = await self._run(self._acquire, self._fence_keys(room), [node, ttl_ms])
         return token.decode() if isinstance(token, bytes) else None
 
@@ -1198,7 +701,7 @@ class RedisStore(Store):
         return (await self.keep_leases([(room, token)], ttl_ms))[0]
 
     async def keep_leases(self, leases: list[tuple[str, str]], ttl_ms: int) -> list[bool]:
-        _check_ttl(ttl_ms, "ttl_ms")
+        check_ttl(ttl_ms, "ttl_ms")
         held: list[bool] = []
         for i in range(0, len(leases), 500):
             chunk = leases[i : i + 500]
@@ -1208,7 +711,7 @@ class RedisStore(Store):
         return held
 
     async def refence(self, room: str, token: str, ttl_ms: int) -> str | None:
-        _check_ttl(ttl_ms, "ttl_ms")
+        check_ttl(ttl_ms, "ttl_ms")
         new = await self._run(self._refence, self._fence_keys(room), [token, ttl_ms])
         return new.decode() if isinstance(new, bytes) else None
 
@@ -1228,3 +731,4 @@ class RedisStore(Store):
                 held = await self.client.mget([self._lease_key(room) for room in rooms[i : i + 500]])
             out.extend(token_node(h.decode()) if isinstance(h, bytes) else None for h in held)
         return out
+

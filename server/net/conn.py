@@ -3,7 +3,7 @@
 Owns: encoding outgoing messages once, the bounded outgoing queue drained by one writer task (so a
 room actor never waits on a slow socket), the per-connection rate limit, and a close that always ends:
 queued frames get a deadline to drain, then the close handshake, then the transport is aborted.
-Must not: know rooms or games. The transport (server.app) supplies `send`, `close` and `kill`; tests
+Must not: know rooms or games. The transport (server.net.app) supplies `send`, `close` and `kill`; tests
 supply fakes.
 
 The outbox is bounded twice: in frames (`queue_size`) and in bytes (`queue_bytes`). A reader that falls

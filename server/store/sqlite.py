@@ -33,24 +33,24 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from server.store import (
+from server.store.base import (
     Entry,
     LoadedRoom,
     Meta,
+    MetaInfo,
     Store,
     StoreFenced,
     StoreUnavailable,
-    _check_entry,
-    _check_meta,
-    _check_room,
-    _check_ttl,
-    _check_version,
-    _listing_order,
-    _MetaInfo,
-    _pack,
-    _token_epoch,
-    _unpack,
+    check_entry,
+    check_meta,
+    check_room,
+    check_ttl,
+    check_version,
+    listing_order,
+    pack,
+    token_epoch,
     token_node,
+    unpack,
 )
 
 __all__ = ["DEFAULT_PATH", "SqliteStore"]
@@ -243,7 +243,7 @@ class SqliteStore(Store):
         epoch, held = self._lease(db, room)
         if held is not None:
             return held == token
-        return _token_epoch(token) == epoch
+        return token_epoch(token) == epoch
 
     def _need(self, db: sqlite3.Connection, room: str, fence: str | None, what: str) -> None:
         if not self._exists(db, room):
@@ -274,7 +274,7 @@ class SqliteStore(Store):
         return True
 
     @staticmethod
-    def _write_meta(db: sqlite3.Connection, info: _MetaInfo) -> None:
+    def _write_meta(db: sqlite3.Connection, info: MetaInfo) -> None:
         db.execute(
             "UPDATE rooms SET data = ?, status = ?, game = ?, public = ?, listed = ? WHERE room = ?",
             (info.packed, info.status, info.game, int(info.public), int(info.listed), info.room),
@@ -283,7 +283,7 @@ class SqliteStore(Store):
     # ---- rooms ----------------------------------------------------------------------------------
 
     async def create_room(self, meta: Meta) -> None:
-        info = _check_meta(meta)
+        info = check_meta(meta)
 
         def work(db: sqlite3.Connection) -> None:
             if self._exists(db, info.room):
@@ -297,7 +297,7 @@ class SqliteStore(Store):
         await self._call(work, write=True)
 
     async def save_meta(self, room: str, meta: Meta, *, fence: str | None = None) -> None:
-        info = _check_meta(meta, room)
+        info = check_meta(meta, room)
 
         def work(db: sqlite3.Connection) -> None:
             self._need(db, room, fence, "meta")
@@ -306,8 +306,8 @@ class SqliteStore(Store):
         await self._call(work, write=True)
 
     async def append(self, room: str, entry: Entry, meta: Meta, *, fence: str | None = None) -> None:
-        info = _check_meta(meta, room)
-        v, packed = _check_entry(entry)
+        info = check_meta(meta, room)
+        v, packed = check_entry(entry)
 
         def work(db: sqlite3.Connection) -> None:
             self._need(db, room, fence, "append")
@@ -322,8 +322,8 @@ class SqliteStore(Store):
         await self._call(work, write=True)
 
     async def save_snapshot(self, room: str, v: int, snapshot: bytes, *, fence: str | None = None) -> None:
-        _check_version(v, "snapshot v", 0)
-        _check_room(room)
+        check_version(v, "snapshot v", 0)
+        check_room(room)
         data = bytes(snapshot)
 
         def work(db: sqlite3.Connection) -> None:
@@ -338,7 +338,7 @@ class SqliteStore(Store):
         await self._call(work, write=True)
 
     async def load(self, room: str) -> LoadedRoom | None:
-        _check_room(room)
+        check_room(room)
 
         def work(db: sqlite3.Connection) -> LoadedRoom | None:
             self._purge(db, room)
@@ -348,10 +348,10 @@ class SqliteStore(Store):
             data, snap_v, snapshot = row
             log = db.execute("SELECT data FROM log WHERE room = ? AND v > ? ORDER BY v", (room, snap_v))
             return LoadedRoom(
-                meta=_unpack(data),
+                meta=unpack(data),
                 snap_v=int(snap_v),
                 snapshot=None if snapshot is None else bytes(snapshot),
-                log=[_unpack(e) for (e,) in log],
+                log=[unpack(e) for (e,) in log],
             )
 
         return await self._call(work, write=True)  # a purge may write
@@ -363,7 +363,7 @@ class SqliteStore(Store):
             if row is None:
                 raise _Refused(KeyError(room))
             found = db.execute("SELECT data FROM log WHERE room = ? AND v = ?", (room, v)).fetchone()
-            return int(row[0]), None if found is None else _unpack(found[0])
+            return int(row[0]), None if found is None else unpack(found[0])
 
         return await self._call(work, write=True)
 
@@ -373,7 +373,7 @@ class SqliteStore(Store):
         def work(db: sqlite3.Connection) -> list[Entry]:
             if not self._exists(db, room):
                 raise _Refused(KeyError(room))
-            return [_unpack(e) for (e,) in db.execute("SELECT data FROM log WHERE room = ? ORDER BY v", (room,))]
+            return [unpack(e) for (e,) in db.execute("SELECT data FROM log WHERE room = ? ORDER BY v", (room,))]
 
         return await self._call(work, write=True)
 
@@ -388,13 +388,13 @@ class SqliteStore(Store):
     async def list_public(self) -> list[Meta]:
         def work(db: sqlite3.Connection) -> list[Meta]:
             self._purge(db)
-            return [_unpack(d) for (d,) in db.execute("SELECT data FROM rooms WHERE listed = 1")]
+            return [unpack(d) for (d,) in db.execute("SELECT data FROM rooms WHERE listed = 1")]
 
-        return sorted(await self._call(work, write=True), key=_listing_order)
+        return sorted(await self._call(work, write=True), key=listing_order)
 
     async def finish(self, room: str, meta: Meta, ttl_seconds: int, *, fence: str | None = None) -> None:
-        _check_ttl(ttl_seconds, "ttl_seconds")
-        info = _check_meta({**meta, "status": "finished"}, room)
+        check_ttl(ttl_seconds, "ttl_seconds")
+        info = check_meta({**meta, "status": "finished"}, room)
 
         def work(db: sqlite3.Connection) -> None:
             self._need(db, room, fence, "finish")
@@ -404,7 +404,7 @@ class SqliteStore(Store):
         await self._call(work, write=True)
 
     async def delete_room(self, room: str) -> None:
-        _check_room(room)
+        check_room(room)
 
         def work(db: sqlite3.Connection) -> None:
             for table in ("rooms", "log", "fences"):
@@ -435,12 +435,12 @@ class SqliteStore(Store):
         await self._call(work, write=False)
 
     async def get_meta(self, room: str) -> Meta | None:
-        _check_room(room)
+        check_room(room)
 
         def work(db: sqlite3.Connection) -> Meta | None:
             self._purge(db, room)
             row = db.execute("SELECT data FROM rooms WHERE room = ?", (room,)).fetchone()
-            return None if row is None else _unpack(row[0])
+            return None if row is None else unpack(row[0])
 
         return await self._call(work, write=True)
 
@@ -460,8 +460,8 @@ class SqliteStore(Store):
         return await self._call(work, write=False)
 
     async def save_session(self, key: str, session: dict[str, Any], ttl_seconds: int) -> None:
-        _check_ttl(ttl_seconds, "ttl_seconds")
-        packed = _pack(session)
+        check_ttl(ttl_seconds, "ttl_seconds")
+        packed = pack(session)
 
         def work(db: sqlite3.Connection) -> None:
             now = self._now()
@@ -478,7 +478,7 @@ class SqliteStore(Store):
             row = db.execute("SELECT data, expires_at FROM sessions WHERE key = ?", (key,)).fetchone()
             if row is None or self._now() >= row[1]:
                 return None
-            session: dict[str, Any] = _unpack(row[0])
+            session: dict[str, Any] = unpack(row[0])
             return session
 
         return await self._call(work, write=False)
@@ -486,7 +486,7 @@ class SqliteStore(Store):
     # ---- leases ---------------------------------------------------------------------------------
 
     async def acquire_lease(self, room: str, node: str, ttl_ms: int) -> str | None:
-        _check_ttl(ttl_ms, "ttl_ms")
+        check_ttl(ttl_ms, "ttl_ms")
 
         def work(db: sqlite3.Connection) -> str | None:
             _epoch, held = self._lease(db, room)
@@ -500,7 +500,7 @@ class SqliteStore(Store):
         return (await self.keep_leases([(room, token)], ttl_ms))[0]
 
     async def keep_leases(self, leases: list[tuple[str, str]], ttl_ms: int) -> list[bool]:
-        _check_ttl(ttl_ms, "ttl_ms")
+        check_ttl(ttl_ms, "ttl_ms")
         if not leases:
             return []
 
@@ -510,7 +510,7 @@ class SqliteStore(Store):
         return await self._call(work, write=True)
 
     async def refence(self, room: str, token: str, ttl_ms: int) -> str | None:
-        _check_ttl(ttl_ms, "ttl_ms")
+        check_ttl(ttl_ms, "ttl_ms")
 
         def work(db: sqlite3.Connection) -> str | None:
             if not self._holds(db, room, token):

@@ -1,44 +1,44 @@
-"""A room: one actor (one task, one inbox) running one game over the pure rule engine.
+"""The room core: one actor (one task, one inbox) running one game over the pure rule engine.
 
-Owns: the room's metadata (seats, players, status, version), the engine state, who is watching, each
-viewer's last view, persistence of every version (log entry + meta, then snapshots) and recovery
-(snapshot + replay), patches per viewer.
-Must not: parse frames or touch sockets (it pushes plain messages to `Conn` outboxes), or decide rules
-(it calls `engine.apply` and nothing else changes a game).
+Owns: the room's versions, seats and status, the engine state, who is watching and each viewer's last view,
+patches per viewer, persistence of every version (log entry + meta, then snapshots), the lease check and the
+settling of writes of unknown outcome, the room's one timer, and the extension interface (`Extension`).
+Must not: parse frames or touch sockets (it pushes plain messages to `Conn` outboxes), decide rules (it calls
+`engine.apply` and nothing else changes a game), or know any room feature: clocks, chat, host controls,
+presence, ratings, bots and the rest are extensions (`server.rooms.standard`), and this module imports none.
 
-Every change raises the room's version `v` by one: a seat taken or freed before the start, the start,
-each move, a seated player connecting or disconnecting. A change is stored before anybody hears of it;
-a move's `ok` goes out after the move is stored and after the mover's own patch.
+Every change raises the room's version `v` by one: a seat taken or freed before the start, the start, each
+move, and whatever an extension commits (a presence change, a clock expiry...). A change is stored before
+anybody hears of it; a move's `ok` goes out after the move is stored and after the mover's own patch.
 
 Every write carries the room's fencing token (`fence`). A write refused as fenced means another node owns
-the room: the room stops at once and the hub moves its viewers there. A write of unknown outcome (a timeout,
+the room: the room stops at once and the node moves its viewers there. A write of unknown outcome (a timeout,
 a lost connection) is settled before anybody is answered: the room swaps its token for a new one (so the
-write, if still in flight, can no longer land) and reads back the stored version; the change is then
-known to be stored (answered `ok`) or not (answered `unavailable`, nothing changed). While the store
-cannot be reached the room keeps trying, with back-off; commands wait in the inbox.
-Presence (which seats are connected) is part of the stored meta, so every node shows the same view at the
-same version.
+write, if still in flight, can no longer land) and reads back the stored version; the change is then known
+to be stored (answered `ok`) or not (answered `unavailable`, nothing changed). While the store cannot be
+reached the room keeps trying, with back-off; commands wait in the inbox.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hmac
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from protocol.codec import encode_ops, patch_frame
 from protocol.patch import make_patch_builtin as make_patch
-from server import botpool, clock, lobby
 from server.games import Game, IllegalMove, get_game
-from server.games.base import pack, unpack
-from server.games.bots import bot_for
+from server.games.base import pack
 from server.metrics import Metrics
-from server.names import unique_name
-from server.store import Store, StoreFenced, StoreUnavailable
+from server.rooms.meta import RoomMeta
+from server.rooms.names import unique_name
+from server.rooms.replay import replayed
+from server.store.base import Store, StoreFenced, StoreUnavailable
 
 log = logging.getLogger("marcopolo.room")
 
@@ -47,7 +47,7 @@ class RoomError(Exception):
     """A request the room refuses; `code` is a wire error code.
 
     The code `abandoned` is internal: the outcome of the request could not be settled (the room stopped
-    while the store was unreachable), so it must not be answered at all; the hub closes the connection.
+    while the store was unreachable), so it must not be answered at all; the node closes the connection.
     """
 
     def __init__(self, code: str, message: str) -> None:
@@ -61,8 +61,13 @@ UNAVAILABLE = "the store is unavailable; nothing was changed; retry"
 GAME_LOG_KEPT = 5000
 
 
+def now_ms() -> int:
+    """Wall-clock milliseconds since the epoch: the unit of every stored deadline."""
+    return int(time.time() * 1000)
+
+
 class Conn(Protocol):
-    """What a room needs of a connection: a local `server.conn.Conn` or a `cluster.RemoteConn`."""
+    """What a room needs of a connection: a local one (`server.net.conn.Conn`) or a relayed one."""
 
     id: str
     player: str | None
@@ -73,8 +78,8 @@ class Conn(Protocol):
     def push_bytes(self, data: bytes, t: str = "?") -> None: ...
 
 
-class Hub(Protocol):
-    """What a room needs from the server around it."""
+class RoomHost(Protocol):
+    """What a room needs from the node around it."""
 
     store: Store
     metrics: Metrics
@@ -113,31 +118,93 @@ class Command:
     done: asyncio.Future[Any]
 
 
+class Extension:
+    """A room feature hooked into the room core; override the hooks it needs (each one here does nothing).
+
+    One instance per room, in the order the room was given them; hooks run inside the room's actor, one at a
+    time, and use only the room's public members. `requests` names the room requests the extension answers
+    (request kind -> name of a method taking `(room, command)`). The hooks, in the life of a room, are listed
+    in docs/architecture.md ("Room extensions").
+    """
+
+    #: the room requests this extension answers: request kind -> name of a method `(room, command)`
+    requests: ClassVar[Mapping[str, str]] = {}
+
+    def on_create(self, room: Room) -> None:
+        """The actor starts (a new room, or one loaded after a restart or a takeover)."""
+
+    def on_dispose(self, room: Room) -> None:
+        """The actor stops, or another node took the room."""
+
+    async def on_rejoin(self, room: Room, seat: int) -> None:
+        """A player comes back to the seat it holds, before its connection is attached."""
+
+    async def on_join(self, room: Room, viewer: Viewer, returning: bool) -> None:
+        """A connection became a viewer (`returning`: to a seat it held), before its `joined` and snapshot."""
+
+    async def on_leave(self, room: Room, seat: int) -> None:
+        """A viewer holding `seat` stopped watching (left, or its connection closed); the seat stays held."""
+
+    def before_move(self, room: Room, meta: RoomMeta, state: dict[str, Any] | None, mover: int | None, by: str) -> None:
+        """A version that changes the game is about to be committed: the start (`mover` None, `by` `start`) or
+        a move (`by`: `player`, `bot`, or the clock's `expired` / `auto`). May change `meta`."""
+
+    async def before_commit(self, room: Room, meta: RoomMeta) -> None:
+        """Any version is about to be stored. May change `meta`."""
+
+    def on_version(self, room: Room) -> None:
+        """A version was adopted; its patches go out next."""
+
+    async def on_finish(self, room: Room) -> None:
+        """The game ended and its last version is stored (called once, by the node that stored it)."""
+
+    def next_due(self, room: Room) -> float | None:
+        """When (ms since the epoch) this extension next needs `on_timer`, or None."""
+        return None
+
+    async def on_timer(self, room: Room) -> bool:
+        """The room's timer fired; True stops the extensions after this one for this tick."""
+        return False
+
+    def view_keys(self, room: Room) -> dict[str, Any]:
+        """Top-level keys of the shared part of the view (the same for every viewer)."""
+        return {}
+
+    def seat_keys(self, room: Room, seats: list[dict[str, Any]]) -> None:
+        """Add this extension's entries to the view's seats (one map per seat)."""
+
+
+E = TypeVar("E", bound=Extension)
+
+#: the requests the core answers itself
+CORE_REQUESTS = frozenset({"join", "leave", "detach", "sync", "move", "game_log", "tick"})
+_HOOKS = ("on_create", "on_dispose", "on_rejoin", "on_join", "on_leave", "before_move", "before_commit",
+          "on_version", "on_finish", "next_due", "on_timer", "view_keys", "seat_keys")  # fmt: skip
+
+
 class Room:
     """The actor. Use `submit`; never call the `_do_*` handlers from outside the actor task."""
 
     def __init__(
         self,
-        hub: Hub,
-        meta: dict[str, Any],
+        host: RoomHost,
+        meta: RoomMeta,
         state: dict[str, Any] | None,
         *,
+        extensions: Sequence[Extension] = (),
         snapshot_every: int,
         finished_ttl: int,
         fence: str | None = None,
         lease_ms: int = 2000,
-        bot_delay: float = 0.5,
-        bot_think: float = botpool.DEFAULT_SECONDS,
-        presence_grace: float = 0.0,
     ) -> None:
-        self.hub = hub
+        self.host = host
         self.meta = meta
         self.state = state
-        self.game: Game = get_game(meta["game"])
+        self.game: Game = get_game(meta.game)
         self.viewers: dict[str, Viewer] = {}
         self.snapshot_every = snapshot_every
         self.finished_ttl = finished_ttl
-        self.snap_v = meta.get("snap_v", 0)
+        self.snap_v = meta.snap_v or 0
         #: the fencing token every write carries (None: a store this room owns alone, as in unit tests)
         self.fence = fence
         #: until when (time.monotonic) the lease is known to hold: set from the moment a renewal that
@@ -145,20 +212,13 @@ class Room:
         #: owner that was paused (SIGSTOP, a long stall) never shows a view older than the new owner's.
         self.lease_until = float("inf") if fence is None else 0.0
         self.lease_ms = lease_ms
-        self.bot_delay = bot_delay
-        #: seconds a search bot thinks per decision (the room's `bot_think_ms` option wins over this setting)
-        self.bot_think = meta["bot_think_ms"] / 1000 if meta.get("bot_think_ms") else float(bot_think)
-        #: after a takeover, seats stay shown as connected this long so their players can re-attach
-        self.presence_grace = presence_grace
-        self._presence_task: asyncio.Task[None] | None = None
         self._stopped = False
         self.fenced = False
-        self._bots: dict[int, Any] = {}
-        self._bot_timers: dict[int, asyncio.Task[None]] = {}
         self._inbox: asyncio.Queue[Command | None] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
-        #: the timer of the turn clock and the lobby's timed events (server.clock)
-        self._clock_task: asyncio.Task[None] | None = None
+        #: the room's one timer (the earliest `next_due` of its extensions) and when it fires
+        self._timer_task: asyncio.Task[None] | None = None
+        self._timer_at: float | None = None
         #: per version, built once: the shared part of the view (keyed by the meta and state objects,
         #: which are replaced, never changed, on every version) and each seat's prompt (keyed by the state)
         self._shared_key: tuple[Any, Any] | None = None
@@ -167,51 +227,77 @@ class Room:
         self._prompts: tuple[Any, dict[int, dict[str, Any] | None]] = (None, {})
         #: every public log event of the game so far, oldest first, gathered from each version's public view
         #: (which keeps only the last few); None for a room loaded mid-game until it is rebuilt from the log
-        self.events: list[dict[str, Any]] | None = [] if state is None and meta["status"] == "waiting" else None
+        self.events: list[dict[str, Any]] | None = [] if state is None and meta.status == "waiting" else None
+        self.extensions = list(extensions)
+        #: per hook, the extensions that override it (a hook nobody overrides costs nothing per version)
+        self._hooks: dict[str, list[Extension]] = {
+            name: [e for e in self.extensions if getattr(type(e), name) is not getattr(Extension, name)]
+            for name in _HOOKS
+        }
+        self._handlers: dict[str, Callable[[Command], Awaitable[Any]]] = {
+            kind: getattr(self, f"_do_{kind}") for kind in CORE_REQUESTS
+        }
+        for ext in self.extensions:
+            for kind, method in ext.requests.items():
+                if kind in self._handlers:
+                    raise ValueError(f"{type(ext).__name__} claims the room request {kind!r}, which is taken")
+                handler = getattr(ext, method)
+                self._handlers[kind] = lambda cmd, handler=handler: handler(self, cmd)
 
     # ---- identity ---------------------------------------------------------------------------
 
     @property
     def id(self) -> str:
-        return str(self.meta["room"])
+        return self.meta.room
 
     @property
     def v(self) -> int:
-        return int(self.meta["v"])
+        return self.meta.v
 
     @property
     def status(self) -> str:
-        return str(self.meta["status"])
+        return self.meta.status
+
+    @property
+    def store(self) -> Store:
+        return self.host.store
+
+    @property
+    def stopped(self) -> bool:
+        """The actor stopped (or the room was lost): timers must not start again."""
+        return self._stopped
 
     def seat_of(self, player: str | None) -> int | None:
         """The seat `player` holds here, if any."""
-        if player is None:
-            return None
-        for i, p in enumerate(self.meta["players"]):
-            if p == player:
-                return i
+        return self.meta.seat_of(player)
+
+    def extension(self, kind: type[E]) -> E | None:
+        """This room's extension of class `kind`, if it runs one."""
+        for ext in self.extensions:
+            if isinstance(ext, kind):
+                return ext
         return None
 
     # ---- lifecycle --------------------------------------------------------------------------
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name=f"room-{self.id}")
-        self._schedule_bots()
-        lobby.started(self)
-        clock.schedule(self)
-        if self.presence_grace > 0:
-            self._presence_task = asyncio.get_running_loop().create_task(self._presence_after_grace())
+        for ext in self._hooks["on_create"]:
+            ext.on_create(self)
+        self.reschedule()
 
     async def stop(self) -> None:
-        self._stopped = True
-        for timer in self._bot_timers.values():
-            timer.cancel()
-        clock.cancel(self)
-        if self._presence_task is not None:
-            self._presence_task.cancel()
+        self._dispose()
         await self._inbox.put(None)
         if self._task is not None and self._task is not asyncio.current_task():
             await self._task
+
+    def _dispose(self) -> None:
+        self._stopped = True
+        if self._timer_task is not None:
+            self._timer_task.cancel()
+        for ext in self._hooks["on_dispose"]:
+            ext.on_dispose(self)
 
     async def submit(self, kind: str, conn: Conn | None, re: int | None = None, **args: Any) -> Any:
         """Queue a command for the actor and wait for its outcome (raises RoomError)."""
@@ -238,7 +324,9 @@ class Room:
             try:
                 if time.monotonic() >= self.lease_until:
                     await self._check_lease()
-                handler: Callable[[Command], Awaitable[Any]] = getattr(self, f"_do_{cmd.kind}")
+                handler = self._handlers.get(cmd.kind)
+                if handler is None:
+                    raise RoomError("unknown_type", f"this room does not answer {cmd.kind!r}")
                 result = await handler(cmd)
                 if not cmd.done.done():
                     cmd.done.set_result(result)
@@ -258,41 +346,49 @@ class Room:
                 if not cmd.done.done():
                     cmd.done.set_exception(RoomError("internal", f"server fault ({type(err).__name__})"))
 
+    # ---- the timer --------------------------------------------------------------------------
+
+    def reschedule(self) -> None:
+        """(Re)start the room's timer for the earliest `next_due` of its extensions (after every version)."""
+        if self._stopped:
+            return
+        due = [at for ext in self._hooks["next_due"] if (at := ext.next_due(self)) is not None]
+        at = min(due) if due else None
+        task = self._timer_task
+        if task is not None and not task.done():
+            if self._timer_at == at:
+                return
+            task.cancel()
+        self._timer_at = at
+        if at is None:
+            self._timer_task = None
+            return
+        self._timer_task = asyncio.get_running_loop().create_task(self._timer(at))
+
+    async def _timer(self, at: float) -> None:
+        await asyncio.sleep(max(0.0, (at - now_ms()) / 1000))
+        self._timer_at = None
+        try:
+            await self.submit("tick", None)
+        except Exception as err:  # noqa: BLE001 - a refused tick is retried at the next version
+            log.info("room %s: timed step not taken: %s", self.id, err)
+
+    async def _do_tick(self, cmd: Command) -> None:
+        try:
+            for ext in self._hooks["on_timer"]:
+                if await ext.on_timer(self):
+                    break
+        finally:
+            self.reschedule()
+
     # ---- views ------------------------------------------------------------------------------
 
-    def online(self) -> list[bool]:
-        """Which seats show as connected: the stored presence (bots are always there)."""
-        stored = self.meta.get("online") or []
-        bots = set(self.bot_seats())
-        return [i in bots or (i < len(stored) and bool(stored[i])) for i in range(self.meta["seats"])]
-
     def seats_view(self) -> list[dict[str, Any]]:
-        online = self.online()
-        rated = self.meta.get("ratings") or []
-        auto = self.autoplay()
-        seats = [
-            {
-                "name": self.meta["names"][i],
-                "taken": self.meta["players"][i] is not None,
-                "connected": online[i],
-                "rating": rated[i] if i < len(rated) else None,
-            }
-            for i in range(self.meta["seats"])
-        ]
-        for i, level in enumerate(auto):
-            if level is not None:
-                seats[i]["autoplay"] = level  # (a wire addition: only on a seat a server bot plays for its player)
+        meta = self.meta
+        seats = [{"name": meta.names[i], "taken": meta.players[i] is not None} for i in range(meta.seats)]
+        for ext in self._hooks["seat_keys"]:
+            ext.seat_keys(self, seats)
         return seats
-
-    def autoplay(self) -> list[str | None]:
-        """Per seat: the level of the server bot its player handed it to (`autoplay`), else None."""
-        stored = self.meta.get("autoplay") or []
-        return [stored[i] if i < len(stored) else None for i in range(self.meta["seats"])]
-
-    def played_seats(self) -> list[int]:
-        """Seats a server bot moves: bot seats and seats on autoplay."""
-        auto = self.autoplay()
-        return sorted({*self.bot_seats(), *(i for i, level in enumerate(auto) if level is not None)})
 
     def prompt_for(self, state: dict[str, Any], seat: int) -> dict[str, Any] | None:
         """`game.prompt(state, seat)`, computed once per state (states are never changed in place)."""
@@ -309,9 +405,10 @@ class Room:
         key = (self.meta, self.state)
         if self._shared_key is None or self._shared_key[0] is not key[0] or self._shared_key[1] is not key[1]:
             seats = self.seats_view()
-            shared: dict[str, Any] = {"game": self.meta["game"], "room": self.id, "status": self.status,
-                                      "seats": seats, "options": self.meta["options"],
-                                      **clock.view_keys(self.meta)}  # fmt: skip
+            shared: dict[str, Any] = {"game": self.meta.game, "room": self.id, "status": self.status,
+                                      "seats": seats, "options": self.meta.options}  # fmt: skip
+            for ext in self._hooks["view_keys"]:
+                shared.update(ext.view_keys(self))
             if self.state is None:
                 shared["public"] = {"status": "waiting", "seats": seats}
                 shared["result"] = None
@@ -336,20 +433,21 @@ class Room:
         if new:
             new.reverse()
             self.events.extend(new)
-            del self.events[:-GAME_LOG_KEPT]
+            if len(self.events) > GAME_LOG_KEPT:
+                del self.events[:-GAME_LOG_KEPT]
 
     async def _rebuild_events(self) -> None:
         """The whole public log of a room loaded mid-game: the game re-run from its seed and its stored log,
         keeping each version's public log events (the public view only: no seat's private data)."""
         try:
-            entries = await self._timed("log", self.hub.store.full_log(self.id))  # type: ignore[attr-defined]
+            entries = await self._timed("log", self.store.full_log(self.id))  # type: ignore[attr-defined]
         except StoreUnavailable as err:
             log.warning("room %s: the whole log could not be read: %s", self.id, err)
             return
         entries = sorted((e for e in entries if e["v"] <= self.v), key=lambda e: e["v"])
         self.events = []  # rebuilt once: without the game's start in the store, it begins with what is here
         if any(e.get("start") for e in entries):  # (the log before the last snapshot is trimmed: `keep_log` off)
-            for state in replayed(self.game, self.meta, None, entries):
+            for state in replayed(self.game, self.meta.to_dict(), None, entries):
                 if state is not None:
                     self._gather_events(self.game.public_view(state))
         if self.state is not None:
@@ -380,14 +478,15 @@ class Room:
         view = {**viewer.last_shared, **viewer.last_own}
         viewer.conn.push({"t": "snapshot", "re": re, "room": self.id, "v": self.v, "state": view})
 
-    def _broadcast(self, first: Conn | None = None, skip: Conn | None = None) -> None:
-        """Send every viewer the patch from its last view to the current version (mover first).
+    def broadcast(self, first: Conn | None = None, skip: Conn | None = None) -> None:
+        """Send every viewer the patch from its last view to the current version (`first` first, `skip` none).
 
         The shared part is diffed once per distinct old version and its operations encoded once; per
         viewer only its own part is diffed, and viewers with the same old and new parts (spectators)
         share one encoded frame."""
-        self._schedule_bots()
-        clock.schedule(self)
+        for ext in self._hooks["on_version"]:
+            ext.on_version(self)
+        self.reschedule()
         shared, _ = self._view_parts()
         shared_ops: dict[int, tuple[int, bytes]] = {}
         frames: dict[tuple[int, int, int], tuple[bytes, int]] = {}  # ids of objects alive throughout
@@ -418,26 +517,34 @@ class Room:
         try:
             return await coro
         finally:
-            self.hub.metrics.store_op(op).observe(time.perf_counter() - t0)
+            self.host.metrics.store_op(op).observe(time.perf_counter() - t0)
 
-    async def _commit(self, entry: dict[str, Any] | None, meta: dict[str, Any]) -> None:
+    def next_meta(self, **changes: Any) -> RoomMeta:
+        """A copy of the meta for the next version (`v` + 1), with `changes`; change it, `commit`, then adopt it."""
+        changes.setdefault("v", self.v + 1)
+        return self.meta.copy(**changes)
+
+    async def commit(self, entry: dict[str, Any] | None, meta: RoomMeta) -> None:
         """Store one new version (a log entry + the new meta, or the meta alone) under the room's token.
 
-        Returns once it is stored. Raises RoomError `unavailable` when it is known not to be stored,
-        StoreFenced when another node owns the room, RoomError `abandoned` when the outcome stays unknown.
+        Runs every extension's `before_commit` first. Returns once the version is stored; the caller then
+        adopts it (`room.meta = meta`) and `broadcast`s. Raises RoomError `unavailable` when it is known not to
+        be stored, StoreFenced when another node owns the room, RoomError `abandoned` when the outcome stays
+        unknown.
         """
-        store = self.hub.store
-        lobby.note_presence(self, meta)
-        await lobby.note_ratings(self, meta)
+        store = self.store
+        for ext in self._hooks["before_commit"]:
+            await ext.before_commit(self, meta)
+        data = meta.to_dict()
         try:
             if entry is None:
-                await self._timed("meta", store.save_meta(self.id, meta, fence=self.fence))
+                await self._timed("meta", store.save_meta(self.id, data, fence=self.fence))
             else:
-                await self._timed("append", store.append(self.id, entry, meta, fence=self.fence))
+                await self._timed("append", store.append(self.id, entry, data, fence=self.fence))
             return
         except StoreUnavailable as err:
-            log.warning("room %s: write of v=%d of unknown outcome: %s", self.id, meta["v"], err)
-        stored = await self._settle(int(meta["v"]), entry)
+            log.warning("room %s: write of v=%d of unknown outcome: %s", self.id, meta.v, err)
+        stored = await self._settle(meta.v, entry)
         if stored is None:
             raise RoomError("abandoned", "the outcome of the change could not be settled")
         if not stored:
@@ -445,8 +552,8 @@ class Room:
 
     async def _settle(self, v: int, entry: dict[str, Any] | None) -> bool | None:
         """After a write of version `v` of unknown outcome: was it stored? None if that cannot be told."""
-        store = self.hub.store
-        self.hub.metrics.store_settles.inc()
+        store = self.store
+        self.host.metrics.store_settles.inc()
         delay = 0.05
         while not self._stopped:
             try:
@@ -483,7 +590,7 @@ class Room:
         assert self.fence is not None
         sent = time.monotonic()
         try:
-            held = await self.hub.store.renew_lease(self.id, self.fence, self.lease_ms)
+            held = await self.store.renew_lease(self.id, self.fence, self.lease_ms)
         except StoreUnavailable as err:
             raise RoomError("unavailable", UNAVAILABLE) from err
         if not held:
@@ -497,21 +604,20 @@ class Room:
             return
         log.warning("room %s: dropped here: %s", self.id, why)
         self.fenced = True
-        self._stopped = True
-        for timer in self._bot_timers.values():
-            timer.cancel()
-        clock.cancel(self)
-        self.hub.room_fenced(self)
+        self._dispose()
+        self.host.room_fenced(self)
 
-    async def _after_commit(self) -> None:
+    async def after_commit(self) -> None:
         """Snapshots and the end of the game; a failure here loses nothing (the log has the change)."""
-        store = self.hub.store
+        store = self.store
         try:
             if self.status == "finished":
                 await self._timed("snapshot", store.save_snapshot(self.id, self.v, self._packed(), fence=self.fence))
                 self.snap_v = self.v
-                await self._timed("finish", store.finish(self.id, self.meta, self.finished_ttl, fence=self.fence))
-                await lobby.finished(self)
+                data = self.meta.to_dict()
+                await self._timed("finish", store.finish(self.id, data, self.finished_ttl, fence=self.fence))
+                for ext in self._hooks["on_finish"]:
+                    await ext.on_finish(self)
             elif self.state is not None and self.v - self.snap_v >= self.snapshot_every:
                 await self._timed("snapshot", store.save_snapshot(self.id, self.v, self._packed(), fence=self.fence))
                 self.snap_v = self.v
@@ -520,24 +626,59 @@ class Room:
         except StoreFenced as err:
             self._lost(str(err))
 
-    async def _index_seat(self, player: str | None, held: bool) -> None:
+    async def index_seat(self, player: str | None, held: bool) -> None:
+        """Keep the node's index of the rooms a player holds a seat in (best effort)."""
         if player is None:
             return
         try:
-            await self._timed("index", self.hub.seat_changed(self, player, held))
+            await self._timed("index", self.host.seat_changed(self, player, held))
         except StoreUnavailable as err:  # the index only feeds `welcome.rooms`; the seat itself is stored
             log.warning("room %s: seat index not updated: %s", self.id, err)
+
+    def changed(self) -> None:
+        """Tell the node that what the lobby shows of this room changed (seats, status)."""
+        self.host.room_changed(self)
 
     def _packed(self) -> bytes:
         return b"" if self.state is None else pack(self.state)
 
-    def _next_meta(self, **changes: Any) -> dict[str, Any]:
-        meta = {**self.meta, "players": list(self.meta["players"]), "names": list(self.meta["names"])}
-        online = list(self.meta.get("online") or [])
-        meta["online"] = [bool(x) for x in online[: meta["seats"]]] + [False] * (meta["seats"] - len(online))
-        meta.update(changes)
-        meta["v"] = changes.get("v", self.v + 1)
-        return meta
+    # ---- seats and the start ----------------------------------------------------------------
+
+    def _start_if_full(self, meta: RoomMeta, entry: dict[str, Any]) -> dict[str, Any] | None:
+        """When `meta` fills the last seat: the game's start, in the same log entry (the next version)."""
+        if any(p is None for p in meta.players):
+            return None
+        state = self.game.setup(meta.seats, meta.options, meta.seed)
+        meta.v += 1
+        meta.status = "playing"
+        entry["start"] = True
+        entry["v"] = meta.v
+        for ext in self._hooks["before_move"]:
+            ext.before_move(self, meta, state, None, "start")
+        return state
+
+    def _adopt_seating(self, meta: RoomMeta, state: dict[str, Any] | None, skip: Conn | None = None) -> None:
+        """Show a stored change of seats; with a start, the seats as one version and the start as the next."""
+        if state is None:
+            self.meta = meta
+            self.broadcast(skip=skip)
+            return
+        self.meta = dataclasses.replace(meta, v=meta.v - 1, status="waiting")
+        self.broadcast(skip=skip)
+        self.meta, self.state = meta, state
+        self.broadcast(skip=skip)
+
+    async def seat_bots(self, meta: RoomMeta, seats: list[int]) -> int:
+        """Commit `meta`, which gives `seats` to server bots (one version) and, when every seat is then taken,
+        the start (the next version). Returns the room's version."""
+        entry: dict[str, Any] = {"v": meta.v, "k": "join", "seat": seats[0] if seats else None,
+                                 "player": None, "name": None, "bots": seats}  # fmt: skip
+        state = self._start_if_full(meta, entry)
+        await self.commit(entry, meta)
+        self._adopt_seating(meta, state)
+        self.changed()
+        await self.after_commit()
+        return self.v
 
     # ---- commands ---------------------------------------------------------------------------
 
@@ -549,22 +690,27 @@ class Room:
         if held is not None:  # re-attach (also when asking to spectate: the seat stays yours)
             if want is not None and want != held:
                 raise RoomError("seat_taken", f"you hold seat {held} in this room")
-            await clock.reattach(self, held)
-            await self._attach_seated(conn, held, cmd.re)
+            for ext in self._hooks["on_rejoin"]:
+                await ext.on_rejoin(self, held)
+            # another connection on that seat is dropped
+            for cid in [cid for cid, vw in self.viewers.items() if vw.seat == held and cid != conn.id]:
+                del self.viewers[cid]
+            self.viewers[conn.id] = viewer = Viewer(conn, held)
+            await self._joined(viewer, cmd.re, returning=True)
             return held
-        invite = self.meta.get("invite")
+        invite = self.meta.invite
         given = cmd.args.get("invite")
         if invite and not (isinstance(given, str) and hmac.compare_digest(given.encode(), str(invite).encode())):
             raise RoomError("forbidden", "this room is private: join it with its invite")
         if cmd.args.get("spectate", False):
             self.viewers[conn.id] = viewer = Viewer(conn, None)
-            self._welcome(viewer, cmd.re)
+            await self._joined(viewer, cmd.re, returning=False)
             return None
         if self.status != "waiting":
             raise RoomError("room_full", "the game has started; you may watch it")
-        free = [i for i, p in enumerate(self.meta["players"]) if p is None]
+        free = self.meta.free_seats()
         if want is not None:
-            if want >= self.meta["seats"]:
+            if want >= self.meta.seats:
                 raise RoomError("not_found", f"no seat {want} in this room")
             if want not in free:
                 raise RoomError("seat_taken", f"seat {want} is taken")
@@ -573,81 +719,25 @@ class Room:
             seat = free[0]
         else:
             raise RoomError("room_full", "every seat is taken")
-        meta = self._next_meta()
-        meta["players"][seat] = conn.player
-        meta["names"][seat] = name = unique_name(conn.name or "?", meta["names"])
-        meta["online"][seat] = True
-        starts = all(p is not None for p in meta["players"])
-        entry: dict[str, Any] = {"v": meta["v"], "k": "join", "seat": seat, "player": conn.player, "name": name}
-        state = None
-        if starts:
-            state = self.game.setup(meta["seats"], meta["options"], meta["seed"])
-            meta["v"] += 1
-            meta["status"] = "playing"
-            entry["start"] = True
-            entry["v"] = meta["v"]
-            clock.stamp(self, meta, state, None, "start")
-        await self._commit(entry, meta)
+        meta = self.next_meta()
+        meta.players[seat] = conn.player
+        meta.names[seat] = name = unique_name(conn.name or "?", meta.names)
+        entry: dict[str, Any] = {"v": meta.v, "k": "join", "seat": seat, "player": conn.player, "name": name}
+        state = self._start_if_full(meta, entry)
+        await self.commit(entry, meta)
         self.viewers[conn.id] = viewer = Viewer(conn, seat)
-        # the join is one version and the start the next: the others get a patch for each
-        self.meta = {**meta, "v": meta["v"] - 1, "status": "waiting", "clock": None} if starts else meta
-        self._broadcast(skip=conn)
-        if starts:
-            self.meta, self.state = meta, state
-            self._broadcast(skip=conn)
-        self._welcome(viewer, cmd.re)
-        self.hub.room_changed(self)
-        await self._index_seat(conn.player, True)
-        await self._after_commit()
+        self._adopt_seating(meta, state, skip=conn)  # the others get a patch for the join (and the start)
+        await self._joined(viewer, cmd.re, returning=False)
+        self.changed()
+        await self.index_seat(conn.player, True)
+        await self.after_commit()
         return seat
 
-    async def _attach_seated(self, conn: Conn, seat: int, re: int | None) -> None:
-        """Put a player's connection on its seat; another connection on that seat is dropped."""
-        for cid in [cid for cid, vw in self.viewers.items() if vw.seat == seat and cid != conn.id]:
-            del self.viewers[cid]
-        self.viewers[conn.id] = viewer = Viewer(conn, seat)
-        await self._sync_presence(skip=conn)
-        self._welcome(viewer, re)
-
-    def _welcome(self, viewer: Viewer, re: int | None) -> None:
+    async def _joined(self, viewer: Viewer, re: int | None, returning: bool) -> None:
+        for ext in self._hooks["on_join"]:
+            await ext.on_join(self, viewer, returning)
         viewer.conn.push({"t": "joined", "re": re, "room": self.id, "seat": viewer.seat})
         self._snapshot_to(viewer, None)
-
-    async def _sync_presence(self, skip: Conn | None = None, hold: bool = False) -> None:
-        """Store and show a presence change when the seats with viewers differ from the stored presence.
-
-        Presence is best effort: when the store refuses, the stored presence stays as it was (no version
-        is shown that was not stored) and the next presence change or sweep corrects it. With `hold`
-        (just after a takeover), seats are only turned on, not off.
-        """
-        seated = {v.seat for v in self.viewers.values() if v.seat is not None}
-        stored = [bool(x) for x in (self.meta.get("online") or [False] * self.meta["seats"])]
-        want = [i in seated or (hold and stored[i]) for i in range(self.meta["seats"])]
-        if want == stored:
-            return
-        meta = self._next_meta(online=want)
-        try:
-            await self._commit(None, meta)
-        except RoomError as err:
-            if err.code == "abandoned":
-                raise
-            log.info("room %s: presence not stored (%s)", self.id, err.message)
-            return
-        self.meta = meta
-        self._broadcast(skip=skip)
-
-    def _in_grace(self) -> bool:
-        return self._presence_task is not None and not self._presence_task.done()
-
-    async def _presence_after_grace(self) -> None:
-        await asyncio.sleep(self.presence_grace)
-        try:
-            await self.submit("presence", None)
-        except RoomError:
-            pass
-
-    async def _do_presence(self, cmd: Command) -> None:
-        await self._sync_presence()
 
     async def _do_leave(self, cmd: Command) -> None:
         conn = cmd.conn
@@ -655,39 +745,40 @@ class Room:
         viewer = self.viewers.pop(conn.id, None)
         held = self.seat_of(conn.player)
         if held is not None and self.status == "waiting":
-            meta = self._next_meta()
-            meta["players"][held] = None
-            meta["names"][held] = None
-            meta["online"][held] = False
+            meta = self.next_meta()
+            meta.players[held] = None
+            meta.names[held] = None
             try:
-                await self._commit({"v": meta["v"], "k": "free", "seat": held}, meta)
+                await self.commit({"v": meta.v, "k": "free", "seat": held}, meta)
             except (RoomError, StoreFenced):
                 if viewer is not None:
                     self.viewers[conn.id] = viewer
                 raise
             self.meta = meta
-            self._broadcast()
-            self.hub.room_changed(self)
-            await self._index_seat(conn.player, False)
+            self.broadcast()
+            self.changed()
+            await self.index_seat(conn.player, False)
         elif viewer is not None and viewer.seat is not None:
-            await self._sync_presence(hold=self._in_grace())
+            for ext in self._hooks["on_leave"]:
+                await ext.on_leave(self, viewer.seat)
         conn.push({"t": "left", "re": cmd.re, "room": self.id})
         self._maybe_idle()
 
     async def _do_detach(self, cmd: Command) -> None:
-        """The connection closed: stop sending to it; its seat shows as disconnected."""
+        """The connection closed: stop sending to it; its seat stays held."""
         conn = cmd.conn
         assert conn is not None
         viewer = self.viewers.pop(conn.id, None)
         if viewer is not None and viewer.seat is not None:
-            await self._sync_presence(hold=self._in_grace())
+            for ext in self._hooks["on_leave"]:
+                await ext.on_leave(self, viewer.seat)
         self._maybe_idle()
 
     def _maybe_idle(self) -> None:
         if not self.viewers:
-            self.hub.room_idle(self)
+            self.host.room_idle(self)
 
-    def _viewer_of(self, cmd: Command, *, seated: str | None = None) -> Viewer:
+    def viewer_of(self, cmd: Command, *, seated: str | None = None) -> Viewer:
         """The viewer that sent `cmd`; `forbidden` if it has not joined, or (with `seated`, the reason
         given) if it watches without a seat."""
         conn = cmd.conn
@@ -700,20 +791,25 @@ class Room:
         return viewer
 
     async def _do_sync(self, cmd: Command) -> None:
-        self._snapshot_to(self._viewer_of(cmd), cmd.re)
+        self._snapshot_to(self.viewer_of(cmd), cmd.re)
 
     async def _do_move(self, cmd: Command) -> int:
         conn = cmd.conn
         assert conn is not None
-        viewer = self._viewer_of(cmd, seated="spectators do not move")
+        viewer = self.viewer_of(cmd, seated="spectators do not move")
         assert viewer.seat is not None
         made_at = cmd.args.get("v")
         if made_at is not None and made_at != self.v:
             raise RoomError("stale", f"the move was made at v={made_at}; the room is at v={self.v}; sync")
-        return await self._play(viewer.seat, cmd.args["move"], conn, cmd.re)
+        return await self.play(viewer.seat, cmd.args["move"], conn, cmd.re)
 
-    async def _play(self, seat: int, move: Any, conn: Conn | None, re: int | None) -> int:
-        """Apply, store, then tell everyone; `conn` (the mover, if a person) gets its patch, then `ok`."""
+    async def play(
+        self, seat: int, move: Any, conn: Conn | None = None, re: int | None = None, by: str | None = None
+    ) -> int:
+        """Apply, store, then tell everyone; `conn` (the mover, if a person) gets its patch, then `ok`.
+
+        `by` says who chose the move (see `Extension.before_move`): `player` when `conn` is given, else `bot`,
+        unless given."""
         if self.state is None or self.status == "waiting":
             raise RoomError("illegal_move", "the game has not started")
         prompt = self.prompt_for(self.state, seat)
@@ -723,32 +819,19 @@ class Room:
             code = "not_your_turn" if err.code == "not_your_turn" else "illegal_move"
             raise RoomError(code, err.message) from None
         over = self.game.result(state) is not None
-        meta = self._next_meta(status="finished" if over else self.status)
-        if conn is not None and any(self.meta.get("autoplay") or ()) and self.autoplay()[seat] is not None:
-            auto = self.autoplay()
-            auto[seat] = None  # the player moved: it plays its seat itself again
-            meta["autoplay"] = auto
-        clock.stamp(self, meta, state, seat, clock.mover_kind(self, conn, seat))
-        await self._commit({"v": meta["v"], "k": "move", "seat": seat, "move": move}, meta)
+        meta = self.next_meta(status="finished" if over else self.status)
+        by = by or ("player" if conn is not None else "bot")
+        for ext in self._hooks["before_move"]:
+            ext.before_move(self, meta, state, seat, by)
+        await self.commit({"v": meta.v, "k": "move", "seat": seat, "move": move}, meta)
         self.meta, self.state = meta, state
-        self._broadcast(first=conn)
+        self.broadcast(first=conn)
         if conn is not None:
             conn.push({"t": "ok", "re": re, "v": self.v})
         if over:
-            self.hub.room_changed(self)
-        await self._after_commit()
+            self.changed()
+        await self.after_commit()
         return self.v
-
-    # ---- v1.1: clocks, chat, host controls (server.clock, server.lobby) ----------------------
-
-    async def _do_tick(self, cmd: Command) -> None:
-        await clock.tick(self)
-
-    async def _do_chat(self, cmd: Command) -> None:
-        await lobby.room_chat(self, cmd)
-
-    async def _do_host(self, cmd: Command) -> int:
-        return await lobby.host(self, cmd)
 
     async def _do_game_log(self, cmd: Command) -> None:
         """The game's whole public log to a viewer (one that joined mid-game or came back sees it all)."""
@@ -761,85 +844,6 @@ class Room:
         shared, _own = self._view_parts()
         events = self.events if self.events is not None else list(shared["public"].get("log") or [])
         conn.push({"t": "game_log", "re": cmd.re, "room": self.id, "v": self.v, "events": events})
-
-    async def _do_autoplay(self, cmd: Command) -> int:
-        """A seated player hands its seat to a server bot (`level`), or takes it back (None): one version."""
-        conn = cmd.conn
-        assert conn is not None
-        viewer = self._viewer_of(cmd, seated="spectators have no seat to hand over")
-        assert viewer.seat is not None
-        if self.status != "playing":
-            why = "the game is over" if self.status == "finished" else "the game has not started"
-            raise RoomError("forbidden", why)
-        level: str | None = cmd.args.get("level")
-        if level is not None:
-            level = botpool.level_name(level)
-        auto = self.autoplay()
-        if auto[viewer.seat] != level:
-            meta = self._next_meta()
-            auto[viewer.seat] = level
-            meta["autoplay"] = auto
-            await self._commit(None, meta)
-            self.meta = meta
-            self._broadcast()
-        conn.push({"t": "autoplay", "re": cmd.re, "room": self.id, "v": self.v})
-        return self.v
-
-    # ---- server-seated bots -----------------------------------------------------------------
-
-    def bot_seats(self) -> list[int]:
-        return [i for i, p in enumerate(self.meta["players"]) if isinstance(p, str) and p.startswith("bot:")]
-
-    def _schedule_bots(self) -> None:
-        """Start a timer for every bot seat that may move now (a bot move is a server-side step)."""
-        if self.state is None or self.status != "playing":
-            return
-        active = set(self.game.active_seats(self.state))
-        for seat in self.played_seats():
-            timer = self._bot_timers.get(seat)
-            if seat in active and (timer is None or timer.done()):
-                self._bot_timers[seat] = asyncio.get_running_loop().create_task(self._bot_timer(seat, self.v))
-
-    async def _bot_timer(self, seat: int, v: int) -> None:
-        await asyncio.sleep(self.bot_delay)
-        try:
-            # the bot thinks here, outside the actor (a search bot in the process pool): the room keeps
-            # serving, and `_do_bot` plays the move only if nothing changed meanwhile
-            at, state, move = self.v, self.state, None
-            if state is not None and self.status == "playing" and seat in self.game.active_seats(state):
-                levels = self.meta.get("bot_levels") or []
-                level = self.autoplay()[seat] or (levels[seat] if seat < len(levels) else None)
-                seed = (int(self.meta["seed"]) * 7919 + seat * 104729 + at) & 0xFFFFFFFF
-                move = await botpool.choose(self.meta["game"], level, state, seat, seed, seconds=self.bot_think)
-            await self.submit("bot", None, None, seat=seat, v=v, at=at, move=move)
-        except RoomError as err:
-            log.info("room %s: bot on seat %d did not move: %s", self.id, seat, err.message)
-            if err.code == "unavailable" and not self._stopped:  # try again once the store is back
-                await asyncio.sleep(max(self.bot_delay, 0.5))
-                if not self._stopped:
-                    self._schedule_bots()
-
-    async def _do_bot(self, cmd: Command) -> None:
-        seat: int = cmd.args["seat"]
-        self._bot_timers.pop(seat, None)
-        if self.state is None or self.status != "playing" or seat not in self.game.active_seats(self.state):
-            return
-        if seat not in self.played_seats():
-            return  # the seat's player took it back while the bot thought
-        prompt = self.prompt_for(self.state, seat)
-        if prompt is None:
-            return
-        move = cmd.args.get("move")
-        if move is not None and (cmd.args.get("at") != self.v or move not in prompt["options"]):
-            self._schedule_bots()  # the game moved on while the bot thought: think again
-            return
-        if move is None:
-            bot = self._bots.get(seat)
-            if bot is None:
-                seed = (int(self.meta["seed"]) * 7919 + seat) & 0xFFFFFFFF
-                bot = self._bots[seat] = bot_for(self.meta["game"], seed)
-            move = bot.choose(prompt, self.game.view(self.state, seat))
-        await self._play(seat, move, None, None)
 
 
 def own_patch(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
@@ -854,34 +858,3 @@ def own_patch(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
     ops = make_patch({**old, "prompt": None}, {**new, "prompt": None}, copy=False)
     ops.append({"op": "replace", "path": "/prompt", "value": pn})
     return ops
-
-
-def replayed(
-    game: Game, meta: dict[str, Any], state: dict[str, Any] | None, entries: list[dict[str, Any]]
-) -> Iterator[dict[str, Any] | None]:
-    """The engine state after each of `entries` (a start sets the game up, a move applies), from `state` (pure)."""
-    for entry in entries:
-        if entry["k"] == "join" and entry.get("start"):
-            state = game.setup(meta["seats"], meta["options"], meta["seed"])
-        elif entry["k"] == "move":
-            assert state is not None, "a move before the start in the log"
-            state = game.apply(state, entry["seat"], entry["move"])
-        yield state
-
-
-def restore(
-    meta: dict[str, Any], snap_v: int, snapshot: bytes | None, entries: list[dict[str, Any]]
-) -> tuple[dict[str, Any], dict[str, Any] | None, int]:
-    """Rebuild a room's engine state from its snapshot and the log entries after it (pure)."""
-    game = get_game(meta["game"])
-    state = unpack(snapshot) if snapshot else None
-    for later in replayed(game, meta, state, entries):
-        state = later
-    meta = dict(meta)
-    last = max([meta.get("v", 0), *(e["v"] for e in entries)])
-    meta["v"] = last
-    if meta.get("closed") or (state is not None and game.result(state) is not None):
-        meta["status"] = "finished"
-    elif state is not None:
-        meta["status"] = "playing"
-    return meta, state, snap_v

@@ -3,7 +3,7 @@
 Owns: one small async interface with a memory and a Redis implementation, picked for a room store by
 `records_for(store)` (the memory records live as long as the `MemoryStore` object, so an app restarted on
 the same store finds them; the Redis records live in the same Redis, under the store's key prefix).
-Must not: know about rooms' engines, sockets or the rating maths (see `server.ratings`).
+Must not: know about rooms' engines, sockets or the rating maths (see `server.rooms.ratings`).
 
 Redis layout under the store's prefix `{p}`:
 - `{p}chat:{room}` (or `{p}chat:-lobby`): LIST of packed lines, the last `CHAT_KEEP`, expiring with the room;
@@ -24,7 +24,8 @@ from typing import Any, cast
 import msgpack
 from redis.exceptions import RedisError
 
-from server.store import MemoryStore, RedisStore, Store, StoreUnavailable
+from server.store.base import Store, StoreUnavailable
+from server.store.redis import RedisStore
 
 CHAT_KEEP = 200
 HISTORY_KEEP = 1000
@@ -206,4 +207,4 @@ def records_for(store: Store) -> Records:
     return found
 
 
-__all__ = ["LOBBY", "MemoryRecords", "MemoryStore", "Records", "RedisRecords", "records_for"]
+__all__ = ["LOBBY", "MemoryRecords", "Records", "RedisRecords", "records_for"]

@@ -2,7 +2,7 @@
 
 Owns: turning a finished game's result into new ratings (`rate_game`, pure) and the wire figure
 (`shown`: the ordinal mu - 3 sigma times 100, rounded to an integer, since the wire carries no floats).
-Must not: store anything (the caller saves the rows in `server.records`).
+Must not: store anything (the caller saves the rows in `server.store.records`).
 
 Who is rated: every seat of a game with a result; people by their player id (everyone who said `hello`
 holds a token), server bots by `bot` plus their level when the id carries one (`bot:<level>:<n>`), so

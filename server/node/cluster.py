@@ -30,7 +30,8 @@ from typing import Any, Protocol
 
 import msgpack
 
-from server.store import RedisStore, Store, StoreUnavailable
+from server.store.base import Store, StoreUnavailable
+from server.store.redis import RedisStore
 
 log = logging.getLogger("marcopolo.cluster")
 

@@ -1,9 +1,11 @@
 """The node's switchboard: sessions, the rooms it runs, the lobby, and request dispatch.
 
 Owns: `hello` (tokens, players, resuming a player on a new connection), room creation and loading
-(every unfinished room is loaded from the store at start), the lobby and its watchers, routing room
-requests to room actors, turning every failure into an `error` answer with a wire code.
-Must not: touch sockets (connections are `Conn` objects) or decide any game rule.
+(every unfinished room is loaded from the store at start) with the standard room extensions, the lobby and
+its watchers, routing room requests to room actors (here, or forwarded to the node that runs the room),
+turning every failure into an `error` answer with a wire code.
+Must not: touch sockets (connections are `Connection` objects the transport supplies), decide any game rule,
+or reach into a room: it talks to rooms through `Room.submit` and the `RoomHost` callbacks.
 """
 
 from __future__ import annotations
@@ -16,22 +18,27 @@ import logging
 import secrets
 import time
 from collections import deque
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import ValidationError
 
 from protocol import ProtocolError, decode_client, encode
 from protocol import messages as m
 from protocol.codec import peek_id
-from server import botpool, lobby
-from server.cluster import LocalCluster, RedisCluster, RemoteConn
 from server.config import Settings
-from server.conn import Conn
 from server.games import all_games
 from server.metrics import Metrics
-from server.names import NameRefused, check_name
-from server.room import Room, RoomError, restore
-from server.store import Store, StoreUnavailable
+from server.node import lobby
+from server.node.cluster import LocalCluster, RedisCluster, RemoteConn
+from server.rooms import botpool
+from server.rooms.clock import DEFAULT_MAX_EXPIRIES
+from server.rooms.core import Room, RoomError
+from server.rooms.meta import RoomMeta
+from server.rooms.names import NameRefused, check_name
+from server.rooms.replay import restore
+from server.rooms.results import seat_ratings
+from server.rooms.standard import standard_extensions
+from server.store.base import Store, StoreUnavailable
 
 log = logging.getLogger("marcopolo.hub")
 
@@ -40,7 +47,7 @@ LOBBY_DELAY = 0.05
 MAX_BOT_THINK_MS = 10_000
 #: how long a re-join forwarded to another node may go unanswered before it is sent again
 JOIN_CONFIRM_SECONDS = 1.5
-#: v1.1 requests handled by server.lobby: (hub, conn, msg) -> None, answering on the connection
+#: v1.1 requests handled by server.node.lobby: (hub, conn, msg) -> None, answering on the connection
 LOBBY_REQUESTS: dict[type, Any] = {
     m.QuickMatch: lobby.quick_match,
     m.ChatSend: lobby.lobby_chat,
@@ -52,16 +59,39 @@ LOBBY_REQUESTS: dict[type, Any] = {
 }  # seconds: lobby pushes are coalesced over this window
 
 
-def room_info(meta: dict[str, Any]) -> dict[str, Any]:
+class Connection(Protocol):
+    """What the node needs of a client connection (`server.net.conn.Conn` is the one the transport makes)."""
+
+    id: str
+    player: str | None
+    name: str | None
+    #: the client's address, for per-address limits ("" when unknown)
+    addr: str
+
+    def push(self, msg: dict[str, Any]) -> None: ...
+
+    def push_bytes(self, data: bytes, t: str = "?") -> None: ...
+
+    def push_latest(self, key: str, data: bytes, t: str = "?") -> None: ...
+
+    def allow(self) -> bool: ...
+
+    def abort(self, code: int, reason: str, *, drop: bool = False) -> None: ...
+
+
+Conn = Connection
+
+
+def room_info(meta: RoomMeta) -> dict[str, Any]:
     """A room as the lobby lists it."""
     return {
-        "room": meta["room"],
-        "game": meta["game"],
-        "seats": meta["seats"],
-        "players": list(meta["names"]),
-        "status": meta["status"],
-        "public": meta["public"],
-        "ratings": meta.get("ratings"),
+        "room": meta.room,
+        "game": meta.game,
+        "seats": meta.seats,
+        "players": list(meta.names),
+        "status": meta.status,
+        "public": meta.public,
+        "ratings": meta.ratings,
     }
 
 
@@ -192,35 +222,32 @@ class Hub:
             await self.cluster.release(room_id, token)
             return None
         try:
-            meta, state, snap_v = restore(loaded.meta, loaded.snap_v, loaded.snapshot, loaded.log)
+            stored, state, snap_v = restore(loaded.meta, loaded.snap_v, loaded.snapshot, loaded.log)
+            meta = RoomMeta.from_dict(stored)
         except BaseException:
             log.exception("room %s: could not be restored", room_id)
             await self.cluster.release(room_id, token)
             raise
-        meta["snap_v"] = snap_v
+        meta.snap_v = snap_v
         # a load slower than the lease must not run a room whose lease another node took meanwhile
         if not await self.store.renew_lease(room_id, token, self.cluster.lease_ms):
             log.warning("room %s: the lease lapsed and was taken while loading", room_id)
             return None
-        log.info("room %s: runs here from v=%d (lease %s)", room_id, meta["v"], token)
+        log.info("room %s: runs here from v=%d (lease %s)", room_id, meta.v, token)
         if takeover:
             self.metrics.takeovers.inc()
         return self._new_room(meta, state, token, grace=self.settings.presence_grace)
 
-    def _new_room(
-        self, meta: dict[str, Any], state: dict[str, Any] | None, fence: str | None, grace: float = 0.0
-    ) -> Room:
+    def _new_room(self, meta: RoomMeta, state: dict[str, Any] | None, fence: str | None, grace: float = 0.0) -> Room:
         room = Room(
             self,
             meta,
             state,
+            extensions=standard_extensions(self.settings, presence_grace=grace),
             snapshot_every=self.settings.snapshot_every,
             finished_ttl=self.settings.finished_ttl,
             fence=fence,
             lease_ms=self.settings.lease_ms,
-            bot_delay=self.settings.bot_delay,
-            bot_think=self.settings.bot_think,
-            presence_grace=grace,
         )
         self.rooms[room.id] = room
         room.start()
@@ -245,7 +272,7 @@ class Hub:
 
     def room_changed(self, room: Room) -> None:
         self._count_rooms()
-        self._lobby_changed()
+        self.lobby_changed()
 
     def room_idle(self, room: Room) -> None:
         """A finished room nobody watches is dropped from memory (it stays readable in the store)."""
@@ -351,15 +378,11 @@ class Hub:
             rooms, total = await self.lobby_page()
             conn.push({"t": "rooms", "re": msg.id, "rooms": rooms, "total": total})
         elif isinstance(msg, m.Create):
-            creator = lobby.CREATOR.set(conn.player)
-            try:
-                room_id = await self._create(msg, conn)
-            finally:
-                lobby.CREATOR.reset(creator)
-            invite = self.rooms[room_id].meta.get("invite") if room_id in self.rooms else None
+            room_id = await self.create_room(msg, conn, host=conn.player)
+            invite = self.rooms[room_id].meta.invite if room_id in self.rooms else None
             conn.push({"t": "created", "re": msg.id, "room": room_id, "invite": invite})
         elif isinstance(msg, m.Join):
-            room = await self._room(msg.room)
+            room = await self.room_for(msg.room)
             args: dict[str, Any] = {"seat": msg.seat, "spectate": msg.spectate}
             if msg.invite is not None:
                 args["invite"] = msg.invite
@@ -392,7 +415,8 @@ class Hub:
         else:  # pragma: no cover - decode_client admits only the types above
             raise RoomError("unknown_type", f"no handler for {msg.t}")
 
-    async def _room(self, room_id: str) -> Room | RemoteRoom:
+    async def room_for(self, room_id: str) -> Room | RemoteRoom:
+        """The room `room_id`: run here (loaded from the store if nobody runs it), or a handle to its node."""
         room = self.rooms.get(room_id)
         if room is not None:
             return room
@@ -414,7 +438,7 @@ class Hub:
     async def _followed(self, room_id: str, conn: Conn) -> Room | RemoteRoom:
         """The room for a request of a connection that watches it; if the room moved to another node since
         the connection joined, re-join it there first, so a handover never answers `forbidden`."""
-        room = await self._room(room_id)
+        room = await self.room_for(room_id)
         views = self.remote_views.get(room_id)
         if views is None or conn.id not in views:
             return room
@@ -443,7 +467,7 @@ class Hub:
         self.cluster.send(owner, req)
 
     async def on_cluster(self, payload: dict[str, Any]) -> None:
-        """A message from another node (see server.cluster)."""
+        """A message from another node (see server.node.cluster)."""
         op = payload.get("op")
         if op == "push":
             target = self.local_conns.get(payload["conn"])
@@ -484,7 +508,7 @@ class Hub:
                 with contextlib.suppress(RoomError):
                     await room.submit("detach", rc)
         elif op == "lobby":
-            self._lobby_changed(local=True)
+            self.lobby_changed(local=True)
         elif op == "chat":
             lobby.lobby_chat_local(self, payload["msg"])
         elif op == "moved":
@@ -532,8 +556,8 @@ class Hub:
         if room is None or (only is not None and room is not only):
             return
         del self.rooms[room_id]
-        if room.meta.get("invite"):
-            self.invites[room_id] = room.meta["invite"]
+        if room.meta.invite:
+            self.invites[room_id] = room.meta.invite
         views = self.remote_views.setdefault(room_id, {})
         for viewer in list(room.viewers.values()):
             if viewer.conn.id in self.local_conns:
@@ -585,7 +609,7 @@ class Hub:
                 continue
             if owner is None or owner == self.node:
                 try:
-                    room = await self._room(room_id)
+                    room = await self.room_for(room_id)
                 except RoomError:
                     continue
                 if isinstance(room, Room) and owner is None:
@@ -643,11 +667,10 @@ class Hub:
             self.cluster.broadcast({"op": "kick", "player": player, "keep": conn.id})
         held = []
         for room_id in await self.store.player_rooms(player):
-            local = self.rooms.get(room_id)
-            meta = local.meta if local is not None else await self.store.get_meta(room_id)
-            if meta is None or meta["status"] == "finished" or player not in meta["players"]:
+            meta = await self.meta_of(room_id)
+            if meta is None or meta.status == "finished" or player not in meta.players:
                 continue
-            held.append({"room": room_id, "game": meta["game"], "seat": meta["players"].index(player)})
+            held.append({"room": room_id, "game": meta.game, "seat": meta.players.index(player)})
         conn.push({"t": "welcome", "re": msg.id, "player": player, "token": token, "rooms": held})
 
     def _auth_ok(self, msg: m.Hello) -> bool:
@@ -699,7 +722,17 @@ class Hub:
             for key in keys:
                 self._creates.setdefault(key, deque()).append(now)
 
-    async def _create(self, msg: m.Create, conn: Conn | None = None) -> str:
+    async def meta_of(self, room_id: str) -> RoomMeta | None:
+        """A room's meta: the one of the room run here, else the stored one (None: no such room)."""
+        local = self.rooms.get(room_id)
+        if local is not None:
+            return local.meta
+        stored = await self.store.get_meta(room_id)
+        return None if stored is None else RoomMeta.from_dict(stored)
+
+    async def create_room(self, msg: m.Create, conn: Conn | None = None, host: str | None = None) -> str:
+        """A new room run here (`conn`: its creator's connection, for the creation limits; `host`: the player
+        who may use host controls). Returns the room id."""
         if conn is not None:
             self._check_create_limits(conn)
         games = all_games()
@@ -733,30 +766,32 @@ class Hub:
         room_id = "r" + secrets.token_hex(5)
         # a private room's invite: random, independent of the room id (which only tells that it exists)
         invite = None if msg.public else secrets.token_urlsafe(16)
-        meta: dict[str, Any] = {
-            "room": room_id,
-            "game": game.id,
-            "seats": msg.seats,
-            "options": parsed.model_dump(),
-            "seed": seed,
-            "public": msg.public,
-            "status": "waiting",
-            "players": [None] * (msg.seats - n_bots) + [f"bot:{i + 1}" for i in range(n_bots)],
-            "names": [None] * (msg.seats - n_bots)
+        meta = RoomMeta(
+            room=room_id,
+            game=game.id,
+            seats=msg.seats,
+            options=parsed.model_dump(),
+            seed=seed,
+            public=msg.public,
+            status="waiting",
+            players=[None] * (msg.seats - n_bots) + [f"bot:{i + 1}" for i in range(n_bots)],
+            names=[None] * (msg.seats - n_bots)
             + [f"Bot {i + 1}" + (f" ({levels[i]})" if levels else "") for i in range(n_bots)],
             # the level of every bot seat (None for people); named levels show in the bots' names
-            "bot_levels": [None] * (msg.seats - n_bots) + (levels or [botpool.DEFAULT_LEVEL] * n_bots),
-            "created": time.time(),
-            "v": 0,
-            "node": self.settings.node_id,
-        }
-        if invite is not None:
-            meta["invite"] = invite
-        if think is not None:
-            meta["bot_think_ms"] = think
-        meta.update(lobby.create_extra(msg))
-        meta["ratings"] = await lobby.seat_ratings(self.store, meta)
-        await self.store.create_room(meta)
+            bot_levels=[None] * (msg.seats - n_bots) + (levels or [botpool.DEFAULT_LEVEL] * n_bots),
+            created=time.time(),
+            v=0,
+            node=self.settings.node_id,
+            invite=invite,
+            bot_think_ms=think,
+            host=host,
+        )
+        if msg.turn_seconds is not None:
+            meta.turn_seconds = msg.turn_seconds
+            meta.max_expiries = msg.max_expiries or DEFAULT_MAX_EXPIRIES
+        meta.fill_bots_after = msg.fill_bots_after
+        meta.ratings = await seat_ratings(self.store, meta)
+        await self.store.create_room(meta.to_dict())
         token = await self.cluster.claim(room_id)
         if token is None:  # pragma: no cover - a new random id nobody can hold
             raise RoomError("unavailable", "the new room's lease is held elsewhere; retry")
@@ -764,20 +799,20 @@ class Hub:
         if conn is not None and conn.player is not None:
             self._created_by.setdefault(conn.player, set()).add(room_id)
         self._count_rooms()
-        self._lobby_changed()
+        self.lobby_changed()
         return room_id
 
     async def lobby(self, game: str | None = None) -> list[dict[str, Any]]:
         """Public rooms that are waiting or playing, oldest first (of every node when clustered)."""
         if self.cluster.clustered:
-            metas = await self.store.list_public()
+            metas = [RoomMeta.from_dict(d) for d in await self.store.list_public()]
         else:
             metas = [r.meta for r in self.rooms.values()]
-            metas.sort(key=lambda m: (m.get("created", 0), m["room"]))
+            metas.sort(key=lambda m: (m.created or 0, m.room))
         return [
             room_info(m)
             for m in metas
-            if m["public"] and m["status"] in ("waiting", "playing") and (game is None or m["game"] == game)
+            if m.public and m.status in ("waiting", "playing") and (game is None or m.game == game)
         ]
 
     async def lobby_page(
@@ -788,7 +823,8 @@ class Hub:
         size = min(limit or self.settings.lobby_max, self.settings.lobby_max)
         return rooms[offset : offset + size], len(rooms)
 
-    def _lobby_changed(self, local: bool = False) -> None:
+    def lobby_changed(self, local: bool = False) -> None:
+        """The lobby's rooms changed: push the new list to the watchers (of every node when clustered)."""
         if self.cluster.clustered and not local:
             self.cluster.broadcast({"op": "lobby"})  # every node (this one too) pushes to its watchers
             return
@@ -817,7 +853,7 @@ class Hub:
         self.metrics.rooms.clear()
         counts: dict[tuple[str, str], int] = {}
         for r in self.rooms.values():
-            key = (r.meta["game"], r.status)
+            key = (r.meta.game, r.status)
             counts[key] = counts.get(key, 0) + 1
         for (game, status), n in counts.items():
             self.metrics.rooms.labels(game, status).set(n)

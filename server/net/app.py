@@ -27,11 +27,13 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
-from server.cluster import RedisCluster
 from server.config import Settings
-from server.conn import Conn
-from server.hub import Hub
-from server.store import RedisStore, Store, StoreUnavailable, open_store
+from server.net.conn import Conn
+from server.node.cluster import RedisCluster
+from server.node.hub import Hub
+from server.store import open_store
+from server.store.base import Store, StoreUnavailable
+from server.store.redis import RedisStore
 
 log = logging.getLogger("marcopolo.app")
 

@@ -1,0 +1,218 @@
+"""The lobby-wide requests of wire contract v1.1 (DESIGN.md section 3b): quick match, lobby chat, chat logs,
+history, replays, the leaderboard and rematches.
+
+Owns: the handlers the node (`server.node.hub`) calls for these requests, each answering on the connection.
+Room requests (a room's chat, host controls, autoplay) are room extensions (`server.rooms`), not here.
+Must not: decide rules, touch sockets, or change a room other than through `Room.submit` and the node's
+public methods (`room_for`, `create_room`, `lobby_changed`, `meta_of`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from typing import Any, Protocol
+
+from pydantic import ValidationError
+
+from protocol import messages as m
+from server.config import Settings
+from server.games import all_games, get_game
+from server.rooms import ratings
+from server.rooms.chat import chat_line, check_chat
+from server.rooms.core import Room, RoomError
+from server.rooms.meta import RoomMeta
+from server.rooms.replay import ReplayCursor
+from server.store.base import Store
+from server.store.records import records_for
+
+log = logging.getLogger("marcopolo.lobby")
+
+HISTORY_LIMIT = 50
+
+
+class Node(Protocol):
+    """What the lobby needs of the node (`server.node.hub.Hub`)."""
+
+    settings: Settings
+    store: Store
+    cluster: Any
+    rooms: dict[str, Room]
+    watchers: Any
+    match_lock: asyncio.Lock
+
+    async def room_for(self, room_id: str) -> Any: ...
+
+    async def create_room(self, msg: m.Create, conn: Any = None, host: str | None = None) -> str: ...
+
+    async def meta_of(self, room_id: str) -> RoomMeta | None: ...
+
+    def lobby_changed(self, local: bool = False) -> None: ...
+
+
+async def _meta(hub: Node, room_id: str) -> RoomMeta:
+    meta = await hub.meta_of(room_id)
+    if meta is None:
+        raise RoomError("not_found", f"no room {room_id!r}")
+    return meta
+
+
+# ---- quick match ------------------------------------------------------------------------------
+
+
+async def quick_match(hub: Node, conn: Any, msg: m.QuickMatch) -> None:
+    game = get_game(msg.game) if msg.game in all_games() else None
+    if game is None:
+        raise RoomError("not_found", f"no game {msg.game!r}")
+    try:
+        wanted = game.parse_options(dict(msg.options or {})).model_dump()
+    except ValidationError as err:
+        raise RoomError("bad_message", f"bad options: {err.errors()[0]['msg']}") from None
+    async with hub.match_lock:
+        if hub.cluster.clustered:
+            metas = [RoomMeta.from_dict(d) for d in await hub.store.list_public()]
+        else:
+            metas = [r.meta for r in hub.rooms.values()]
+        fits = [
+            meta for meta in metas
+            if meta.public and meta.status == "waiting" and meta.game == msg.game
+            and meta.seats == msg.seats and meta.options == wanted and not meta.closed
+            and None in meta.players and conn.player not in meta.players
+        ]  # fmt: skip
+        fits.sort(key=lambda meta: (-sum(p is not None for p in meta.players), meta.created or 0))
+        for meta in fits:
+            room = await hub.room_for(meta.room)
+            try:
+                await room.submit("join", conn, msg.id)
+                return
+            except Exception as err:  # noqa: BLE001 - filled meanwhile: try the next one
+                code = getattr(err, "code", "")
+                if code not in ("room_full", "seat_taken", "unavailable"):
+                    raise
+        fill = msg.fill_bots_after
+        if fill is None:
+            fill = hub.settings.quick_fill_bots_after or None
+        create = m.Create(
+            game=msg.game, seats=msg.seats, options=msg.options, public=True,
+            turn_seconds=msg.turn_seconds, fill_bots_after=fill,
+        )  # fmt: skip
+        room_id = await hub.create_room(create, host=conn.player)
+        room = await hub.room_for(room_id)
+        await room.submit("join", conn, msg.id)
+
+
+# ---- chat -------------------------------------------------------------------------------------
+
+
+async def lobby_chat(hub: Node, conn: Any, msg: m.ChatSend) -> None:
+    line = chat_line(None, conn, check_chat(hub.settings, conn, msg.text))
+    await records_for(hub.store).add_chat(None, line, hub.settings.finished_ttl)
+    conn.push({"t": "ok", "re": msg.id})
+    if hub.cluster.clustered:
+        hub.cluster.broadcast({"op": "chat", "msg": line})
+    else:
+        lobby_chat_local(hub, line)
+
+
+def lobby_chat_local(hub: Node, line: dict[str, Any]) -> None:
+    for watcher in list(hub.watchers):
+        watcher.push(line)
+
+
+async def chat_log(hub: Node, conn: Any, msg: m.ChatLog) -> None:
+    if msg.room is not None:
+        meta = await _meta(hub, msg.room)
+        if not meta.public and conn.player not in meta.players:
+            local = hub.rooms.get(msg.room)
+            if local is None or conn.id not in local.viewers:
+                raise RoomError("forbidden", "the chat of an unlisted room is for its viewers")
+    lines = await records_for(hub.store).chat(msg.room)
+    conn.push({"t": "chat_log", "re": msg.id, "room": msg.room,
+               "messages": [{k: v for k, v in x.items() if k != "t"} for x in lines]})  # fmt: skip
+
+
+# ---- history and ratings ----------------------------------------------------------------------
+
+
+async def history(hub: Node, conn: Any, msg: m.HistoryRequest) -> None:
+    games = []
+    for rec in await records_for(hub.store).history(msg.game, msg.player, 4 * HISTORY_LIMIT):
+        # an unlisted room's game is listed to its own players only
+        if rec.get("_public", True) or conn.player in rec.get("_players", []):
+            games.append({k: v for k, v in rec.items() if not k.startswith("_")})
+    conn.push({"t": "history", "re": msg.id, "games": games[:HISTORY_LIMIT]})
+
+
+async def leaderboard(hub: Node, conn: Any, msg: m.RatingsRequest) -> None:
+    if msg.game not in all_games():
+        raise RoomError("not_found", f"no game {msg.game!r}")
+    rows = await records_for(hub.store).ratings(msg.game)
+    players = [{"player": pid, "name": row["name"], "rating": ratings.shown(row), "games": int(row["games"])}
+               for pid, row in rows.items()]  # fmt: skip
+    players.sort(key=lambda r: (-r["rating"], r["player"]))
+    conn.push({"t": "ratings", "re": msg.id, "game": msg.game, "players": players[:100]})
+
+
+# ---- replays ----------------------------------------------------------------------------------
+
+#: the last replays asked for, by room: stepping forward continues from there (finished rooms never change)
+_cursors: OrderedDict[str, ReplayCursor] = OrderedDict()
+CURSORS_KEPT = 32
+
+
+async def replay(hub: Node, conn: Any, msg: m.ReplayRequest) -> None:
+    meta = await _meta(hub, msg.room)
+    if meta.status != "finished":
+        raise RoomError("forbidden", "a running game cannot be replayed")
+    if not meta.public and conn.player not in meta.players:
+        raise RoomError("forbidden", "the replay of an unlisted room is for its players")
+    last = int(meta.v)
+    v = msg.v if msg.v is not None else 0
+    if v > last:
+        raise RoomError("not_found", f"the room's last version is {last}")
+    cursor = _cursors.pop(msg.room, None)
+    if cursor is None or cursor.v > v or cursor.meta.get("v") != meta.v:
+        entries = await hub.store.full_log(msg.room)  # type: ignore[attr-defined]
+        entries.sort(key=lambda e: e["v"])
+        if any(e["k"] == "move" for e in entries) and not any(e.get("start") for e in entries):
+            raise RoomError("not_found", "the whole log of this game was not kept")
+        cursor = ReplayCursor(meta.to_dict(), entries)
+    cursor.advance(v)
+    _cursors[msg.room] = cursor
+    while len(_cursors) > CURSORS_KEPT:
+        _cursors.popitem(last=False)
+    conn.push({"t": "replay", "re": msg.id, "room": msg.room, "v": v, "last": last, "seed": int(meta.seed),
+               "state": cursor.view(), "options": meta.options, "seats": meta.seats})  # fmt: skip
+
+
+# ---- rematch ----------------------------------------------------------------------------------
+
+
+async def rematch(hub: Node, conn: Any, msg: m.Rematch) -> None:
+    meta = await _meta(hub, msg.room)
+    if meta.status != "finished":
+        raise RoomError("forbidden", "the game is not over")
+    if conn.player not in meta.players:
+        raise RoomError("forbidden", "only the game's players open its rematch")
+    bots = sum(1 for p in meta.players if str(p).startswith("bot:"))
+    create = m.Create(game=meta.game, seats=meta.seats, options=meta.options, public=False, bots=bots,
+                      turn_seconds=meta.turn_seconds, max_expiries=meta.max_expiries)  # fmt: skip
+    new = await hub.create_room(create, host=conn.player)
+    kept = await records_for(hub.store).set_rematch(msg.room, new, hub.settings.finished_ttl)
+    if kept != new:  # another player asked first: that room is the rematch; drop ours
+        dropped = hub.rooms.pop(new, None)
+        if dropped is not None:
+            await dropped.stop()
+            await hub.cluster.release(new, dropped.fence)
+        await hub.store.delete_room(new)
+        hub.lobby_changed()
+    new_meta = await hub.meta_of(kept)
+    invite = new_meta.invite if new_meta is not None else None
+    conn.push({"t": "rematch", "re": msg.id, "room": msg.room, "new": kept, "invite": invite})
+    local = hub.rooms.get(msg.room)
+    if local is not None and kept == new:
+        for viewer in list(local.viewers.values()):
+            if viewer.conn is not conn:  # the invite only to the finished game's players, not to spectators
+                secret = invite if viewer.seat is not None else None
+                viewer.conn.push({"t": "rematch", "room": msg.room, "new": kept, "invite": secret})

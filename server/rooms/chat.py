@@ -1,0 +1,62 @@
+"""Chat: a room's lines to its viewers, and the checks every chat line passes (the lobby's too).
+
+Owns: what a chat line is (`{t:"chat", room, from, name, text, at}`), its checks (plain text, no control
+characters) and the per-connection rate limit, and the room request `chat` (kept with the room's records).
+Must not: interpret text (clients show it as plain text) or touch sockets.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, ClassVar
+
+from server.config import Settings
+from server.rooms.core import Command, Conn, Extension, Room, RoomError, now_ms
+from server.store.records import records_for
+
+_CTRL = {chr(c) for c in range(32) if c != 10} | {chr(c) for c in range(0x7F, 0xA0)}
+#: recent lines per connection id (the lobby's and every room's, one limit)
+_buckets: dict[str, list[float]] = {}
+
+
+def check_chat(settings: Settings, conn: Conn, text: str) -> str:
+    """`text` if it may be sent now by `conn`; else RoomError `bad_message` or `rate_limited`."""
+    if not text.strip() or any(ch in _CTRL for ch in text):
+        raise RoomError("bad_message", "chat text is 1..500 characters of plain text (no control characters)")
+    lines = int(settings.chat_lines)
+    window = float(settings.chat_window)
+    now = time.monotonic()
+    recent = [t for t in _buckets.get(conn.id, []) if now - t < window]
+    if lines and len(recent) >= lines:
+        _buckets[conn.id] = recent
+        raise RoomError("rate_limited", f"at most {lines} chat lines per {window:.0f} s")
+    recent.append(now)
+    _buckets[conn.id] = recent
+    if len(_buckets) > 10000:
+        _buckets.clear()
+    return text
+
+
+def chat_line(room: str | None, conn: Conn, text: str) -> dict[str, Any]:
+    """The chat message every viewer (or lobby watcher) receives."""
+    return {"t": "chat", "room": room, "from": conn.player, "name": conn.name, "text": text, "at": now_ms()}
+
+
+class Chat(Extension):
+    """The room request `chat`."""
+
+    requests: ClassVar[dict[str, str]] = {"chat": "room_chat"}
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    async def room_chat(self, room: Room, cmd: Command) -> None:
+        """A chat line to a room's viewers; kept with the room."""
+        conn = cmd.conn
+        if conn is None or conn.id not in room.viewers:
+            raise RoomError("forbidden", "join the room (or watch it) first")
+        line = chat_line(room.id, conn, check_chat(self.settings, conn, cmd.args["text"]))
+        await records_for(room.store).add_chat(room.id, line, room.finished_ttl)
+        conn.push({"t": "ok", "re": cmd.re})
+        for viewer in list(room.viewers.values()):
+            viewer.conn.push(line)

@@ -1,0 +1,147 @@
+"""The turn clock: a per-move deadline for the seats with options, and what happens when it passes.
+
+Owns: the clock kept in a room's meta and shown at the view's top level, the expiry moves, the seats a bot
+plays after too many expiries in a row.
+Must not: decide rules (moves come from the engine's prompt, chosen by the seat's bot) or touch sockets.
+
+Meta fields (`RoomMeta`, stored with every version, so a restart or a takeover picks them up where they were):
+- `turn_seconds`: seconds per move (None: no clock); `max_expiries`: expiries in a row before a bot plays the
+  seat (default 3);
+- `clock`: None or `{seats, deadline}`: the human seats with prompt options and when their time runs out
+  (ms since the epoch). A new deadline starts when a seat gets a prompt it did not have, or when a seat that
+  moved has to move again; other versions (a presence change, another seat's move in a simultaneous phase)
+  keep it;
+- `expiries`: per seat, the expiries in a row; `auto`: per seat, whether a bot plays it now. A move of the
+  seat's own player (or the player re-attaching to the seat) resets both.
+
+The server setting `clock_scale` (default 1.0) multiplies every clock and timer length; tests run with a small
+one so that a 10 s clock (the contract's minimum) lasts a fraction of a second.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from server.config import Settings
+from server.games.bots import bot_for
+from server.rooms.core import Extension, Room, now_ms
+from server.rooms.meta import RoomMeta
+
+log = logging.getLogger("marcopolo.clock")
+
+DEFAULT_MAX_EXPIRIES = 3
+
+
+def _human(meta: RoomMeta, seat: int) -> bool:
+    p = meta.players[seat]
+    return isinstance(p, str) and not p.startswith("bot:")
+
+
+def reattached(meta: RoomMeta, seat: int) -> bool:
+    """The seat's player came back: a bot no longer plays it. True if that changed `meta`."""
+    auto = meta.per_seat(meta.auto, False)
+    if not auto[seat]:
+        return False
+    auto[seat] = False
+    expiries = meta.per_seat(meta.expiries, 0)
+    expiries[seat] = 0
+    meta.auto, meta.expiries = auto, expiries
+    return True
+
+
+class TurnClock(Extension):
+    """Per-move deadlines (`create.turn_seconds`); the seat's bot moves for a late seat."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.scale = float(settings.clock_scale)
+        self.bot_delay = float(settings.bot_delay)
+        self._bots: dict[int, Any] = {}
+
+    def before_move(self, room: Room, meta: RoomMeta, state: dict[str, Any] | None, mover: int | None, by: str) -> None:
+        """Set the clock of the version `meta` describes.
+
+        `by`: `player` (the seat's own player moved), `expired` (the clock played it), `auto` (a bot plays the
+        seat after expiries), `bot` (a server bot seat) or `start`."""
+        turn = meta.turn_seconds
+        if not turn:
+            return  # a room without a clock keeps its meta as it was
+        expiries = meta.per_seat(meta.expiries, 0)
+        auto = meta.per_seat(meta.auto, False)
+        if mover is not None:
+            if by == "player":
+                expiries[mover], auto[mover] = 0, False
+            elif by == "expired":
+                expiries[mover] += 1
+                if expiries[mover] >= int(meta.max_expiries or DEFAULT_MAX_EXPIRIES):
+                    auto[mover] = True
+        meta.expiries, meta.auto = expiries, auto
+        if state is None or meta.status != "playing":
+            meta.clock = None
+            return
+        seats = [
+            s
+            for s in range(meta.seats)
+            if _human(meta, s) and (p := room.prompt_for(state, s)) is not None and p.get("options")
+        ]
+        old = meta.clock
+        if not seats:
+            meta.clock = None
+        elif old and set(seats) <= set(old["seats"]) and mover not in seats:
+            meta.clock = {"seats": seats, "deadline": int(old["deadline"])}
+        else:
+            meta.clock = {"seats": seats, "deadline": now_ms() + int(turn * 1000 * self.scale)}
+
+    async def on_rejoin(self, room: Room, seat: int) -> None:
+        """The seat's player re-attached: if a bot played the seat, hand it back (one version)."""
+        meta = room.next_meta()
+        if not reattached(meta, seat):
+            return
+        await room.commit(None, meta)
+        room.meta = meta
+        room.broadcast()
+
+    def view_keys(self, room: Room) -> dict[str, Any]:
+        clock = room.meta.clock
+        if not clock or room.status != "playing":
+            return {}
+        out: dict[str, Any] = {"seats": list(clock["seats"]), "deadline": int(clock["deadline"])}
+        auto = [i for i, a in enumerate(room.meta.per_seat(room.meta.auto, False)) if a]
+        if auto:
+            out["auto"] = auto
+        return {"clock": out}
+
+    def next_due(self, room: Room) -> float | None:
+        meta = room.meta
+        clock = meta.clock
+        if room.status != "playing" or not clock:
+            return None
+        due = float(clock["deadline"])
+        auto = meta.per_seat(meta.auto, False)
+        if any(auto[s] for s in clock["seats"]):
+            due = min(due, now_ms() + self.bot_delay * 1000)
+        return due
+
+    async def on_timer(self, room: Room) -> bool:
+        """Play late seats and seats a bot plays after expiries."""
+        clock = room.meta.clock
+        if room.status != "playing" or room.state is None or not clock:
+            return False
+        late = now_ms() >= int(clock["deadline"])
+        auto = room.meta.per_seat(room.meta.auto, False)
+        for seat in list(clock["seats"]):
+            if not (late or auto[seat]) or room.status != "playing" or room.state is None:
+                continue
+            prompt = room.game.prompt(room.state, seat)
+            if prompt is None or not prompt.get("options"):
+                continue
+            move = self._bot_move(room, seat, prompt)
+            await room.play(seat, move, by="auto" if auto[seat] else "expired")
+        return False
+
+    def _bot_move(self, room: Room, seat: int, prompt: dict[str, Any]) -> Any:
+        bot = self._bots.get(seat)
+        if bot is None:
+            bot = self._bots[seat] = bot_for(room.meta.game, (int(room.meta.seed) * 7919 + seat + 101) & 0xFFFFFFFF)
+        assert room.state is not None
+        return bot.choose(prompt, room.game.view(room.state, seat))

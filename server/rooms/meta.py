@@ -1,0 +1,176 @@
+"""What a room stores beside the game state: one typed record, written with every version.
+
+Owns: the fields of a room's metadata, which part of the server owns each (the room core or one of its
+extensions), how it is written to a store (`to_dict`) and read back (`from_dict`), and `format`, the version of
+that stored layout.
+Must not: do I/O or know rules (the engine state is stored apart, as a snapshot and a log).
+
+A room's meta is never changed once a version holds it: `Room.next_meta` copies it for the next version, and
+the copy is changed, stored, then adopted. So an object identity names a version (the view caches rely on it).
+
+Stored layout: a msgpack map of the fields below that are not None, plus `format`. Layout 1 is the one the
+server wrote before this record was typed (the same keys, no `format`), so every stored room of that time loads
+unchanged. Keys this version does not know (written by a newer one) are kept in `extra` and written back; a
+meta whose `format` is newer than `FORMAT` is refused (`ValueError`) rather than half-understood.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+#: the stored layout this code writes and reads (older layouts are read too)
+FORMAT = 1
+
+
+@dataclass(slots=True)
+class RoomMeta:
+    """A room's metadata at one version (see the module docstring)."""
+
+    # ---- identity, set at creation (the node) -----------------------------------------------
+    room: str
+    game: str
+    seats: int
+    options: dict[str, Any] = field(default_factory=dict)
+    #: the engine's seed (revealed only in a finished game's replay)
+    seed: int = 0
+    public: bool = True
+    #: Unix seconds
+    created: float = 0.0
+    #: the node that created the room
+    node: str | None = None
+    #: a private room's invite (None: a public room)
+    invite: str | None = None
+    #: the player who created the room (host controls)
+    host: str | None = None
+
+    # ---- the room core -----------------------------------------------------------------------
+    v: int = 0
+    status: str = "waiting"  # waiting | playing | finished
+    #: per seat: the player id (`bot:N` for a server bot) or None
+    players: list[str | None] = field(default_factory=list)
+    #: per seat: the name shown
+    names: list[str | None] = field(default_factory=list)
+    #: the version of the last snapshot (kept in the meta once a node loaded the room)
+    snap_v: int | None = None
+
+    # ---- presence (server.rooms.presence) ----------------------------------------------------
+    #: per seat: a connection of its player is attached somewhere
+    online: list[bool] = field(default_factory=list)
+
+    # ---- bot seats and autoplay (server.rooms.bots) ------------------------------------------
+    #: per seat: the level of a server bot seat (None for people)
+    bot_levels: list[str | None] | None = None
+    #: the room's think time of search bots per decision (ms)
+    bot_think_ms: int | None = None
+    #: per seat: the level of the server bot the seat's player handed the seat to
+    autoplay: list[str | None] | None = None
+
+    # ---- the turn clock (server.rooms.clock) -------------------------------------------------
+    turn_seconds: int | None = None
+    max_expiries: int | None = None
+    #: None or {seats, deadline}: the human seats with options and when their time runs out (ms epoch)
+    clock: dict[str, Any] | None = None
+    #: per seat: expiries in a row
+    expiries: list[int] | None = None
+    #: per seat: the clock's bot plays it (after `max_expiries`)
+    auto: list[bool] | None = None
+
+    # ---- timed room events: filling seats, closing rooms (server.rooms.timers) ----------------
+    fill_bots_after: int | None = None
+    #: ms epoch at which the empty seats of a waiting room get bots
+    fill_at: int | None = None
+    #: why the room was closed unfinished (`nobody_joined`, `abandoned`)
+    closed: str | None = None
+    #: ms epoch since which every human seat has been away
+    away_since: int | None = None
+
+    # ---- ratings shown at the seats (server.rooms.results) ------------------------------------
+    ratings: list[int | None] | None = None
+
+    #: stored keys this version does not know, written back as they were
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    # ---- seats ---------------------------------------------------------------------------------
+
+    def seat_of(self, player: str | None) -> int | None:
+        """The seat `player` holds, if any."""
+        if player is None:
+            return None
+        for i, p in enumerate(self.players):
+            if p == player:
+                return i
+        return None
+
+    def is_bot(self, seat: int) -> bool:
+        """A server bot holds the seat."""
+        p = self.players[seat]
+        return isinstance(p, str) and p.startswith("bot:")
+
+    def bot_seats(self) -> list[int]:
+        return [i for i in range(self.seats) if self.is_bot(i)]
+
+    def human_seats(self) -> list[int]:
+        """Seats a person holds."""
+        return [i for i, p in enumerate(self.players) if isinstance(p, str) and not p.startswith("bot:")]
+
+    def free_seats(self) -> list[int]:
+        return [i for i, p in enumerate(self.players) if p is None]
+
+    def per_seat(self, values: list[Any] | None, fill: Any) -> list[Any]:
+        """`values` (a per-seat list, possibly short or None) as exactly one value per seat, a new list."""
+        vals = list(values or [])
+        return vals[: self.seats] + [fill] * (self.seats - len(vals))
+
+    def seat_bot(self, seat: int) -> None:
+        """Give `seat` to a new server bot (`bot:N`, named "Bot N")."""
+        used = {p for p in self.players if isinstance(p, str)}
+        n = next(i for i in range(1, 100) if f"bot:{i}" not in used)
+        self.players[seat] = f"bot:{n}"
+        self.names[seat] = f"Bot {n}"
+
+    # ---- versions ------------------------------------------------------------------------------
+
+    def copy(self, **changes: Any) -> RoomMeta:
+        """A copy to change for a new version: its per-seat lists are new lists, `online` one flag per seat."""
+        meta = dataclasses.replace(self, players=list(self.players), names=list(self.names), **changes)
+        if "online" not in changes:
+            meta.online = [bool(x) for x in self.online[: self.seats]] + [False] * (self.seats - len(self.online))
+        return meta
+
+    # ---- stored form ---------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stored form: every field that is not None, `extra`, and `format`."""
+        out: dict[str, Any] = {}
+        for name in _FIELDS:
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        if self.extra:
+            out.update(self.extra)
+        out["format"] = FORMAT
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RoomMeta:
+        """A stored meta (any layout up to `FORMAT`) as a record; raises ValueError for a newer layout."""
+        fmt = data.get("format", 1)
+        if not isinstance(fmt, int) or fmt > FORMAT:
+            raise ValueError(f"room meta layout {fmt!r} is newer than this server's ({FORMAT}); upgrade it")
+        known: dict[str, Any] = {}
+        extra: dict[str, Any] = {}
+        for key, value in data.items():
+            if key in _FIELD_SET:
+                known[key] = value
+            elif key != "format":
+                extra[key] = value
+        meta = cls(**known, extra=extra)
+        meta.players = list(meta.players)
+        meta.names = list(meta.names)
+        return meta
+
+
+_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RoomMeta) if f.name != "extra")
+_FIELD_SET = frozenset(_FIELDS)

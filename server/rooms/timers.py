@@ -1,0 +1,105 @@
+"""A room's timed events beside the turn clock: filling a waiting room's seats with bots, closing rooms nobody uses.
+
+Owns: `RoomMeta.fill_at` (when a waiting room's empty seats get bots: `create.fill_bots_after`), `away_since`
+(since when every human seat has been away), `closed` (why a room was closed unfinished, shown at the view's
+top level), and the versions these timers make: seats given to bots and the start, or one version that closes
+the room (status finished, no result; it leaves the lobby and expires like a finished room).
+Must not: decide rules or touch sockets; the close-after settings come from the node's `Settings`.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from server.config import Settings
+from server.rooms.core import Extension, Room, now_ms
+from server.rooms.meta import RoomMeta
+
+log = logging.getLogger("marcopolo.lobby")
+
+
+class RoomTimers(Extension):
+    """Fill a waiting room with bots when its fill deadline passes; close waiting rooms and abandoned games."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.scale = float(settings.clock_scale)
+        self.close_waiting_after = settings.close_waiting_after
+        self.close_away_after = settings.close_away_after
+
+    def on_create(self, room: Room) -> None:
+        """A new room's fill deadline runs from its creation (stored with the next version)."""
+        meta = room.meta
+        if meta.fill_bots_after and not meta.fill_at:
+            meta.fill_at = int(float(meta.created) * 1000 + meta.fill_bots_after * 1000 * self.scale)
+
+    async def before_commit(self, room: Room, meta: RoomMeta) -> None:
+        """Record since when every human seat has been away (None while one is there)."""
+        humans = meta.human_seats()
+        online = meta.online or []
+        away = bool(humans) and not any(i < len(online) and online[i] for i in humans)
+        if not away:
+            meta.away_since = None
+        elif not meta.away_since:
+            meta.away_since = now_ms()
+
+    def view_keys(self, room: Room) -> dict[str, Any]:
+        return {"closed": room.meta.closed} if room.meta.closed else {}
+
+    def next_due(self, room: Room) -> float | None:
+        meta = room.meta
+        out: list[float] = []
+        if meta.closed or room.status == "finished":
+            return None
+        sc = self.scale
+        if room.status == "waiting":
+            if meta.fill_at:
+                out.append(float(meta.fill_at))
+            if self.close_waiting_after:
+                out.append(float(meta.created or 0) * 1000 + self.close_waiting_after * 1000 * sc)
+        elif room.status == "playing":
+            if self.close_away_after and meta.away_since:
+                out.append(float(meta.away_since) + self.close_away_after * 1000 * sc)
+        return min(out) if out else None
+
+    async def on_timer(self, room: Room) -> bool:
+        """Handle the events that are due; True if the room changed so (the turn clock then waits)."""
+        meta = room.meta
+        now = now_ms()
+        if meta.closed or room.status == "finished":
+            return True
+        sc = self.scale
+        if room.status == "waiting":
+            if meta.fill_at and now >= int(meta.fill_at):
+                if meta.human_seats():
+                    new = room.next_meta(fill_at=None)
+                    free = new.free_seats()
+                    for i in free:
+                        new.seat_bot(i)
+                    await room.seat_bots(new, free)
+                    return True
+                await close(room, "nobody_joined")
+                return True
+            after = self.close_waiting_after
+            if after and now >= float(meta.created or 0) * 1000 + after * 1000 * sc:
+                await close(room, "nobody_joined")
+                return True
+        elif room.status == "playing":
+            after = self.close_away_after
+            if after and meta.away_since and now >= float(meta.away_since) + after * 1000 * sc:
+                await close(room, "abandoned")
+                return True
+        return False
+
+
+async def close(room: Room, reason: str) -> None:
+    """Close a room nobody uses: one version with status finished; it leaves the lobby and expires."""
+    meta = room.next_meta(status="finished", closed=reason, clock=None)
+    await room.commit(None, meta)
+    room.meta = meta
+    room.broadcast()
+    for viewer in list(room.viewers.values()):
+        viewer.conn.push({"t": "closed", "room": room.id, "reason": reason})
+    room.changed()
+    await room.after_commit()
+    log.info("room %s closed: %s", room.id, reason)
