@@ -32,9 +32,9 @@ import msgpack
 
 from protocol import messages as m
 from server.config import Settings
+from server.metrics import Metrics
 from server.net.conn import Conn
 from server.node.hub import Hub
-from server.metrics import Metrics
 from server.store import MemoryStore
 
 GAMES = ("expedition", "classic", "voyages", "khan")

@@ -66,7 +66,7 @@ class Bots(Extension):
             if level is not None:
                 seats[i]["autoplay"] = level  # (a wire addition: only on a seat a server bot plays for its player)
 
-    def _think_seconds(self, room: Room) -> float:
+    def think_seconds(self, room: Room) -> float:
         """Seconds a search bot thinks per decision (the room's `bot_think_ms` option wins over the setting)."""
         return room.meta.bot_think_ms / 1000 if room.meta.bot_think_ms else self.think
 
@@ -91,7 +91,7 @@ class Bots(Extension):
                 levels = meta.bot_levels or []
                 level = autoplay(meta)[seat] or (levels[seat] if seat < len(levels) else None)
                 seed = (int(meta.seed) * 7919 + seat * 104729 + at) & 0xFFFFFFFF
-                move = await botpool.choose(meta.game, level, state, seat, seed, seconds=self._think_seconds(room))
+                move = await botpool.choose(meta.game, level, state, seat, seed, seconds=self.think_seconds(room))
             await room.submit("bot", None, None, seat=seat, v=v, at=at, move=move)
         except RoomError as err:
             log.info("room %s: bot on seat %d did not move: %s", room.id, seat, err.message)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import hmac
 import logging
 import time
@@ -241,8 +242,7 @@ class Room:
             for kind, method in ext.requests.items():
                 if kind in self._handlers:
                     raise ValueError(f"{type(ext).__name__} claims the room request {kind!r}, which is taken")
-                handler = getattr(ext, method)
-                self._handlers[kind] = lambda cmd, handler=handler: handler(self, cmd)
+                self._handlers[kind] = functools.partial(getattr(ext, method), self)
 
     # ---- identity ---------------------------------------------------------------------------
 

@@ -57,7 +57,7 @@ class RoomMeta:
 
     # ---- presence (server.rooms.presence) ----------------------------------------------------
     #: per seat: a connection of its player is attached somewhere
-    online: list[bool] = field(default_factory=list)
+    online: list[bool] | None = None
 
     # ---- bot seats and autoplay (server.rooms.bots) ------------------------------------------
     #: per seat: the level of a server bot seat (None for people)
@@ -136,7 +136,8 @@ class RoomMeta:
         """A copy to change for a new version: its per-seat lists are new lists, `online` one flag per seat."""
         meta = dataclasses.replace(self, players=list(self.players), names=list(self.names), **changes)
         if "online" not in changes:
-            meta.online = [bool(x) for x in self.online[: self.seats]] + [False] * (self.seats - len(self.online))
+            online = self.online or []
+            meta.online = [bool(x) for x in online[: self.seats]] + [False] * (self.seats - len(online))
         return meta
 
     # ---- stored form ---------------------------------------------------------------------------

@@ -69,12 +69,14 @@ class Presence(Extension):
         old = room.meta.players
         if meta.players == old:
             return
+        online = meta.per_seat(meta.online, False)
         for i, p in enumerate(meta.players):
             if p != old[i]:
                 if p is None:
-                    meta.online[i] = False
+                    online[i] = False
                 elif not p.startswith("bot:"):
-                    meta.online[i] = True
+                    online[i] = True
+        meta.online = online
 
     def seat_keys(self, room: Room, seats: list[dict[str, Any]]) -> None:
         for seat, flag in zip(seats, online(room.meta), strict=True):

@@ -12,7 +12,7 @@ identity are rated as separate seats and their new ratings averaged.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from openskill.models import PlackettLuce
 
@@ -49,7 +49,7 @@ def rate_game(
         old = rows.get(pid)
         rating = _MODEL.rating(mu=old["mu"], sigma=old["sigma"]) if old else _MODEL.rating()
         teams.append([rating])
-    new = _MODEL.rate(teams, ranks=ranks(result, len(players)))
+    new = _MODEL.rate(teams, ranks=cast(list[float], ranks(result, len(players))))  # ints compare as floats
     merged: dict[str, list[tuple[float, float]]] = {}
     for pid, team in zip(ids, new, strict=True):
         merged.setdefault(pid, []).append((team[0].mu, team[0].sigma))

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from server.rooms import botpool
 from server.games import get_game
 from server.games.search import greedy_for
+from server.rooms import botpool
 
 
 @pytest.mark.parametrize("level", ["random", "easy", "greedy", "normal", None])

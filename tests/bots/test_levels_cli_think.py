@@ -9,9 +9,10 @@ import pytest
 from clients.cli.__main__ import parse_args, room_options
 from clients.cli.bot import RandomBot
 from clients.client import Client, ServerError
-from server.rooms import botpool
 from server.games import get_game
 from server.games.search import greedy_for
+from server.rooms import botpool
+from server.rooms.bots import Bots
 from tests.net.conftest import start_app
 
 # ---- the CLI's --bot and --bots ------------------------------------------------------------------
@@ -99,7 +100,8 @@ async def test_search_bots_think_the_rooms_time_else_the_servers_setting(monkeyp
             for options, want in (({"seed": 4, "bot_think_ms": 1250}, 1.25), ({"seed": 4}, 0.3)):
                 asked.clear()
                 room = (await ann.request("create", game="expedition", seats=2, options=options, bots=["hard"]))["room"]
-                assert app.hub.rooms[room].bot_think == want
+                held = app.hub.rooms[room]
+                assert held.extension(Bots).think_seconds(held) == want
                 # the think time is no game option: the game's options stay as they were
                 assert "bot_think_ms" not in app.hub.rooms[room].meta.options
                 await ann.join(room)

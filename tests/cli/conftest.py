@@ -9,8 +9,8 @@ from collections.abc import AsyncIterator, Callable
 import pytest
 from rich.console import Console
 
-from server.net.app import App
 from server.config import Settings
+from server.net.app import App
 
 
 @pytest.fixture

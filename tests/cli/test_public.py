@@ -14,8 +14,8 @@ import pytest
 from clients.cli.__main__ import run
 from clients.cli.public import clock_line, clock_text, invite_link, parse_link, web_base
 from clients.client import Client, ServerError
-from server.net.app import App
 from server.config import Settings
+from server.net.app import App
 from tests.cli.conftest import Screen, until
 from tests.cli.test_play import cancel_all, finish, found
 

@@ -18,8 +18,8 @@ from rich.console import Console
 from clients.cli.__main__ import run
 from clients.cli.interactive import Interactive
 from clients.cli.prompt import ChoiceCompleter
-from server.net.app import App
 from server.config import Settings
+from server.net.app import App
 from tests.cli.conftest import Screen
 from tests.cli.test_play import bot_argv, finish, found
 

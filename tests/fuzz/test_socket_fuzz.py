@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from protocol import decode_server
-from server.net.app import App
 from server.games.base import pack
+from server.net.app import App
 from tests.net.conftest import start_app
 from tests.net.rawws import RawWS
 

@@ -28,8 +28,8 @@ from loadtests.bench import (
     tree_cpu_s,
 )
 from protocol.patch import make_patch
-from server.net.app import App
 from server.config import Settings
+from server.net.app import App
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from server.net.app import App
 from server.config import Settings
+from server.net.app import App
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCUST = Path(sys.executable).with_name("locust")

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from clients.client import Client, ServerError
-from server.net.app import App
 from server.config import Settings
+from server.net.app import App
 from server.store import MemoryStore, Store, StoreUnavailable
 
 

@@ -13,9 +13,9 @@ import pytest
 import redis.asyncio as aredis
 
 from clients.client import Client, ServerError
-from server.net.app import App
 from server.config import Settings
 from server.games import get_game
+from server.net.app import App
 from server.store import RedisStore
 
 from .conftest import play_to_end

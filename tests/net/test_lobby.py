@@ -21,8 +21,8 @@ import pytest
 import redis.asyncio as aredis
 
 from clients.client import Client, ServerError
-from server.net.app import App
 from server.games import get_game
+from server.net.app import App
 from server.store import MemoryStore, RedisStore, Store
 from tests.util import strings
 

@@ -7,8 +7,8 @@ import asyncio
 import msgpack
 
 from protocol.codec import peek_id
-from server.net.conn import TOO_SLOW, Conn
 from server.metrics import Metrics
+from server.net.conn import TOO_SLOW, Conn
 
 
 class Peer:

@@ -10,9 +10,9 @@ import pytest
 
 from protocol.patch import apply_patch
 from server.config import Settings
+from server.metrics import Metrics
 from server.net.conn import Conn
 from server.node.hub import Hub
-from server.metrics import Metrics
 from server.rooms.core import RoomError
 from server.rooms.replay import restore
 from server.store import MemoryStore

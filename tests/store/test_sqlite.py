@@ -177,9 +177,9 @@ async def test_open_store_opens_a_sqlite_file(tmp_path: Path) -> None:
 
 
 async def test_a_server_on_a_sqlite_file_runs_alone_as_the_files_writer(tmp_path: Path) -> None:
+    from server.config import Settings
     from server.net.app import App
     from server.node.cluster import LocalCluster
-    from server.config import Settings
 
     app = App(Settings(store=f"sqlite://{db_file(tmp_path)}", node_id="n1"))
     try:
