@@ -39,7 +39,7 @@ log = logging.getLogger("marcopolo.app")
 
 #: a frame is written at once (not queued for the writer task) while the socket buffers at most this much
 WRITE_NOW_BYTES = 64 * 1024
-DEFAULT_WEB_ROOT = Path(__file__).resolve().parent.parent / "clients" / "web" / "dist"
+DEFAULT_WEB_ROOT = Path(__file__).resolve().parents[2] / "clients" / "web" / "dist"
 
 
 def _response(status: int, body: bytes, content_type: str, extra: dict[str, str] | None = None) -> Response:

@@ -151,3 +151,17 @@ def test_the_room_core_imports_no_room_extension() -> None:
     extensions = {m for m, targets in edges.items() if "server.rooms.core" in targets and m.startswith("server.rooms")}
     assert extensions >= {"server.rooms.clock", "server.rooms.chat", "server.rooms.presence"}
     assert not core & extensions, core & extensions
+
+
+def test_outside_the_engines_no_module_reaches_into_another_objects_private_members() -> None:
+    wrong = []
+    for name, path in all_modules().items():
+        if name.startswith("server.games"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Attribute) or not node.attr.startswith("_") or node.attr.startswith("__"):
+                continue
+            if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                continue
+            wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    assert not wrong, "\n".join(wrong)
