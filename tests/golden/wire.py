@@ -3,12 +3,12 @@
 A node (the real hub and rooms on the memory store, no sockets) is driven through `handle_frame` with the
 frames clients send: hello, create with a clock and a host, joins, the host's options and a kick, chat, a
 spectator, every move (the option a seeded choice picks from the prompt), autoplay on and off, sync, the
-game log, a leave and the end of the game. Each frame every connection receives is decoded with its key
-order kept and written as one line `conn<TAB>json`. The wall clock is fake (it starts at a fixed time and
-moves one second before each request), so deadlines and chat times are the same on every run, and the random
-ids (rooms, players, tokens, invites, seeds) come from a counter. So a change of the room core that changes
-nothing on the wire leaves these files byte-identical; `python -m tests.golden.wire` rewrites them (`make
-golden` does too).
+game log, a leave and (in Expedition) the end of the game. Each frame every connection receives is decoded
+with its key order kept and written as one line `conn<TAB>json`. The wall clock is fake (it starts at a
+fixed time and moves one second before each request), so deadlines and chat times are the same on every
+run, and the random ids (rooms, players, tokens, invites, seeds) come from a counter. So a change of the room
+core that changes nothing on the wire leaves these files byte-identical; `python -m tests.golden.wire`
+rewrites them (`make golden` does too).
 """
 
 from __future__ import annotations
@@ -32,22 +32,17 @@ HERE = Path(__file__).parent / "wire"
 GAMES = ("expedition", "classic", "voyages", "khan")
 #: the fake wall clock (seconds since the epoch): `Client.send` moves it one second on
 NOW = [1_800_000_000.0]
-#: moves a trace plays at most (a whole game of expedition or classic; the start of the longer ones)
+#: moves a trace plays at most (the whole of an Expedition game; the first hundreds of moves of the others)
 MAX_MOVES = {"expedition": 400, "classic": 400, "voyages": 120, "khan": 120}
 
 
 def _imports() -> tuple[Any, Any, Any, Any, Any]:
     from server.config import Settings
     from server.metrics import Metrics
+    from server.net.conn import Conn
+    from server.node.hub import Hub
+    from server.store.memory import MemoryStore
 
-    try:
-        from server.net.conn import Conn
-        from server.node.hub import Hub
-        from server.store.memory import MemoryStore
-    except ImportError:  # the layout before the server's packages
-        from server.conn import Conn  # type: ignore[no-redef]
-        from server.hub import Hub  # type: ignore[no-redef]
-        from server.store import MemoryStore  # type: ignore[no-redef]
     return Settings, Metrics, Conn, Hub, MemoryStore
 
 
