@@ -81,3 +81,16 @@ async def test_a_waiting_room_stored_before_the_typed_model_is_loaded_and_joined
         view = room.build_view(None)
         assert [s["name"] for s in view["seats"]] == data["names"]
     await hub.close()
+
+
+def test_a_copy_keeps_every_field_but_those_it_is_told_to_change() -> None:
+    import dataclasses
+
+    values = {f.name: [f"value of {f.name}"] for f in dataclasses.fields(RoomMeta)}
+    values.update(seats=1, online=[True], players=["p"], names=["P"])
+    meta = RoomMeta(**values)  # type: ignore[arg-type]
+    same = meta.copy()
+    assert same == meta and same is not meta and same.players is not meta.players
+    changed = meta.copy(v=7, closed="abandoned")
+    assert (changed.v, changed.closed) == (7, "abandoned")
+    assert dataclasses.replace(changed, v=meta.v, closed=meta.closed) == meta
