@@ -150,8 +150,10 @@ class Extension:
         """A version that changes the game is about to be committed: the start (`mover` None, `by` `start`) or
         a move (`by`: `player`, `bot`, or the clock's `expired` / `auto`). May change `meta`."""
 
-    async def before_commit(self, room: Room, meta: RoomMeta) -> None:
-        """Any version is about to be stored. May change `meta`."""
+    def before_commit(self, room: Room, meta: RoomMeta) -> Awaitable[None] | None:
+        """Any version is about to be stored. May change `meta`; returns None, or an awaitable the core awaits
+        before it stores the version (a read: plain hooks cost no coroutine on every move)."""
+        return None
 
     def on_version(self, room: Room) -> None:
         """A version was adopted; its patches go out next."""
@@ -534,7 +536,9 @@ class Room:
         """
         store = self.store
         for ext in self._hooks["before_commit"]:
-            await ext.before_commit(self, meta)
+            pending = ext.before_commit(self, meta)
+            if pending is not None:
+                await pending
         data = meta.to_dict()
         try:
             if entry is None:

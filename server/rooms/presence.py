@@ -64,7 +64,7 @@ class Presence(Extension):
     async def on_leave(self, room: Room, seat: int) -> None:
         await self.sync(room, hold=self._in_grace())
 
-    async def before_commit(self, room: Room, meta: RoomMeta) -> None:
+    def before_commit(self, room: Room, meta: RoomMeta) -> None:
         """A person who takes a seat is connected; a freed seat is not."""
         old = room.meta.players
         if meta.players == old:

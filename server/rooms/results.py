@@ -9,6 +9,7 @@ Must not: decide results (the engine's `result` does) or fail a move: records ar
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable
 from typing import Any
 
 from server.rooms import ratings
@@ -35,10 +36,14 @@ async def seat_ratings(store: Store, meta: RoomMeta) -> list[int | None]:
 class Results(Extension):
     """Seat ratings in the view; history and ratings at the end of a game."""
 
-    async def before_commit(self, room: Room, meta: RoomMeta) -> None:
-        """Before a version that seats or frees a player: the seats' ratings."""
+    def before_commit(self, room: Room, meta: RoomMeta) -> Awaitable[None] | None:
+        """Before a version that seats or frees a player: the seats' ratings (read from the records)."""
         if meta.players != room.meta.players or room.meta.ratings is None:
-            meta.ratings = await seat_ratings(room.store, meta)
+            return self._rate_seats(room, meta)
+        return None
+
+    async def _rate_seats(self, room: Room, meta: RoomMeta) -> None:
+        meta.ratings = await seat_ratings(room.store, meta)
 
     def seat_keys(self, room: Room, seats: list[dict[str, Any]]) -> None:
         rated = room.meta.ratings or []

@@ -33,7 +33,7 @@ class RoomTimers(Extension):
         if meta.fill_bots_after and not meta.fill_at:
             meta.fill_at = int(float(meta.created) * 1000 + meta.fill_bots_after * 1000 * self.scale)
 
-    async def before_commit(self, room: Room, meta: RoomMeta) -> None:
+    def before_commit(self, room: Room, meta: RoomMeta) -> None:
         """Record since when every human seat has been away (None while one is there)."""
         humans = meta.human_seats()
         online = meta.online or []

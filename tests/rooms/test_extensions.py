@@ -63,7 +63,7 @@ class Recording(Extension):
     def before_move(self, room: Room, meta: RoomMeta, state: Any, mover: int | None, by: str) -> None:
         self.calls.append(("before_move", (meta.v, mover, by)))
 
-    async def before_commit(self, room: Room, meta: RoomMeta) -> None:
+    def before_commit(self, room: Room, meta: RoomMeta) -> None:
         self.calls.append(("before_commit", meta.v))
 
     def on_version(self, room: Room) -> None:
