@@ -3,10 +3,13 @@
 This is the default for a single node (``make serve``): a node restarted on the same file, even after a
 SIGKILL, resumes every room, session and finished game. The file is created with its folder.
 
-Durability: the database runs in WAL mode with ``synchronous=FULL``, and every change is one transaction
-(``BEGIN IMMEDIATE`` ... ``COMMIT``); a call returns only after its ``COMMIT``, and with FULL SQLite fsyncs the
-WAL at every commit. So a move that ``append`` acknowledged survives a process crash, an OS crash and a power
-cut (given a disk that honours fsync). ``synchronous="NORMAL"`` may be asked for instead: in WAL mode a commit
+Durability: the database runs in WAL mode with ``synchronous=FULL``, and changes are committed in groups: the
+changes queued while the last commit ran go into the next transaction (``BEGIN IMMEDIATE``, one ``SAVEPOINT``
+per change, ``COMMIT``), so one fsync serves every move of a busy moment. A call returns only after the
+``COMMIT`` of its group, and with FULL SQLite fsyncs the WAL at every commit. So a move that ``append``
+acknowledged survives a process crash, an OS crash and a power cut (given a disk that honours fsync). A change
+refused as a caller mistake or a fence is rolled back to its savepoint alone; a database failure fails (and
+stores nothing of) the whole group. ``synchronous="NORMAL"`` may be asked for instead: in WAL mode a commit
 then survives a crash of the process (SIGKILL, OOM) but the last commits before an OS crash or a power cut may
 be rolled back (the database itself stays consistent); the fsync happens at checkpoints only.
 
@@ -27,11 +30,12 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from server.store.base import (
     Entry,
@@ -108,6 +112,17 @@ class _Refused(Exception):
         self.exc = exc
 
 
+def _settle_all(answers: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
+    """(Event loop.) Answer every caller of a group: a result, or the exception its write raised."""
+    for fut, ok, value in answers:
+        if fut.done():  # the caller gave up (cancelled): nothing to answer
+            continue
+        if ok:
+            fut.set_result(value)
+        else:
+            fut.set_exception(value)
+
+
 def path_of(url: str) -> str:
     """The file of a ``sqlite:`` url: ``sqlite:///abs/path.db`` (or ``sqlite:////abs/path.db``),
     ``sqlite:///./rel.db`` or ``sqlite:rel.db`` (relative to the working directory), or the default
@@ -152,6 +167,12 @@ class SqliteStore(Store):
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store")
         self._db: sqlite3.Connection | None = None
         self._closed = False
+        #: writes waiting for the next group commit, and whether a group is already on its way to the worker
+        self._queue: list[tuple[Callable[[sqlite3.Connection], Any], asyncio.Future[Any]]] = []
+        self._queue_lock = threading.Lock()
+        self._group_due = False
+        #: group commits made (each one transaction, one fsync)
+        self.groups = 0
 
     # ---- the worker thread ----------------------------------------------------------------------
 
@@ -178,25 +199,26 @@ class SqliteStore(Store):
         return db
 
     async def _call(self, fn: Callable[[sqlite3.Connection], T], *, write: bool) -> T:
-        """Run ``fn(db)`` on the worker thread, in one transaction (IMMEDIATE for a write)."""
+        """Run ``fn(db)`` on the worker thread, in a transaction (IMMEDIATE for a write), and return its result.
+
+        Writes are committed in groups: every write queued while the worker was busy runs in the next
+        transaction, each in a savepoint of its own (a write refused as a caller mistake or a fence rolls back
+        alone), and every caller is answered once that one COMMIT returned. So each write is still durable
+        before its caller hears of it, and one fsync serves many moves."""
         if self._closed:
             raise StoreUnavailable("the store is closed")
-
-        def work() -> T:
-            db = self._connect()
-            db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-            try:
-                result = fn(db)
-            except BaseException:
-                if db.in_transaction:
-                    db.rollback()
-                raise
-            db.execute("COMMIT")
-            return result
-
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._pool, work)
+            if write:
+                fut: asyncio.Future[Any] = loop.create_future()
+                with self._queue_lock:
+                    self._queue.append((fn, fut))
+                    start = not self._group_due
+                    self._group_due = True
+                if start:
+                    loop.run_in_executor(self._pool, self._commit_group, loop).add_done_callback(self._group_failed)
+                return cast(T, await fut)
+            return await loop.run_in_executor(self._pool, self._read, fn)
         except _Refused as refused:
             raise refused.exc from None
         except sqlite3.Error as exc:
@@ -205,6 +227,61 @@ class SqliteStore(Store):
             if self._closed:  # the executor was shut down by close() meanwhile
                 raise StoreUnavailable("the store is closed") from exc
             raise
+
+    def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        db = self._connect()
+        db.execute("BEGIN")
+        try:
+            return fn(db)
+        finally:
+            if db.in_transaction:
+                db.rollback()
+
+    def _commit_group(self, loop: asyncio.AbstractEventLoop) -> None:
+        """(Worker thread.) Every write queued so far, in one transaction; each caller answered after COMMIT."""
+        with self._queue_lock:
+            group, self._queue = self._queue, []
+            self._group_due = False
+        if not group:
+            return
+        outcomes: list[tuple[bool, Any]] = []
+        try:
+            db = self._connect()
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for fn, _fut in group:
+                    db.execute("SAVEPOINT one")
+                    try:
+                        outcomes.append((True, fn(db)))
+                    except sqlite3.Error:
+                        raise  # the database failed: the whole group is not stored
+                    except Exception as refused:  # noqa: BLE001 - a caller mistake or a fence: this write alone
+                        db.execute("ROLLBACK TO one")
+                        outcomes.append((False, refused))
+                    db.execute("RELEASE one")
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.rollback()
+                raise
+        except BaseException as exc:  # nothing of this group is stored (or its outcome is unknown)
+            failed = StoreUnavailable(f"sqlite: {exc}") if isinstance(exc, sqlite3.Error) else exc
+            answers = [(fut, False, failed) for _fn, fut in group]
+        else:
+            self.groups += 1
+            answers = [(fut, ok, value) for (_fn, fut), (ok, value) in zip(group, outcomes, strict=True)]
+        loop.call_soon_threadsafe(_settle_all, answers)  # one wake-up of the event loop per group
+
+    def _group_failed(self, done: asyncio.Future[None]) -> None:
+        """A group that could not even start (the executor was shut down): its callers are answered."""
+        if done.cancelled() or done.exception() is None:
+            return
+        with self._queue_lock:
+            group, self._queue = self._queue, []
+            self._group_due = False
+        for _fn, fut in group:
+            if not fut.done():
+                fut.set_exception(StoreUnavailable("the store is closed"))
 
     def _now(self) -> float:
         return self._clock()
@@ -310,14 +387,21 @@ class SqliteStore(Store):
         v, packed = check_entry(entry)
 
         def work(db: sqlite3.Connection) -> None:
-            self._need(db, room, fence, "append")
-            log_v, snap_v = db.execute("SELECT log_v, snap_v FROM rooms WHERE room = ?", (room,)).fetchone()
-            last = max(log_v, snap_v)
+            # the move's path: one read of the room row (exists, not expired, versions), the fence, two writes
+            row = db.execute("SELECT log_v, snap_v, expires_at FROM rooms WHERE room = ?", (room,)).fetchone()
+            if row is None or (row[2] is not None and row[2] <= self._now()):
+                self._purge(db, room)
+                raise _Refused(KeyError(room))
+            if not self._holds(db, room, fence):
+                raise _Refused(StoreFenced(f"room {room!r}: the append carried a token that no longer holds"))
+            last = max(row[0], row[1])
             if v <= last:
                 raise _Refused(ValueError(f"entry v={v} is not above the room's last stored version {last}"))
             db.execute("INSERT OR REPLACE INTO log (room, v, data) VALUES (?, ?, ?)", (room, v, packed))
-            self._write_meta(db, info)
-            db.execute("UPDATE rooms SET log_v = ? WHERE room = ?", (v, room))
+            db.execute(
+                "UPDATE rooms SET data = ?, status = ?, game = ?, public = ?, listed = ?, log_v = ? WHERE room = ?",
+                (info.packed, info.status, info.game, int(info.public), int(info.listed), v, room),
+            )
 
         await self._call(work, write=True)
 

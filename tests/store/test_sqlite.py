@@ -187,3 +187,79 @@ async def test_a_server_on_a_sqlite_file_runs_alone_as_the_files_writer(tmp_path
         assert isinstance(app.hub.cluster, LocalCluster) and not app.hub.cluster.clustered
     finally:
         await app.store.close()
+
+
+class HeldWorker:
+    """Keeps the store's worker thread busy until released, so that writes queue up behind it."""
+
+    def __init__(self, store: SqliteStore) -> None:
+        self.release = threading.Event()
+        self.done = store._pool.submit(self.release.wait, 10)
+
+    def __enter__(self) -> HeldWorker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release.set()
+
+
+async def test_writes_queued_while_the_worker_is_busy_share_one_commit_and_all_are_durable(tmp_path: Path) -> None:
+    async with SqliteStore(db_file(tmp_path)) as store:
+        metas = [await playing(store, f"r{i}") for i in range(100)]
+        before = store.groups
+        with HeldWorker(store):
+            writes = [asyncio.ensure_future(store.append(f"r{i}", move(1), {**metas[i], "v": 1})) for i in range(100)]
+            await asyncio.sleep(0.05)
+            assert not any(w.done() for w in writes)  # nothing is answered before its commit
+        await asyncio.gather(*writes)
+        assert store.groups - before == 1  # one transaction (one fsync) for a hundred moves
+    async with SqliteStore(db_file(tmp_path)) as reopened:
+        for i in range(100):
+            assert await reopened.log_entry(f"r{i}", 1) == (1, move(1))
+
+
+async def test_a_database_failure_in_a_group_answers_every_write_of_it_unavailable_and_stores_none(
+    tmp_path: Path,
+) -> None:
+    async with SqliteStore(db_file(tmp_path)) as store:
+        metas = [await playing(store, f"r{i}") for i in range(3)]
+
+        def broken(db: sqlite3.Connection) -> None:
+            raise sqlite3.OperationalError("disk I/O error")
+
+        with HeldWorker(store):
+            group = asyncio.gather(
+                store.append("r0", move(1), {**metas[0], "v": 1}),
+                store._call(broken, write=True),
+                store.append("r2", move(1), {**metas[2], "v": 1}),
+                return_exceptions=True,
+            )
+            await asyncio.sleep(0.05)
+        results = await group
+        assert all(isinstance(r, StoreUnavailable) for r in results), results
+        assert await store.log_entry("r0", 1) == (0, None) and await store.log_entry("r2", 1) == (0, None)
+        await store.append("r0", move(1), {**metas[0], "v": 1})  # the next group commits as usual
+        assert await store.log_entry("r0", 1) == (1, move(1))
+
+
+async def test_a_refused_write_in_a_group_is_rolled_back_alone(tmp_path: Path) -> None:
+    async with SqliteStore(db_file(tmp_path)) as store:
+        metas = [await playing(store, f"r{i}") for i in range(3)]
+        token = await store.acquire_lease("r1", "node-a", 10_000)
+        assert token is not None
+        with HeldWorker(store):
+            group = asyncio.gather(
+                store.append("r0", move(1), {**metas[0], "v": 1}),
+                store.append("r1", move(1), {**metas[1], "v": 1}, fence="node-b|9"),  # not the lease's token
+                store.append("r2", move(1), {**metas[2], "v": 1}),
+                store.append("r2", {**move(1), "again": True}, {**metas[2], "v": 1}),  # v=1 again: stale
+                store.save_session("k", {"player": "p"}, 60),
+                return_exceptions=True,
+            )
+            await asyncio.sleep(0.05)
+        first, fenced, second, stale, session = await group
+        assert first is None and second is None and session is None
+        assert isinstance(fenced, StoreFenced) and isinstance(stale, ValueError)
+        assert await store.log_entry("r0", 1) == (1, move(1)) and await store.log_entry("r2", 1) == (1, move(1))
+        assert await store.log_entry("r1", 1) == (0, None)
+        assert await store.load_session("k") == {"player": "p"}
