@@ -25,6 +25,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from protocol import MAX_DEPTH, MAX_FRAME
 
 ENV_PREFIX = "MARCOPOLO_"
+#: the store a node uses when none is named: a SQLite file, so a restarted node resumes every game
+DEFAULT_STORE = "sqlite:///./data/marcopolo.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
@@ -44,8 +46,9 @@ class Settings(BaseSettings):
     )
     port: int = Field(8765, ge=0, le=65535, description="TCP port of the WebSocket (/ws) and HTTP routes")
     store: str = Field(
-        "memory",
-        description="memory (default), sqlite:///path/to.db, redis://host:port/db or redis+sentinel://h:p,h:p/service[/db]",
+        DEFAULT_STORE,
+        description="sqlite:///path/to.db (default: ./data/marcopolo.db, the folder is created), memory (nothing "
+        "survives a restart), redis://host:port/db or redis+sentinel://h:p,h:p/service[/db]",
     )
     prefix: str = Field("mp:", description="key prefix in the store; nodes on one Redis and prefix form a cluster")
     node_id: str = Field(

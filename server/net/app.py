@@ -389,6 +389,9 @@ async def run(settings: Settings) -> None:
     try:
         await app.start(wait_ready=False)
         log.info("listening on ws://%s:%d/ws (node %s)", settings.host, app.port, settings.node_id)
+        if settings.store_kind == "memory":
+            log.warning("store memory: rooms, players' tokens and finished games live in this process only; "
+                        "nothing survives a restart (the default store is a SQLite file)")
         # what start-up made (modules, game data, settings) lives as long as the process: keep it out of
         # the collector's generations, so collections walk only what rooms and connections allocate
         gc.freeze()

@@ -43,7 +43,7 @@ def restore_logging() -> Iterator[None]:
 
 def test_defaults_are_those_of_a_local_single_node() -> None:
     s = parse([])
-    assert (s.host, s.port, s.store, s.prefix) == ("127.0.0.1", 8765, "memory", "mp:")
+    assert (s.host, s.port, s.store, s.prefix) == ("127.0.0.1", 8765, "sqlite:///./data/marcopolo.db", "mp:")
     assert s.node_id == f"{socket.gethostname()}-8765".replace(":", "-")
     assert (s.log_level, s.log_format) == ("INFO", "text")
     assert s.allow_client_seed is False
@@ -139,7 +139,8 @@ def test_a_node_started_with_log_format_json_writes_only_json_lines(tmp_path: Pa
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = {"PATH": "/usr/bin:/bin", "MARCOPOLO_LOG_FORMAT": "json", "MARCOPOLO_NODE_ID": "env-node"}
+    env = {"PATH": "/usr/bin:/bin", "MARCOPOLO_LOG_FORMAT": "json", "MARCOPOLO_NODE_ID": "env-node",
+           "MARCOPOLO_STORE": "memory"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "server", "--port", str(port)],
         cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True,
@@ -163,3 +164,43 @@ def test_a_node_started_with_log_format_json_writes_only_json_lines(tmp_path: Pa
     start = next(line for line in lines if line["msg"].startswith("starting node"))
     assert start["settings"]["port"] == port and "store" not in start["settings"]  # no credentials in logs
     assert proc.returncode == 0
+
+
+def _start_node(cwd: Path, *args: str) -> list[str]:
+    """Start `python -m server` in `cwd` with no MARCOPOLO_* variable, wait until it listens, stop it; its log."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server", "--port", str(port), *args],
+        cwd=cwd, env=env, stderr=subprocess.PIPE, text=True,
+    )
+    lines: list[str] = []
+    try:
+        assert proc.stderr is not None
+        for _ in range(50):  # bounded: the node prints a few lines on start
+            line = proc.stderr.readline()
+            if not line:
+                break
+            lines.append(line)
+            if "ready: loaded" in line:  # after "listening on" and the store's warning, if any
+                break
+    finally:
+        proc.terminate()
+        _, rest = proc.communicate(timeout=20)
+    assert proc.returncode == 0, rest
+    return lines + rest.splitlines()
+
+
+def test_a_node_started_with_no_store_named_keeps_its_rooms_in_a_sqlite_file_it_creates(tmp_path: Path) -> None:
+    lines = _start_node(tmp_path)
+    assert (tmp_path / "data" / "marcopolo.db").is_file()
+    assert any("loaded 0 unfinished rooms from sqlite:///./data/marcopolo.db" in line for line in lines), lines
+    assert not any("nothing survives" in line for line in lines)
+
+
+def test_a_node_on_the_memory_store_says_at_start_that_nothing_survives_a_restart(tmp_path: Path) -> None:
+    lines = _start_node(tmp_path, "--store", "memory")
+    assert any("WARNING" in line and "nothing survives a restart" in line for line in lines), lines
+    assert not (tmp_path / "data").exists()

@@ -365,6 +365,8 @@ def test_the_dockerfile_builds_the_web_client_and_runs_as_a_non_root_user_with_a
     env = dict(v for c in final if c.cmd == "ENV" for v in zip(c.value[::2], c.value[1::2], strict=True))
     settings = _settings_from_env({k: v for k, v in env.items() if k.startswith("MARCOPOLO_")})
     assert settings.host == "0.0.0.0" and settings.web_root == "/app/web"
+    assert settings.store == "sqlite:////app/data/marcopolo.db"  # one node alone persists, in its volume
+    assert any(c.cmd == "VOLUME" and "/app/data" in c.value for c in final)
     assert any(c.cmd == "COPY" and "/app/web" in c.value for c in final)
     assert str(settings.port) in next(c for c in final if c.cmd == "EXPOSE").value
 
