@@ -550,6 +550,8 @@ class Table:
             assert options and self.room is not None
             move = self.rng.choice(options)
             t0 = time.perf_counter()
+            if t0 >= stop_at:  # the window closed while the move was chosen: no move past it
+                return False
             try:
                 answer = await seat.request("move", room=self.room, move=move, v=seat.v)
             except ServerError as err:

@@ -67,8 +67,8 @@ class Results(Extension):
                  "result": result, "finished_at": now_ms(), "_public": bool(meta.public)},
                 [p for p in players if not p.startswith("bot:")],
             )  # fmt: skip
-            if meta.human_seats():
-                rows = await records.ratings(meta.game)
+            if meta.human_seats():  # the rows of this game's players only, whatever the number of rated players
+                rows = await records.ratings_of(meta.game, sorted({ratings.identity(p) for p in players}))
                 await records.save_ratings(meta.game, ratings.rate_game(rows, players, names, result))
         except StoreUnavailable as err:
             log.warning("room %s: history/ratings not stored: %s", room.id, err)

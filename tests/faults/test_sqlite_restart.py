@@ -4,7 +4,8 @@ One real `python -m server` process on `sqlite:///<tmp>/data/marcopolo.db` (with
 stays for the audit); two players play a room while a third has already finished a game against a server bot
 and a fourth room waits in the lobby. The node is SIGKILLed mid-game and started again on the same file and
 port: the players reconnect with their tokens and get their own seats back, play on, and the stored log is
-audited against every `ok`; the finished game and the waiting room are still there. The restarted node runs
+audited against every `ok`; the finished game and the waiting room are still there, and so are the records
+of the finished game (its history, its player's rating, its room chat and the lobby's chat). The restarted node runs
 under another node id (as after a change of `--node-id`): it takes every room at once all the same, since a
 server opens its file as its one writer and so fences every lease of the killed process.
 """
@@ -46,6 +47,8 @@ async def test_a_sigkilled_node_restarted_on_its_file_resumes_every_room_token_a
         await cyd.join(finished, None)
         await cyd.play(finished, random.Random(5), lambda: False)
         assert cyd.client.views[finished].state.get("result"), "the bot game did not finish"
+        await cyd.client.request("chat", room=finished, text="good game")
+        await cyd.client.request("chat", text="hello lobby")
         waiting = await ann.client.create("expedition", 3, {"seed": 302})
         room = await ann.client.create("expedition", 2, {"seed": 303})
         await ann.join(room, None)
@@ -71,6 +74,15 @@ async def test_a_sigkilled_node_restarted_on_its_file_resumes_every_room_token_a
         assert figures["acks"] >= 24 and figures["log"] >= figures["acks"]
         state = await cyd.settle(finished)
         assert state.get("result"), "the finished game is gone after the restart"
+        # the records of that game (its history, the players' ratings, its chat) are in the same file
+        board = await cyd.client.request("ratings", game="expedition")
+        assert {row["player"] for row in board["players"]} == {who["cyd"][1], "bot"}, board
+        history = await cyd.client.request("history", game="expedition")
+        assert [g["room"] for g in history["games"]] == [finished]
+        said = await cyd.client.request("chat_log", room=finished)
+        assert [line["text"] for line in said["messages"]] == ["good game"]
+        lobby = await cyd.client.request("chat_log")
+        assert [line["text"] for line in lobby["messages"]] == ["hello lobby"]
         async with open_store(url) as store:
             assert {finished, waiting, room} <= set(await store.room_ids())
             meta = await store.get_meta(finished)
