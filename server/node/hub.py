@@ -79,9 +79,6 @@ class Connection(Protocol):
     def abort(self, code: int, reason: str, *, drop: bool = False) -> None: ...
 
 
-Conn = Connection
-
-
 def room_info(meta: RoomMeta) -> dict[str, Any]:
     """A room as the lobby lists it."""
     return {
@@ -95,7 +92,7 @@ def room_info(meta: RoomMeta) -> dict[str, Any]:
     }
 
 
-def _ref(node: str, conn: Conn) -> dict[str, Any]:
+def _ref(node: str, conn: Connection) -> dict[str, Any]:
     """A local connection as other nodes address it."""
     return {"node": node, "id": conn.id, "player": conn.player, "name": conn.name}
 
@@ -120,7 +117,7 @@ class RemoteRoom:
         self.owner = owner
         self.id = room_id
 
-    async def submit(self, kind: str, conn: Conn, re: int | None = None, **args: Any) -> None:
+    async def submit(self, kind: str, conn: Connection, re: int | None = None, **args: Any) -> None:
         hub = self.hub
         if kind == "join":
             hub.remote_views.setdefault(self.id, {})[conn.id] = bool(args.get("spectate"))
@@ -150,10 +147,10 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         #: quick matches on this node run one at a time (two lone players must land in one room, not two)
         self.match_lock = asyncio.Lock()
-        self.players: dict[str, Conn] = {}  # player id -> its current connection
-        self.conns: set[Conn] = set()
-        self.local_conns: dict[str, Conn] = {}  # by connection id, for pushes relayed from other nodes
-        self.watchers: set[Conn] = set()
+        self.players: dict[str, Connection] = {}  # player id -> its current connection
+        self.conns: set[Connection] = set()
+        self.local_conns: dict[str, Connection] = {}  # by connection id, for pushes relayed from other nodes
+        self.watchers: set[Connection] = set()
         #: rooms of other nodes that local connections watch: room -> {connection id: spectating}
         self.remote_views: dict[str, dict[str, bool]] = {}
         self.remote_owner: dict[str, str] = {}
@@ -297,12 +294,12 @@ class Hub:
 
     # ---- connections ------------------------------------------------------------------------
 
-    def connected(self, conn: Conn) -> None:
+    def connected(self, conn: Connection) -> None:
         self.conns.add(conn)
         self.local_conns[conn.id] = conn
         self.metrics.connections.set(len(self.conns))
 
-    async def disconnected(self, conn: Conn) -> None:
+    async def disconnected(self, conn: Connection) -> None:
         if conn not in self.conns:
             return
         self.conns.discard(conn)
@@ -322,7 +319,7 @@ class Hub:
                 detach = {"op": "detach", "room": room_id, "conn": _ref(self.node, conn)}
                 self.cluster.send(self.remote_owner[room_id], detach)
 
-    async def handle_frame(self, conn: Conn, data: bytes) -> None:
+    async def handle_frame(self, conn: Connection, data: bytes) -> None:
         """Decode one binary frame and answer it; every failure becomes an `error` message."""
         re: int | None = None
         try:
@@ -349,13 +346,13 @@ class Hub:
             log.exception("fault handling a frame from connection %s", conn.id)
             self.error(conn, "internal", "server fault", re)
 
-    def error(self, conn: Conn, code: str, message: str, re: int | None) -> None:
+    def error(self, conn: Connection, code: str, message: str, re: int | None) -> None:
         self.metrics.errors.labels(code).inc()
         conn.push({"t": "error", "re": re, "code": code, "message": message})
 
     # ---- dispatch ---------------------------------------------------------------------------
 
-    async def dispatch(self, conn: Conn, msg: Any) -> None:
+    async def dispatch(self, conn: Connection, msg: Any) -> None:
         if isinstance(msg, m.Hello):
             await self._hello(conn, msg)
             return
@@ -435,7 +432,7 @@ class Hub:
                 raise RoomError("unavailable", "the room is moving between nodes; retry")
         raise RoomError("not_found", f"no room {room_id!r}")
 
-    async def _followed(self, room_id: str, conn: Conn) -> Room | RemoteRoom:
+    async def _followed(self, room_id: str, conn: Connection) -> Room | RemoteRoom:
         """The room for a request of a connection that watches it; if the room moved to another node since
         the connection joined, re-join it there first, so a handover never answers `forbidden`."""
         room = await self.room_for(room_id)
@@ -461,7 +458,9 @@ class Hub:
 
     # ---- the cluster ------------------------------------------------------------------------
 
-    def forward(self, owner: str, room_id: str, kind: str, conn: Conn, re: int | None, args: dict[str, Any]) -> None:
+    def forward(
+        self, owner: str, room_id: str, kind: str, conn: Connection, re: int | None, args: dict[str, Any]
+    ) -> None:
         """Send a room request to the node that runs the room."""
         req = {"op": "req", "room": room_id, "kind": kind, "re": re, "args": args, "conn": _ref(self.node, conn)}
         self.cluster.send(owner, req)
@@ -634,7 +633,7 @@ class Hub:
 
     # ---- hello ------------------------------------------------------------------------------
 
-    async def _hello(self, conn: Conn, msg: m.Hello) -> None:
+    async def _hello(self, conn: Connection, msg: m.Hello) -> None:
         if conn.player is not None:
             raise RoomError("forbidden", "this connection already said hello")
         if not self._auth_ok(msg):
@@ -693,7 +692,7 @@ class Hub:
 
     # ---- rooms and lobby --------------------------------------------------------------------
 
-    def _check_create_limits(self, conn: Conn) -> None:
+    def _check_create_limits(self, conn: Connection) -> None:
         """Rooms per minute (per player and per client address) and waiting rooms per player."""
         s = self.settings
         player = conn.player or ""
@@ -730,7 +729,7 @@ class Hub:
         stored = await self.store.get_meta(room_id)
         return None if stored is None else RoomMeta.from_dict(stored)
 
-    async def create_room(self, msg: m.Create, conn: Conn | None = None, host: str | None = None) -> str:
+    async def create_room(self, msg: m.Create, conn: Connection | None = None, host: str | None = None) -> str:
         """A new room run here (`conn`: its creator's connection, for the creation limits; `host`: the player
         who may use host controls). Returns the room id."""
         if conn is not None:

@@ -33,11 +33,6 @@ log = logging.getLogger("marcopolo.clock")
 DEFAULT_MAX_EXPIRIES = 3
 
 
-def _human(meta: RoomMeta, seat: int) -> bool:
-    p = meta.players[seat]
-    return isinstance(p, str) and not p.startswith("bot:")
-
-
 def reattached(meta: RoomMeta, seat: int) -> bool:
     """The seat's player came back: a bot no longer plays it. True if that changed `meta`."""
     auto = meta.per_seat(meta.auto, False)
@@ -80,9 +75,7 @@ class TurnClock(Extension):
             meta.clock = None
             return
         seats = [
-            s
-            for s in range(meta.seats)
-            if _human(meta, s) and (p := room.prompt_for(state, s)) is not None and p.get("options")
+            s for s in meta.human_seats() if (p := room.prompt_for(state, s)) is not None and p.get("options")
         ]
         old = meta.clock
         if not seats:

@@ -104,11 +104,6 @@ class RoomMeta:
                 return i
         return None
 
-    def is_bot(self, seat: int) -> bool:
-        """A server bot holds the seat."""
-        p = self.players[seat]
-        return isinstance(p, str) and p.startswith("bot:")
-
     def bot_seats(self) -> list[int]:
         return [i for i, p in enumerate(self.players) if isinstance(p, str) and p.startswith("bot:")]
 
