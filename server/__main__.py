@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         settings.host,
         settings.port,
         settings.store_kind,
-        extra={"settings": settings.model_dump(exclude={"store"})},
+        extra={"settings": settings.model_dump(exclude={"store", "records"})},
     )
     from server.net.app import run
 

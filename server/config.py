@@ -50,6 +50,12 @@ class Settings(BaseSettings):
         description="sqlite:///path/to.db (default: ./data/marcopolo.db, the folder is created), memory (nothing "
         "survives a restart), redis://host:port/db or redis+sentinel://h:p,h:p/service[/db]",
     )
+    records: str | None = Field(
+        None,
+        description="the records database (ratings, finished games and their replays, chat): "
+        "postgresql://user:password@host:port/db for several nodes, sqlite:///path/to.db, or memory; default: a "
+        "SQLite store's own file, a Redis store's ./data/records.db (one machine only), memory for memory",
+    )
     prefix: str = Field("mp:", description="key prefix in the store; nodes on one Redis and prefix form a cluster")
     node_id: str = Field(
         default_factory=_default_node_id,

@@ -31,8 +31,9 @@ from server.config import Settings
 from server.net.conn import Conn
 from server.node.cluster import RedisCluster
 from server.node.hub import Hub
-from server.store import open_store
+from server.store import MemoryRecords, open_records, open_store
 from server.store.base import Store, StoreUnavailable
+from server.store.records_move import move_redis_records
 from server.store.redis import RedisStore
 
 log = logging.getLogger("marcopolo.app")
@@ -106,7 +107,8 @@ class App:
             if isinstance(self.store, RedisStore)
             else None
         )
-        self.hub = Hub(settings, self.store, cluster=cluster)
+        self.records = open_records(settings.records, self.store)
+        self.hub = Hub(settings, self.store, cluster=cluster, records=self.records)
         self.server: Server | None = None
         self._bootstrap: asyncio.Task[None] | None = None
         root = Path(settings.web_root) if settings.web_root else DEFAULT_WEB_ROOT
@@ -160,6 +162,7 @@ class App:
                 await self.hub.cluster.stop()
             await asyncio.sleep(delay)
             delay = min(delay * 2, 5.0)
+        await self._records_ready()
         while True:
             try:
                 loaded = await self.hub.load_rooms()
@@ -170,6 +173,21 @@ class App:
             delay = min(delay * 2, 5.0)
         self.hub.ready = True
         log.info("ready: loaded %d unfinished rooms from %s", loaded, self.settings.store)
+
+    async def _records_ready(self) -> None:
+        """Migrate the records database and move what an earlier version kept in Redis, once. A records
+        database that is down does not keep the node from serving games: records requests answer `unavailable`
+        until it answers (and the first use migrates it)."""
+        try:
+            await self.records.migrate()
+        except Exception as err:  # noqa: BLE001 - down, refused, or a migration that failed: say so, serve games
+            log.error("records database not ready (%s): records requests answer unavailable until it is", err)
+            return
+        if isinstance(self.store, RedisStore) and not isinstance(self.records, MemoryRecords):
+            try:
+                await move_redis_records(self.store, self.records, self.settings.node_id)
+            except StoreUnavailable as err:
+                log.error("records kept in Redis not moved yet (%s); the next start tries again", err)
 
     @property
     def port(self) -> int:
@@ -190,6 +208,7 @@ class App:
         if self._sweeper is not None:
             self._sweeper.cancel()
         await self.hub.cluster.stop()
+        await self.records.close()
         await self.store.close()
 
     # ---- HTTP -------------------------------------------------------------------------------
@@ -390,8 +409,10 @@ async def run(settings: Settings) -> None:
         await app.start(wait_ready=False)
         log.info("listening on ws://%s:%d/ws (node %s)", settings.host, app.port, settings.node_id)
         if settings.store_kind == "memory":
-            log.warning("store memory: rooms, players' tokens and finished games live in this process only; "
-                        "nothing survives a restart (the default store is a SQLite file)")
+            log.warning(
+                "store memory: rooms, players' tokens and finished games live in this process only; "
+                "nothing survives a restart (the default store is a SQLite file)"
+            )
         # what start-up made (modules, game data, settings) lives as long as the process: keep it out of
         # the collector's generations, so collections walk only what rooms and connections allocate
         gc.freeze()

@@ -38,7 +38,9 @@ from server.rooms.names import NameRefused, check_name
 from server.rooms.replay import restore
 from server.rooms.results import seat_ratings
 from server.rooms.standard import standard_extensions
+from server.store import records_for
 from server.store.base import Store, StoreUnavailable
+from server.store.records import Records
 
 log = logging.getLogger("marcopolo.hub")
 
@@ -138,10 +140,13 @@ class Hub:
         store: Store,
         metrics: Metrics | None = None,
         cluster: LocalCluster | RedisCluster | None = None,
+        records: Records | None = None,
     ) -> None:
         self.settings = settings
         self.node = settings.node_id
         self.store = store
+        #: chat, the archive of finished games, ratings: a database apart from the room store
+        self.records = records if records is not None else records_for(store)
         self.metrics = metrics or Metrics()
         self.cluster = cluster or LocalCluster(self.node, store)
         self.rooms: dict[str, Room] = {}
@@ -789,7 +794,7 @@ class Hub:
             meta.turn_seconds = msg.turn_seconds
             meta.max_expiries = msg.max_expiries or DEFAULT_MAX_EXPIRIES
         meta.fill_bots_after = msg.fill_bots_after
-        meta.ratings = await seat_ratings(self.store, meta)
+        meta.ratings = await seat_ratings(self.records, meta)
         await self.store.create_room(meta.to_dict())
         token = await self.cluster.claim(room_id)
         if token is None:  # pragma: no cover - a new random id nobody can hold

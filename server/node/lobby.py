@@ -25,11 +25,12 @@ from server.rooms.core import Room, RoomError
 from server.rooms.meta import RoomMeta
 from server.rooms.replay import ReplayCursor
 from server.store.base import Store
-from server.store.records import records_for
+from server.store.records import Records
 
 log = logging.getLogger("marcopolo.lobby")
 
 HISTORY_LIMIT = 50
+LEADERBOARD_LIMIT = 100
 
 
 class Node(Protocol):
@@ -37,6 +38,7 @@ class Node(Protocol):
 
     settings: Settings
     store: Store
+    records: Records
     cluster: Any
     rooms: dict[str, Room]
     watchers: Any
@@ -107,7 +109,7 @@ async def quick_match(hub: Node, conn: Any, msg: m.QuickMatch) -> None:
 
 async def lobby_chat(hub: Node, conn: Any, msg: m.ChatSend) -> None:
     line = chat_line(None, conn, check_chat(hub.settings, conn, msg.text))
-    await records_for(hub.store).add_chat(None, line, hub.settings.finished_ttl)
+    await hub.records.add_chat(None, line)
     conn.push({"t": "ok", "re": msg.id})
     if hub.cluster.clustered:
         hub.cluster.broadcast({"op": "chat", "msg": line})
@@ -127,7 +129,7 @@ async def chat_log(hub: Node, conn: Any, msg: m.ChatLog) -> None:
             local = hub.rooms.get(msg.room)
             if local is None or conn.id not in local.viewers:
                 raise RoomError("forbidden", "the chat of an unlisted room is for its viewers")
-    lines = await records_for(hub.store).chat(msg.room)
+    lines = await hub.records.chat(msg.room)
     conn.push({"t": "chat_log", "re": msg.id, "room": msg.room,
                "messages": [{k: v for k, v in x.items() if k != "t"} for x in lines]})  # fmt: skip
 
@@ -137,7 +139,8 @@ async def chat_log(hub: Node, conn: Any, msg: m.ChatLog) -> None:
 
 async def history(hub: Node, conn: Any, msg: m.HistoryRequest) -> None:
     games = []
-    for rec in await records_for(hub.store).history(msg.game, msg.player, 4 * HISTORY_LIMIT):
+    await hub.records.settled()  # a game this node just ended is listed
+    for rec in await hub.records.history(msg.game, msg.player, 4 * HISTORY_LIMIT):
         # an unlisted room's game is listed to its own players only
         if rec.get("_public", True) or conn.player in rec.get("_players", []):
             games.append({k: v for k, v in rec.items() if not k.startswith("_")})
@@ -147,11 +150,11 @@ async def history(hub: Node, conn: Any, msg: m.HistoryRequest) -> None:
 async def leaderboard(hub: Node, conn: Any, msg: m.RatingsRequest) -> None:
     if msg.game not in all_games():
         raise RoomError("not_found", f"no game {msg.game!r}")
-    rows = await records_for(hub.store).ratings(msg.game)
+    await hub.records.settled()
+    rows = await hub.records.leaderboard(msg.game, LEADERBOARD_LIMIT)  # one page, read through an index
     players = [{"player": pid, "name": row["name"], "rating": ratings.shown(row), "games": int(row["games"])}
-               for pid, row in rows.items()]  # fmt: skip
-    players.sort(key=lambda r: (-r["rating"], r["player"]))
-    conn.push({"t": "ratings", "re": msg.id, "game": msg.game, "players": players[:100]})
+               for pid, row in rows]  # fmt: skip
+    conn.push({"t": "ratings", "re": msg.id, "game": msg.game, "players": players})
 
 
 # ---- replays ----------------------------------------------------------------------------------
@@ -162,7 +165,14 @@ CURSORS_KEPT = 32
 
 
 async def replay(hub: Node, conn: Any, msg: m.ReplayRequest) -> None:
-    meta = await _meta(hub, msg.room)
+    meta = await hub.meta_of(msg.room)
+    archived: list[dict[str, Any]] | None = None
+    if meta is None:  # the live room expired: the archive of the finished game has what a replay needs
+        await hub.records.settled()
+        found = await hub.records.archived(msg.room)
+        if found is None:
+            raise RoomError("not_found", f"no room {msg.room!r}")
+        meta, archived = RoomMeta.from_dict(found["meta"]), list(found["entries"])
     if meta.status != "finished":
         raise RoomError("forbidden", "a running game cannot be replayed")
     if not meta.public and conn.player not in meta.players:
@@ -173,7 +183,7 @@ async def replay(hub: Node, conn: Any, msg: m.ReplayRequest) -> None:
         raise RoomError("not_found", f"the room's last version is {last}")
     cursor = _cursors.pop(msg.room, None)
     if cursor is None or cursor.v > v or cursor.meta.get("v") != meta.v:
-        entries = await hub.store.full_log(msg.room)  # type: ignore[attr-defined]
+        entries = archived if archived is not None else await hub.store.full_log(msg.room)  # type: ignore[attr-defined]
         entries.sort(key=lambda e: e["v"])
         if any(e["k"] == "move" for e in entries) and not any(e.get("start") for e in entries):
             raise RoomError("not_found", "the whole log of this game was not kept")
@@ -199,7 +209,7 @@ async def rematch(hub: Node, conn: Any, msg: m.Rematch) -> None:
     create = m.Create(game=meta.game, seats=meta.seats, options=meta.options, public=False, bots=bots,
                       turn_seconds=meta.turn_seconds, max_expiries=meta.max_expiries)  # fmt: skip
     new = await hub.create_room(create, host=conn.player)
-    kept = await records_for(hub.store).set_rematch(msg.room, new, hub.settings.finished_ttl)
+    kept = await hub.records.set_rematch(msg.room, new)
     if kept != new:  # another player asked first: that room is the rematch; drop ours
         dropped = hub.rooms.pop(new, None)
         if dropped is not None:

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from server.config import Settings
 from server.rooms.core import Command, Conn, Extension, Room, RoomError, now_ms
-from server.store.records import records_for
+from server.store.base import StoreUnavailable
 
 _CTRL = {chr(c) for c in range(32) if c != 10} | {chr(c) for c in range(0x7F, 0xA0)}
 #: recent lines per connection id (the lobby's and every room's, one limit)
@@ -56,7 +56,16 @@ class Chat(Extension):
         if conn is None or conn.id not in room.viewers:
             raise RoomError("forbidden", "join the room (or watch it) first")
         line = chat_line(room.id, conn, check_chat(self.settings, conn, cmd.args["text"]))
-        await records_for(room.store).add_chat(room.id, line, room.finished_ttl)
-        conn.push({"t": "ok", "re": cmd.re})
+        # kept in the records before anybody hears it, but outside the actor: moves never wait on the records
+        room.records.spawn(self._say(room, conn, cmd.re, line), name=f"chat {room.id}")
+
+    @staticmethod
+    async def _say(room: Room, conn: Conn, re: int | None, line: dict[str, Any]) -> None:
+        try:
+            await room.records.add_chat(room.id, line)
+        except StoreUnavailable:
+            conn.push({"t": "error", "re": re, "code": "unavailable", "message": "chat is unavailable; retry"})
+            return
+        conn.push({"t": "ok", "re": re})
         for viewer in list(room.viewers.values()):
             viewer.conn.push(line)

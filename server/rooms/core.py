@@ -40,6 +40,7 @@ from server.rooms.meta import RoomMeta
 from server.rooms.names import unique_name
 from server.rooms.replay import replayed
 from server.store.base import Store, StoreFenced, StoreUnavailable
+from server.store.records import Records
 
 log = logging.getLogger("marcopolo.room")
 
@@ -83,6 +84,8 @@ class RoomHost(Protocol):
     """What a room needs from the node around it."""
 
     store: Store
+    #: chat, the archive of finished games, ratings (a database apart from the room store)
+    records: Records
     metrics: Metrics
 
     def room_changed(self, room: Room) -> None: ...
@@ -263,6 +266,10 @@ class Room:
     @property
     def store(self) -> Store:
         return self.host.store
+
+    @property
+    def records(self) -> Records:
+        return self.host.records
 
     @property
     def stopped(self) -> bool:

@@ -1,13 +1,16 @@
-"""Ratings shown at the seats, and what a finished game leaves behind: its history record and new ratings.
+"""Ratings shown at the seats, and what a finished game leaves behind: its archive record (history, replay)
+and the rating update of its players.
 
 Owns: `RoomMeta.ratings` (each seat's public rating, read when the seats change), the seats' `rating` in the
-view, and, once a game ends, its record in the history and the rating update of its players
-(`server.rooms.ratings` holds the maths, `server.store.records` the storage).
-Must not: decide results (the engine's `result` does) or fail a move: records are best effort.
+view, and, once a game ends, handing its archive and rating update to the records (`server.rooms.ratings`
+holds the maths, `server.store.records` the storage).
+Must not: decide results (the engine's `result` does), fail a move or hold one up: records are written in the
+background (retried a while when the records database is down) and seat ratings are read within a short bound.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable
 from typing import Any
@@ -15,18 +18,23 @@ from typing import Any
 from server.rooms import ratings
 from server.rooms.core import Extension, Room, now_ms
 from server.rooms.meta import RoomMeta
-from server.store.base import Store, StoreUnavailable
-from server.store.records import records_for
+from server.store.base import StoreUnavailable
+from server.store.records import RateFn, Records
 
 log = logging.getLogger("marcopolo.lobby")
 
+#: how long seating a player waits for the seats' ratings before showing none (seconds)
+SEAT_RATINGS_TIMEOUT = 1.0
+#: a game's archive and rating update is retried this long while the records database is down (seconds)
+ARCHIVE_RETRY_SECONDS = 600.0
 
-async def seat_ratings(store: Store, meta: RoomMeta) -> list[int | None]:
+
+async def seat_ratings(records: Records, meta: RoomMeta) -> list[int | None]:
     """Each seat's public rating in the room's game (None: a free seat or nobody rated yet); best effort."""
     players = [None if p is None else ratings.identity(str(p)) for p in meta.players]
     ids = sorted({p for p in players if p is not None})
     try:
-        rows = await records_for(store).ratings_of(meta.game, ids) if ids else {}
+        rows = await records.ratings_of(meta.game, ids, timeout=SEAT_RATINGS_TIMEOUT) if ids else {}
     except StoreUnavailable as err:
         log.info("room %s: ratings not read: %s", meta.room, err)
         rows = {}
@@ -43,7 +51,7 @@ class Results(Extension):
         return None
 
     async def _rate_seats(self, room: Room, meta: RoomMeta) -> None:
-        meta.ratings = await seat_ratings(room.store, meta)
+        meta.ratings = await seat_ratings(room.records, meta)
 
     def seat_keys(self, room: Room, seats: list[dict[str, Any]]) -> None:
         rated = room.meta.ratings or []
@@ -51,24 +59,54 @@ class Results(Extension):
             seat["rating"] = rated[i] if i < len(rated) else None
 
     async def on_finish(self, room: Room) -> None:
-        """A game ended (called once, by the node that stored the last move): history and ratings."""
+        """A game ended (called once, by the node that stored the last move): its archive and ratings, written
+        in the background so the last move is answered at once."""
         meta = room.meta
         if room.state is None or meta.closed:
             return
         result = room.game.result(room.state)
         if result is None:
             return
-        records = records_for(room.store)
         players = [str(p) for p in meta.players]
         names = [str(n) for n in meta.names]
-        try:
-            await records.add_game(
-                {"room": room.id, "game": meta.game, "seats": meta.seats, "players": list(meta.names),
-                 "result": result, "finished_at": now_ms(), "_public": bool(meta.public)},
-                [p for p in players if not p.startswith("bot:")],
-            )  # fmt: skip
-            if meta.human_seats():  # the rows of this game's players only, whatever the number of rated players
-                rows = await records.ratings_of(meta.game, sorted({ratings.identity(p) for p in players}))
-                await records.save_ratings(meta.game, ratings.rate_game(rows, players, names, result))
+        record = {"room": room.id, "game": meta.game, "seats": meta.seats, "players": list(meta.names),
+                  "result": result, "finished_at": now_ms(), "_public": bool(meta.public)}  # fmt: skip
+        try:  # what a replay needs once the room itself has expired: its meta and its whole log
+            entries = await room.store.full_log(room.id)  # type: ignore[attr-defined]
+            kept = {k: v for k, v in meta.to_dict().items() if k != "invite"}  # a secret that outlives nothing
+            replay: dict[str, Any] | None = {"meta": kept, "entries": entries}
         except StoreUnavailable as err:
-            log.warning("room %s: history/ratings not stored: %s", room.id, err)
+            log.warning("room %s: archived without its replay: %s", room.id, err)
+            replay = None
+        rated = sorted({ratings.identity(p) for p in players}) if meta.human_seats() else []
+
+        def rate(rows: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+            return ratings.rate_game(rows, players, names, result)
+
+        people = [p for p in players if not p.startswith("bot:")]
+        room.records.spawn(archive(room.records, record, people, rated, rate, replay), name=f"archive {room.id}")
+
+
+async def archive(
+    records: Records,
+    record: dict[str, Any],
+    people: list[str],
+    rated: list[str],
+    rate: RateFn,
+    replay: dict[str, Any] | None,
+) -> bool:
+    """Archive and rate one finished game, retrying (with backoff) while the records database is down; a
+    retry after an outcome that stayed unknown changes nothing twice (the archive is keyed by room)."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + ARCHIVE_RETRY_SECONDS
+    delay = 0.5
+    while True:
+        try:
+            return await records.finish_game(record, people, rated=rated, rate=rate, replay=replay)
+        except StoreUnavailable as err:
+            if loop.time() + delay > give_up:
+                log.error("room %s: history/ratings not stored (gave up): %s", record["room"], err)
+                return False
+            log.warning("room %s: history/ratings not stored yet (%s); retrying in %.1f s", record["room"], err, delay)
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 30.0)

@@ -2,14 +2,20 @@
 
 ``open_store`` picks one by url: ``memory`` (``server.store.memory``), ``sqlite:`` (``server.store.sqlite``: one
 file, one node) or ``redis://`` / ``redis+sentinel://`` (``server.store.redis``: several nodes). The interface
-and what every store shares is ``server.store.base``; ``server.store.records`` keeps what the lobby keeps beside
-the rooms (chat, history, ratings). Nothing here knows engines, rooms or sockets.
+and what every store shares is ``server.store.base``. The records (chat, the archive of finished games,
+ratings) are a database apart: ``open_records`` picks one (``server.store.records``: the interface and memory;
+``server.store.records_sql``: SQLite or PostgreSQL). Nothing here knows engines, rooms or sockets.
 """
 
 from __future__ import annotations
 
+import logging
+import weakref
+from pathlib import Path
+
 from server.store.base import LoadedRoom, Store, StoreFenced, StoreUnavailable, token_node
 from server.store.memory import MemoryStore
+from server.store.records import MemoryRecords, Records
 from server.store.redis import RedisStore, SentinelUrl, parse_sentinel_url
 
 __all__ = [
@@ -19,7 +25,11 @@ __all__ = [
     "Store",
     "StoreFenced",
     "StoreUnavailable",
+    "MemoryRecords",
+    "Records",
+    "open_records",
     "open_store",
+    "records_for",
     "SentinelUrl",
     "parse_sentinel_url",
     "token_node",
@@ -56,3 +66,56 @@ def open_store(
     )
 
 
+log = logging.getLogger("marcopolo.records")
+
+#: where a node on Redis keeps its records when none are named (one machine only: see `open_records`)
+LOCAL_RECORDS = "sqlite:///./data/records.db"
+
+
+def open_records(url: str | None, store: Store) -> Records:
+    """The records database a url names, for a node whose room store is `store`.
+
+    - ``memory``: kept in the process (nothing survives it);
+    - ``sqlite:///path/to.db`` (or ``sqlite:``): tables in that SQLite file (the room store's own file is fine);
+    - ``postgresql://user:password@host:port/db``: a PostgreSQL that several nodes share;
+    - None (not named): the memory store's records in memory, a SQLite store's in its own file, and a Redis
+      store's in ``./data/records.db``, which only nodes on one machine share: several machines name a
+      PostgreSQL (said at start-up).
+    """
+    from server.store.records_sql import SqlRecords
+    from server.store.sqlite import SqliteStore
+
+    if url is None or url == "":
+        if isinstance(store, SqliteStore):
+            return SqlRecords(f"sqlite:///{store.path.resolve()}", prepare=store.ping)
+        if isinstance(store, RedisStore):
+            log.warning(
+                "records (ratings, finished games, chat) in the local file %s: nodes on other machines do not "
+                "see them; name a shared database with --records postgresql://...",
+                LOCAL_RECORDS,
+            )
+            return SqlRecords(LOCAL_RECORDS)
+        return MemoryRecords()
+    if url == "memory":
+        return MemoryRecords()
+    if url == "sqlite" or url.startswith(("sqlite:", "postgresql://", "postgres://")):
+        if isinstance(store, SqliteStore) and url.startswith("sqlite"):
+            from server.store.sqlite import path_of
+
+            if Path(path_of(url)).resolve() == store.path.resolve():
+                return SqlRecords(url, prepare=store.ping)
+        return SqlRecords(url)
+    raise ValueError(f"unknown records url {url!r}: use 'memory', 'sqlite:///path/to.db' or 'postgresql://...'")
+
+
+_default: weakref.WeakKeyDictionary[Store, Records] = weakref.WeakKeyDictionary()
+
+
+def records_for(store: Store) -> Records:
+    """The records a node on `store` keeps when it is given none (one object per store): see `open_records`.
+    A Redis store's are kept in memory here (in-process nodes of tests); a server names them at start-up."""
+    found = _default.get(store)
+    if found is None:
+        found = MemoryRecords() if isinstance(store, RedisStore) else open_records(None, store)
+        _default[store] = found
+    return found

@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import yaml
@@ -24,6 +25,7 @@ import yaml
 from server.__main__ import build_parser
 from server.config import Settings
 from server.metrics import Metrics
+from server.store import parse_sentinel_url
 
 from .conftest import DEPLOY, ROOT, Processes, free_port, tool, wait_port
 
@@ -87,6 +89,12 @@ def _compose() -> dict[str, Any]:
     return yaml.safe_load((DEPLOY / "compose.yaml").read_text())
 
 
+def _interpolated(value: str) -> str:
+    """A compose value as compose fills it with no variable set: `${VAR:-default}` is the default."""
+    assert not re.search(r"\$\{\w+\}|\$\{\w+:?[?+]", value), f"{value!r}: give every variable a default"
+    return re.sub(r"\$\{\w+:?-([^}]*)\}", r"\1", value)
+
+
 def test_the_compose_file_is_valid_against_the_compose_specification(tmp_path: Path) -> None:
     schema = DEPLOY / "schemas" / "compose-spec.json"
     ok = _run([sys.executable, "-m", "check_jsonschema", "--schemafile", str(schema), str(DEPLOY / "compose.yaml")])
@@ -104,8 +112,6 @@ def test_the_compose_topology_is_three_nodes_on_one_redis_behind_haproxy_scraped
     settings = {n: _settings_from_env(services[n]["environment"]) for n in nodes}
     assert len({s.node_id for s in settings.values()}) == 3, "node ids must differ"
     assert len({(s.store, s.prefix) for s in settings.values()}) == 1, "one store and prefix: one cluster"
-    store = next(iter(settings.values())).store
-    assert store.startswith("redis://") and store.split("//")[1].split(":")[0] in services
     assert all(s.host == "0.0.0.0" and s.port == 8765 for s in settings.values())
     for n in nodes:
         assert services[n]["build"]["dockerfile"] == "deploy/Dockerfile"
@@ -127,6 +133,44 @@ def test_the_compose_topology_is_three_nodes_on_one_redis_behind_haproxy_scraped
     host, port, quorum = re.search(r"sentinel monitor mymaster (\S+) (\d+) (\d+)", conf).groups()  # type: ignore[union-attr]
     assert host == "redis-primary" and host in services and port == "6379"
     assert len(sentinels) >= 3 and len(sentinels) % 2 == 1 and int(quorum) > len(sentinels) // 2
+
+
+def test_the_compose_nodes_find_redis_through_every_sentinel_and_share_the_postgres_records() -> None:
+    compose = _compose()
+    services = compose["services"]
+    nodes = sorted(s for s in services if re.fullmatch(r"node\d", s))
+    sentinels = sorted(s for s in services if s.startswith("sentinel"))
+    envs = [services[n]["environment"] for n in nodes]
+    assert len({(e["MARCOPOLO_STORE"], e["MARCOPOLO_RECORDS"]) for e in envs}) == 1, "one store, one records db"
+
+    # the store: the primary the sentinels of sentinel.conf name, asked of all three (so a promotion is followed)
+    conf = (DEPLOY / "redis" / "sentinel.conf").read_text()
+    port = int(re.search(r"^port (\d+)$", conf, re.M).group(1))  # type: ignore[union-attr]
+    service = re.search(r"sentinel monitor (\S+) ", conf).group(1)  # type: ignore[union-attr]
+    store = envs[0]["MARCOPOLO_STORE"]
+    assert store.startswith("redis+sentinel://")
+    where = parse_sentinel_url(store)
+    assert where.sentinels == [(s, port) for s in sentinels] and where.service == service
+    for n in nodes:
+        assert set(sentinels) <= set(services[n]["depends_on"])
+
+    # the records: the postgres service, with its user, password and database, healthy before the nodes start
+    pg = services["postgres"]
+    assert pg["image"].split(":")[0] == "postgres" and int(pg["image"].split(":")[1]) >= 16
+    records = envs[0]["MARCOPOLO_RECORDS"]
+    assert records.startswith("postgresql://")
+    url = urlsplit(_interpolated(records))
+    assert url.hostname == "postgres" and url.port == 5432
+    assert url.username == pg["environment"]["POSTGRES_USER"] and url.path == "/" + pg["environment"]["POSTGRES_DB"]
+    assert url.password == _interpolated(pg["environment"]["POSTGRES_PASSWORD"])
+    assert "${" in pg["environment"]["POSTGRES_PASSWORD"], "the password comes from the environment (a default)"
+    assert _settings_from_env({k: _interpolated(v) for k, v in envs[0].items()}).records == _interpolated(records)
+    assert pg["healthcheck"]["test"][:2] == ["CMD", "pg_isready"]
+    for n in nodes:
+        assert services[n]["depends_on"]["postgres"]["condition"] == "service_healthy"
+    # its data in a named volume, so `compose down` + `up` keeps the records
+    volume = next(v for v in pg["volumes"] if v.endswith(":/var/lib/postgresql/data"))
+    assert volume.split(":")[0] in compose["volumes"]
 
 
 def test_every_file_the_compose_file_mounts_exists() -> None:
@@ -249,7 +293,7 @@ def test_every_kubernetes_manifest_is_valid_against_the_kubernetes_schemas(versi
             continue  # a CRD of the Prometheus Operator: no schema in the package (see the consistency test)
         kubernetes_validate.validate(doc, version, strict=True)
         checked += 1
-    assert checked >= 8
+    assert checked >= 11
     bad = _k8s("Deployment")
     bad["spec"]["template"]["spec"]["containers"][0]["readinesProbe"] = {"httpGet": {"path": "/healthz"}}
     with pytest.raises(kubernetes_validate.ValidationError):
@@ -322,6 +366,50 @@ def test_the_configmaps_store_url_names_the_redis_statefulsets_pod() -> None:
     args = sts["spec"]["template"]["spec"]["containers"][0]["args"]
     assert args[args.index("--appendonly") + 1] == "yes"
     assert sts["spec"]["volumeClaimTemplates"][0]["metadata"]["name"] == "data"
+
+
+def _secret_ref(env: dict[str, Any], name: str) -> tuple[str, str]:
+    ref = env[name]["valueFrom"]["secretKeyRef"]
+    return ref["name"], ref["key"]
+
+
+def test_the_nodes_records_url_names_the_postgres_statefulsets_pod_and_takes_the_password_from_its_secret() -> None:
+    sts = _k8s("StatefulSet", "postgres")
+    headless = _k8s("Service", sts["spec"]["serviceName"])
+    assert headless["spec"]["clusterIP"] == "None"
+    assert headless["spec"]["selector"].items() <= sts["spec"]["template"]["metadata"]["labels"].items()
+    (pg,) = sts["spec"]["template"]["spec"]["containers"]
+    assert pg["image"].split(":")[0] == "postgres" and int(pg["image"].split(":")[1]) >= 16
+    pg_env = {e["name"]: e for e in pg["env"]}
+
+    dep = _k8s("Deployment", "marcopolo")
+    (c,) = dep["spec"]["template"]["spec"]["containers"]
+    names = [e["name"] for e in c["env"]]
+    env = {e["name"]: e for e in c["env"]}
+    records = env["MARCOPOLO_RECORDS"]["value"]
+    assert records.startswith("postgresql://")
+    url = urlsplit(records)
+    # Kubernetes fills $(VAR) only from a variable listed before it: the password, from the same Secret
+    var = re.fullmatch(r"\$\((\w+)\)", url.password or "").group(1)  # type: ignore[union-attr]
+    assert names.index(var) < names.index("MARCOPOLO_RECORDS")
+    assert not var.startswith("MARCOPOLO_"), "not a setting of its own"
+    assert _secret_ref(env, var) == _secret_ref(pg_env, "POSTGRES_PASSWORD")
+    secret = _k8s("Secret", _secret_ref(env, var)[0])
+    assert _secret_ref(env, var)[1] in secret.get("stringData", secret.get("data", {}))
+    assert url.hostname == f"{sts['metadata']['name']}-0.{headless['metadata']['name']}"
+    assert dep["metadata"]["namespace"] == sts["metadata"]["namespace"], "the short name resolves in its namespace"
+    assert url.port == pg["ports"][0]["containerPort"] == headless["spec"]["ports"][0]["port"]
+    assert url.username == pg_env["POSTGRES_USER"]["value"] and url.path == "/" + pg_env["POSTGRES_DB"]["value"]
+    assert _settings_from_env({"MARCOPOLO_RECORDS": records}).records == records
+    # no ConfigMap holds a URL with a password
+    cm = _k8s("ConfigMap", "marcopolo")
+    assert "MARCOPOLO_RECORDS" not in cm["data"] and not any("postgresql" in v for v in cm["data"].values())
+
+    # the data on the claim, in a folder of it (initdb refuses a mount point holding lost+found)
+    mounts = {m["name"]: m["mountPath"] for m in pg["volumeMounts"]}
+    assert sts["spec"]["volumeClaimTemplates"][0]["metadata"]["name"] == "data"
+    assert pg_env["PGDATA"]["value"].startswith(mounts["data"] + "/")
+    assert pg["readinessProbe"]["exec"]["command"][0] == "pg_isready"
 
 
 # ---- Dockerfile --------------------------------------------------------------------------------------
@@ -411,6 +499,9 @@ def test_the_systemd_unit_passes_systemd_analyze_and_its_settings_parse(tmp_path
     )
     settings = _settings_from_env(env)
     assert settings.host == "0.0.0.0" and settings.store.startswith("redis://")
+    # the records file is in the unit's StateDirectory: under ProtectSystem=strict nothing else is writable
+    state = re.search(r"^StateDirectory=(\S+)$", unit, re.M).group(1)  # type: ignore[union-attr]
+    assert settings.records is not None and settings.records.startswith(f"sqlite:////var/lib/{state}/")
 
     analyze = tool("systemd-analyze", "Debian package systemd")
     local = tmp_path / "marcopolo@8765.service"

@@ -27,8 +27,9 @@ async def test_a_sigkilled_node_restarted_on_its_file_resumes_every_room_token_a
     tmp_path: Path,
 ) -> None:
     url = f"sqlite://{tmp_path}/data/marcopolo.db"
-    node = NodeProc("solo", url, "mp:")
-    again = NodeProc("solo-again", url, "mp:")
+    default = ["--records", ""]  # the server's default: the records in the store's own file (not the suite's memory)
+    node = NodeProc("solo", url, "mp:", extra=default)
+    again = NodeProc("solo-again", url, "mp:", extra=default)
     again.port = node.port  # the same address, so the players' reconnects find it
     node.start()
     players: list[Player] = []

@@ -1,0 +1,1 @@
+"""Alembic migrations of the records database (`server.store.records_sql` runs them at start-up)."""

@@ -1,0 +1,323 @@
+"""Records in SQL: one implementation over SQLite (one node: its store's own file) and PostgreSQL (several nodes).
+
+Owns: the `records_*` tables (SQLAlchemy Core, async: `aiosqlite` / `asyncpg`), their migrations (Alembic,
+`server/store/migrations`, run once at first use, one node at a time), and the guard that makes a records
+database that is down answer `StoreUnavailable` at once instead of holding a caller up.
+Must not: know rooms, engines or the rating maths (a game's end hands in a function that rates rows).
+
+Every query reads through an index:
+- chat: `(room, id)`, the last `CHAT_KEEP` lines per room (and the lobby's, under `LOBBY`);
+- the archive: `records_games` (unique `room`; `(game, id)` for a game's history) and `records_game_players`
+  (`(player, game_id)` for a player's); the `replay` column holds what a replay needs and is read by room only;
+- ratings: primary key `(game, player)` for a game's players, `(game, score DESC, player)` for a leaderboard page.
+
+A game's end is one transaction: its archive row (skipped, and nothing else done, when the room is archived
+already: retries and a second node never count a game twice), its players, and the rating rows of its players
+only, read and written under a lock (the write lock of the SQLite file; per (game, player) advisory locks on
+PostgreSQL, taken in sorted order, which also cover players who have no row yet).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool
+
+from server.store.base import StoreUnavailable
+from server.store.records import CHAT_KEEP, LOBBY, RateFn, Records, pack, score_of, unpack
+
+log = logging.getLogger("marcopolo.records")
+
+VERSION_TABLE = "records_alembic_version"
+MIGRATIONS = Path(__file__).with_name("migrations")
+#: a records database that failed is not asked again for this long: callers get `unavailable` at once
+DOWN_SECONDS = 2.0
+
+_meta = sa.MetaData()
+chat_table = sa.Table(
+    "records_chat", _meta,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("room", sa.String, nullable=False),
+    sa.Column("data", sa.LargeBinary, nullable=False),
+)  # fmt: skip
+games_table = sa.Table(
+    "records_games", _meta,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("room", sa.String, nullable=False),
+    sa.Column("game", sa.String, nullable=False),
+    sa.Column("data", sa.LargeBinary, nullable=False),
+    sa.Column("finished_at", sa.BigInteger, nullable=True),
+    sa.Column("replay", sa.LargeBinary, nullable=True),
+)  # fmt: skip
+game_players_table = sa.Table(
+    "records_game_players", _meta,
+    sa.Column("player", sa.String, primary_key=True),
+    sa.Column("game_id", sa.Integer, primary_key=True),
+)  # fmt: skip
+ratings_table = sa.Table(
+    "records_ratings", _meta,
+    sa.Column("game", sa.String, primary_key=True),
+    sa.Column("player", sa.String, primary_key=True),
+    sa.Column("data", sa.LargeBinary, nullable=False),
+    sa.Column("score", sa.Float, nullable=False),
+)  # fmt: skip
+rematch_table = sa.Table(
+    "records_rematch", _meta,
+    sa.Column("room", sa.String, primary_key=True),
+    sa.Column("new", sa.String, nullable=False),
+)  # fmt: skip
+
+
+def engine_url(url: str) -> str:
+    """The SQLAlchemy url of a records url: `postgresql://` runs on asyncpg, `sqlite:` on aiosqlite."""
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+asyncpg://" + url.split("://", 1)[1]
+    if url.startswith("sqlite:"):
+        from server.store.sqlite import path_of
+
+        path = Path(path_of(url))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return f"sqlite+aiosqlite:///{path.resolve()}"
+    return url
+
+
+def _upgrade(sync_conn: sa.Connection) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    if sync_conn.dialect.name == "postgresql":  # nodes starting together migrate one at a time
+        sync_conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7160265)")
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = sync_conn
+    command.upgrade(cfg, "head")
+
+
+class SqlRecords(Records):
+    """Records in the `records_*` tables of a SQLite file or a PostgreSQL database.
+
+    `timeout` bounds every operation (seconds); after a failure the database is left alone for `DOWN_SECONDS`
+    (every call meanwhile raises `StoreUnavailable` at once), so a records database that is down or stalled
+    never holds up a room for longer than one timeout, and then not at all."""
+
+    def __init__(self, url: str, *, prepare: Callable[[], Awaitable[None]] | None = None, timeout: float = 5.0) -> None:
+        super().__init__()
+        self.url = engine_url(url)
+        self.timeout = timeout
+        args: dict[str, Any] = {}
+        if self.url.startswith("postgresql"):
+            args = {"timeout": timeout, "command_timeout": timeout}
+        elif self.url.startswith("sqlite"):
+            args = {"timeout": timeout}  # the busy timeout: the room store's writer may hold the file a moment
+        # a connection per operation (no pool): records are written at a game's end, a chat line, a rematch,
+        # and read for the lobby's lists; nothing stays open when the node stops
+        self.engine: AsyncEngine = create_async_engine(self.url, poolclass=NullPool, connect_args=args)
+        if self.dialect == "sqlite":
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        #: run once before the tables are made (the SQLite store creates its file, in WAL mode)
+        self._prepare = prepare
+        self._ready = False
+        self._lock = asyncio.Lock()
+        self._down_until = 0.0
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    @property
+    def _insert(self) -> Callable[..., Any]:
+        return postgresql.insert if self.dialect == "postgresql" else sqlite.insert
+
+    async def migrate(self) -> None:
+        """Bring the tables to the newest layout (once per process; several processes one at a time)."""
+        if self._ready:
+            return
+        async with self._lock:
+            if self._ready:
+                return
+            if self._prepare is not None:
+                await self._prepare()
+            for attempt in range(3):
+                try:
+                    async with self.engine.begin() as conn:
+                        await conn.run_sync(_upgrade)
+                    break
+                except sa.exc.OperationalError:  # another process made a table between our check and ours
+                    if attempt == 2:
+                        raise
+                    await asyncio.sleep(0.2 * (attempt + 1))
+            self._ready = True
+
+    @contextlib.asynccontextmanager
+    async def _tx(self, timeout: float | None = None) -> AsyncIterator[AsyncConnection]:
+        """One transaction, bounded in time; failures become StoreUnavailable (and mark the database down)."""
+        if time.monotonic() < self._down_until:
+            raise StoreUnavailable("records database unavailable (failed a moment ago)")
+        try:
+            async with asyncio.timeout(timeout or self.timeout):
+                await self.migrate()
+                async with self.engine.begin() as conn:
+                    yield conn
+        except sa.exc.IntegrityError:
+            raise
+        except (sa.exc.SQLAlchemyError, OSError, TimeoutError) as err:
+            self._down_until = time.monotonic() + DOWN_SECONDS
+            raise StoreUnavailable(f"records: {type(err).__name__}: {err}".strip()[:300]) from err
+
+    async def close(self) -> None:
+        await super().close()
+        await self.engine.dispose()
+
+    # ---- chat ---------------------------------------------------------------------------------
+
+    async def add_chat(self, room: str | None, line: dict[str, Any]) -> None:
+        key = room or LOBBY
+        c = chat_table.c
+        async with self._tx() as conn:
+            await conn.execute(chat_table.insert().values(room=key, data=pack(line)))
+            keep = (
+                sa.select(c.id).where(c.room == key).order_by(c.id.desc()).limit(1).offset(CHAT_KEEP)
+                .scalar_subquery()
+            )  # fmt: skip
+            await conn.execute(chat_table.delete().where(c.room == key, c.id <= keep))
+
+    async def chat(self, room: str | None) -> list[dict[str, Any]]:
+        c = chat_table.c
+        async with self._tx() as conn:
+            rows = await conn.execute(
+                sa.select(c.data).where(c.room == (room or LOBBY)).order_by(c.id.desc()).limit(CHAT_KEEP)
+            )
+            lines = [unpack(r.data) for r in rows]
+        lines.reverse()
+        return lines
+
+    # ---- the archive and ratings --------------------------------------------------------------
+
+    async def finish_game(
+        self,
+        record: dict[str, Any],
+        players: list[str],
+        *,
+        rated: list[str] | None = None,
+        rate: RateFn | None = None,
+        replay: dict[str, Any] | None = None,
+        timeout: float | None = None,
+    ) -> bool:
+        g = games_table.c
+        record = {**record, "_players": players}
+        async with self._tx(timeout) as conn:
+            # first a write: on SQLite it takes the file's write lock for the whole transaction
+            stmt = (
+                self._insert(games_table)
+                .values(room=record["room"], game=record["game"], data=pack(record),
+                        finished_at=record.get("finished_at"), replay=None if replay is None else pack(replay))
+                .on_conflict_do_nothing(index_elements=["room"])
+                .returning(g.id)
+            )  # fmt: skip
+            game_id = (await conn.execute(stmt)).scalar()
+            if game_id is None:
+                return False  # archived already (a retry, or another node): counted once
+            people = sorted(set(players))
+            if people:
+                await conn.execute(game_players_table.insert(), [{"player": p, "game_id": game_id} for p in people])
+            if rate is not None and rated:
+                game = str(record["game"])
+                ids = sorted(set(rated))
+                if self.dialect == "postgresql":
+                    for pid in ids:
+                        await conn.execute(
+                            sa.select(sa.func.pg_advisory_xact_lock(sa.func.hashtext(f"rating/{game}/{pid}")))
+                        )
+                rows = await self._ratings_of(conn, game, ids)
+                await self._put_ratings(conn, game, rate(rows), replace=True)
+        return True
+
+    async def history(self, game: str | None, player: str | None, limit: int) -> list[dict[str, Any]]:
+        g, gp = games_table.c, game_players_table.c
+        query = sa.select(g.data).order_by(g.id.desc()).limit(limit)
+        if player is not None:
+            query = query.join(game_players_table, gp.game_id == g.id).where(gp.player == player)
+        if game is not None:
+            query = query.where(g.game == game)
+        async with self._tx() as conn:
+            return [unpack(r.data) for r in await conn.execute(query)]
+
+    async def archived(self, room: str) -> dict[str, Any] | None:
+        g = games_table.c
+        async with self._tx() as conn:
+            got = (await conn.execute(sa.select(g.replay).where(g.room == room))).scalar()
+        return None if got is None else dict(unpack(got))
+
+    async def leaderboard(self, game: str, limit: int) -> list[tuple[str, dict[str, Any]]]:
+        r = ratings_table.c
+        query = sa.select(r.player, r.data).where(r.game == game).order_by(r.score.desc(), r.player).limit(limit)
+        async with self._tx() as conn:
+            return [(row.player, unpack(row.data)) for row in await conn.execute(query)]
+
+    async def ratings_of(
+        self, game: str, players: list[str], timeout: float | None = None
+    ) -> dict[str, dict[str, Any]]:
+        if not players:
+            return {}
+        async with self._tx(timeout) as conn:
+            return await self._ratings_of(conn, game, players)
+
+    async def put_ratings(self, game: str, rows: dict[str, dict[str, Any]], *, replace: bool = True) -> None:
+        if rows:
+            async with self._tx() as conn:
+                await self._put_ratings(conn, game, rows, replace=replace)
+
+    @staticmethod
+    async def _ratings_of(conn: AsyncConnection, game: str, players: list[str]) -> dict[str, dict[str, Any]]:
+        r = ratings_table.c
+        rows = await conn.execute(sa.select(r.player, r.data).where(r.game == game, r.player.in_(players)))
+        return {row.player: unpack(row.data) for row in rows}
+
+    async def _put_ratings(
+        self, conn: AsyncConnection, game: str, rows: dict[str, dict[str, Any]], *, replace: bool
+    ) -> None:
+        values = [
+            {"game": game, "player": p, "data": pack(row), "score": score_of(row)} for p, row in sorted(rows.items())
+        ]
+        if not values:
+            return
+        stmt = self._insert(ratings_table)
+        if replace:
+            stmt = stmt.on_conflict_do_update(
+                index_elements=["game", "player"], set_={"data": stmt.excluded.data, "score": stmt.excluded.score}
+            )
+        else:
+            stmt = stmt.on_conflict_do_nothing(index_elements=["game", "player"])
+        await conn.execute(stmt, values)
+
+    async def set_rematch(self, room: str, new: str) -> str:
+        async with self._tx() as conn:
+            await conn.execute(self._insert(rematch_table).values(room=room, new=new).on_conflict_do_nothing())
+            got = await conn.execute(sa.select(rematch_table.c.new).where(rematch_table.c.room == room))
+            return str(got.scalar_one())
+
+    async def has_chat(self, room: str | None) -> bool:
+        c = chat_table.c
+        async with self._tx() as conn:
+            got = await conn.execute(sa.select(c.id).where(c.room == (room or LOBBY)).limit(1))
+            return got.first() is not None
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=FULL")
+    cur.close()
+
+
+__all__ = ["SqlRecords", "VERSION_TABLE", "engine_url"]
