@@ -8,7 +8,7 @@ WEB := clients/web
 WEB_DEPS := $(WEB)/node_modules/.package-lock.json
 WEB_SRC := $(WEB)/build.mjs $(shell find $(WEB)/src -type f 2>/dev/null)
 
-.PHONY: venv web webcheck test lint types golden serve bench loadtest simulate faults chaos fuzz
+.PHONY: venv web webcheck test lint types golden serve bench records-bench loadtest simulate faults chaos fuzz
 
 venv: $(STAMP)
 
@@ -56,6 +56,11 @@ serve: $(STAMP) web
 # generated section of docs/benchmarks.md and keeps the JSON in loadtests/results/ (BENCH_ARGS=--quick: a smoke run)
 bench: $(STAMP)
 	$(BIN)/python -m loadtests.suite $(BENCH_ARGS)
+
+# game ends, leaderboard pages and histories on the records database with 10 and 100,000 rated players, on a SQLite
+# file and on PostgreSQL at 127.0.0.1:5432 (a database of its own, dropped at the end); RECORDS_BENCH_ARGS overrides
+records-bench: $(STAMP)
+	$(BIN)/python -m loadtests.records_bench --backend both --players 10,100000 --ends 200 $(RECORDS_BENCH_ARGS)
 
 arena: $(STAMP)
 	nice -n 10 $(BIN)/python -m server.games.arena --games 20 --playouts 16 --jobs 2

@@ -56,6 +56,10 @@ class Settings(BaseSettings):
         "postgresql://user:password@host:port/db for several nodes, sqlite:///path/to.db, or memory; default: a "
         "SQLite store's own file, a Redis store's ./data/records.db (one machine only), memory for memory",
     )
+    records_timeout: float = Field(
+        5.0, gt=0, le=60, description="seconds a records operation may take before it answers unavailable "
+        "(the records database is then left alone for 2 s: every records request answers unavailable at once)",
+    )
     prefix: str = Field("mp:", description="key prefix in the store; nodes on one Redis and prefix form a cluster")
     node_id: str = Field(
         default_factory=_default_node_id,

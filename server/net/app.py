@@ -107,7 +107,7 @@ class App:
             if isinstance(self.store, RedisStore)
             else None
         )
-        self.records = open_records(settings.records, self.store)
+        self.records = open_records(settings.records, self.store, timeout=settings.records_timeout)
         self.hub = Hub(settings, self.store, cluster=cluster, records=self.records)
         self.server: Server | None = None
         self._bootstrap: asyncio.Task[None] | None = None

@@ -72,7 +72,7 @@ log = logging.getLogger("marcopolo.records")
 LOCAL_RECORDS = "sqlite:///./data/records.db"
 
 
-def open_records(url: str | None, store: Store) -> Records:
+def open_records(url: str | None, store: Store, *, timeout: float = 5.0) -> Records:
     """The records database a url names, for a node whose room store is `store`.
 
     - ``memory``: kept in the process (nothing survives it);
@@ -87,14 +87,14 @@ def open_records(url: str | None, store: Store) -> Records:
 
     if url is None or url == "":
         if isinstance(store, SqliteStore):
-            return SqlRecords(f"sqlite:///{store.path.resolve()}", prepare=store.ping)
+            return SqlRecords(f"sqlite:///{store.path.resolve()}", prepare=store.ping, timeout=timeout)
         if isinstance(store, RedisStore):
             log.warning(
                 "records (ratings, finished games, chat) in the local file %s: nodes on other machines do not "
                 "see them; name a shared database with --records postgresql://...",
                 LOCAL_RECORDS,
             )
-            return SqlRecords(LOCAL_RECORDS)
+            return SqlRecords(LOCAL_RECORDS, timeout=timeout)
         return MemoryRecords()
     if url == "memory":
         return MemoryRecords()
@@ -103,8 +103,8 @@ def open_records(url: str | None, store: Store) -> Records:
             from server.store.sqlite import path_of
 
             if Path(path_of(url)).resolve() == store.path.resolve():
-                return SqlRecords(url, prepare=store.ping)
-        return SqlRecords(url)
+                return SqlRecords(url, prepare=store.ping, timeout=timeout)
+        return SqlRecords(url, timeout=timeout)
     raise ValueError(f"unknown records url {url!r}: use 'memory', 'sqlite:///path/to.db' or 'postgresql://...'")
 
 

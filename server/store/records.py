@@ -62,7 +62,7 @@ class Records(ABC):
             await asyncio.wait(set(self._pending), timeout=timeout)
 
     async def close(self) -> None:
-        await self.settled(5.0)
+        await self.settled(2.0)  # a game's archive a moment from done; one stuck on a database that is down is not
         for task in list(self._pending):
             task.cancel()
 

@@ -13,6 +13,7 @@ Must not: run when the records live in memory (nothing would last) or touch live
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Any
 
@@ -37,10 +38,14 @@ async def move_redis_records(store: RedisStore, records: Records, node: str = ""
 
     Returns what was moved (counts), or None when it was done before or another node is doing it."""
     r, p = store.client, store.prefix
+    holding = False  # the lock, until the move is done or failed
     try:
         if await r.exists(f"{p}records:moved"):
             return None
         if not await r.set(f"{p}records:moving", node or "?", nx=True, ex=MOVING_SECONDS):
+            return None
+        holding = True
+        if await r.exists(f"{p}records:moved"):  # another node finished the move between our two reads
             return None
         counts = {"ratings": 0, "games": 0, "chat": 0, "rematch": 0}
         async for key in r.scan_iter(match=f"{p}ratings:*", count=500):
@@ -68,8 +73,13 @@ async def move_redis_records(store: RedisStore, records: Records, node: str = ""
                 counts["rematch"] += 1
         await r.set(f"{p}records:moved", node or "?")
         await r.delete(f"{p}records:moving")
+        holding = False
     except (RedisError, OSError) as err:
         raise StoreUnavailable(str(err)) from err
+    finally:
+        if holding:  # failed half-way (Redis or the records database down): the next start moves the rest at once
+            with contextlib.suppress(RedisError, OSError):
+                await r.delete(f"{p}records:moving")
     log.info("moved the records kept in Redis into the records database: %s", counts)
     return counts
 

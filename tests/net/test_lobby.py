@@ -14,6 +14,7 @@ import random
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import msgpack
@@ -421,6 +422,76 @@ async def test_a_replay_stepped_to_the_last_version_ends_at_the_spectators_final
     with pytest.raises(ServerError) as err:
         await reader.replay(room, last + 1)
     assert err.value.code == "not_found"
+
+
+async def test_a_finished_games_replay_outlives_its_room_in_the_archive(make_server: Any, tmp_path: Path) -> None:
+    """The live room expires (here: the node stops and the room is deleted from the store); the replay, the
+    history and the ratings come from the records database, the replay the same frame for frame."""
+    srv = await make_server(records=f"sqlite:///{tmp_path}/records.db")
+    room, players, _spectator, _ = await _finished_game(srv)
+    reader = await srv.client("reader")
+    await _eventually(lambda: reader.history(), bool)
+    live = [await reader.replay(room, v) for v in range(0, (await reader.replay(room))["last"] + 1)]
+    await srv._stop_app()
+    await srv.store.delete_room(room)
+    await srv.start()
+    assert srv.app is not None and await srv.app.hub.meta_of(room) is None
+    late = await srv.client("late")
+    archived = [await late.replay(room, v) for v in range(len(live))]
+    assert [{k: v for k, v in r.items() if k != "re"} for r in archived] == [
+        {k: v for k, v in r.items() if k != "re"} for r in live
+    ]
+    assert [g["room"] for g in await late.history()] == [room]
+    assert {row["player"] for row in await late.ratings("expedition")} == {p.player for p in players}
+    with pytest.raises(ServerError) as err:
+        await late.replay("nosuchroom")
+    assert err.value.code == "not_found"
+
+
+async def test_a_records_database_that_never_answers_delays_no_move(make_server: Any) -> None:
+    """The records database accepts connections and never answers (a stalled PostgreSQL): the game plays to
+    its end at the usual pace, the last move included (its archive is written in the background); the
+    records requests and room chat answer `unavailable`."""
+    stalled: list[asyncio.StreamWriter] = []
+
+    async def hold(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        stalled.append(writer)  # accepted, never answered
+
+    listener = await asyncio.start_server(hold, "127.0.0.1", 0)
+    port = listener.sockets[0].getsockname()[1]
+    try:
+        srv = await make_server(records=f"postgresql://marcopolo@127.0.0.1:{port}/records", records_timeout=1.0)
+        room, players = await _two_player_game(srv)
+        slowest = 0.0
+        loop = asyncio.get_running_loop()
+        rng = random.Random(4)
+        for _ in range(5000):
+            views = [p.view(room) for p in players]
+            if any(v.get("result") for v in views):
+                break
+            mover = next((p for p, v in zip(players, views, strict=True) if v.get("prompt")), None)
+            if mover is None:
+                await asyncio.sleep(0.005)
+                continue
+            started = loop.time()
+            try:
+                await mover.move(room, rng.choice(mover.view(room)["prompt"]["options"]))
+            except ServerError as err:
+                assert err.code in ("not_your_turn", "illegal_move", "stale"), err
+                await asyncio.sleep(0.005)
+                continue
+            slowest = max(slowest, loop.time() - started)
+        assert any(p.view(room).get("result") for p in players), "the game did not end"
+        assert slowest < 2.0, f"a move waited {slowest:.2f} s on the records database"
+        for ask in (lambda: players[0].history(), lambda: players[0].ratings("expedition"),
+                    lambda: players[0].chat_log(room), lambda: players[0].chat("gg", room=room)):  # fmt: skip
+            with pytest.raises(ServerError) as err:
+                await ask()
+            assert err.value.code == "unavailable"
+    finally:
+        for writer in stalled:
+            writer.close()
+        listener.close()
 
 
 async def test_a_replay_of_a_running_game_is_refused(make_server: Any) -> None:
