@@ -5,7 +5,8 @@ is left as it is; without the markers the section is appended).
 Each run is one `python -m loadtests.bench ...` subprocess (the baseline, then the real server, under the
 same load), its figures kept as JSON in `loadtests/results/bench-<UTC time>/`. The set:
 
-1. Expedition, 4 seats, 250 rooms, closed loop, memory store; the same on Redis (when Redis answers).
+1. Expedition, 4 seats, 250 rooms, closed loop, memory store; the same on a fresh SQLite file (the server's
+   default store), and on Redis (when Redis answers).
 2. Every game, 4 seats, closed loop, a smaller room count (`--game-rooms`, default 50), memory store.
 3. Open loop: 500 rooms x 4 seats, each seat thinking 1 s after its prompt.
 4. Idle: 10,000 connections (fewer when the open-files limit does not allow it; the soft limit is raised to
@@ -26,6 +27,7 @@ import os
 import platform
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -72,6 +74,9 @@ def plan(a: argparse.Namespace) -> tuple[list[tuple[str, list[str]]], list[str]]
     runs: list[tuple[str, list[str]]] = []
     base = ["--mode", "closed", "--game", "expedition", "--seats", "4", "--rooms", str(rooms), "--seconds", secs]
     runs.append(("expedition-closed-memory", [*base, "--store", "memory", *clients]))
+    # the server's default store right after, under the same load (a fresh file, removed after the run)
+    sqlite_file = Path(tempfile.gettempdir()) / f"marcopolo-bench-{os.getpid()}.db"
+    runs.append(("expedition-closed-sqlite", [*base, "--store", f"sqlite:///{sqlite_file}", *clients]))
     redis = redis_answers(a.redis)
     if redis:
         runs.append(("expedition-closed-redis", [*base, "--store", a.redis, *clients]))
@@ -262,7 +267,21 @@ def main(argv: list[str] | None = None) -> int:
             continue
         results.append((name, cmd, json.loads(path.read_text())))
         print(f"({time.monotonic() - t0:.0f} s)", flush=True)
+        for arg in args:  # a SQLite run's file (and its -wal, -shm) goes
+            if arg.startswith("sqlite:///"):
+                for tail in ("", "-wal", "-shm"):
+                    Path(arg[len("sqlite://") :] + tail).unlink(missing_ok=True)
     by_name = {name: data for name, _, data in results}
+    mem, lite = by_name.get("expedition-closed-memory"), by_name.get("expedition-closed-sqlite")
+    if mem and lite:
+        real_m = next(r for r in mem["reports"] if r["label"] == "real")
+        real_s = next(r for r in lite["reports"] if r["label"] == "real")
+        if real_m["moves_per_s"]:
+            notes.append(
+                f"closed loop, real server: the SQLite store made {real_s['moves_per_s']:,.1f} moves/s against"
+                f" {real_m['moves_per_s']:,.1f} on the memory store:"
+                f" {real_s['moves_per_s'] / real_m['moves_per_s'] * 100:.0f}%"
+            )
     one, two = by_name.get("expedition-closed-redis"), by_name.get("expedition-closed-redis-workers2")
     if one and two:
         real1 = next(r for r in one["reports"] if r["label"] == "real")

@@ -18,7 +18,7 @@ from typing import Any
 from server.rooms import ratings
 from server.rooms.core import Extension, Room, now_ms
 from server.rooms.meta import RoomMeta
-from server.store.base import StoreUnavailable
+from server.store.base import Store, StoreUnavailable
 from server.store.records import RateFn, Records
 
 log = logging.getLogger("marcopolo.lobby")
@@ -58,36 +58,69 @@ class Results(Extension):
         for i, seat in enumerate(seats):
             seat["rating"] = rated[i] if i < len(rated) else None
 
-    async def on_finish(self, room: Room) -> None:
-        """A game ended (called once, by the node that stored the last move): its archive and ratings, written
-        in the background so the last move is answered at once."""
+    def __init__(self) -> None:
+        #: finished rooms whose archive this process started (once per room; the archive itself is keyed by
+        #: room too, so a second start, after a restart, changes nothing)
+        self._archived: set[str] = set()
+
+    def on_dispose(self, room: Room) -> None:
+        self._archived.discard(room.id)
+
+    def on_version(self, room: Room) -> None:
+        """The version that ends the game is adopted (stored): its archive and rating update start now, in the
+        background, before its patches go out, so a player who sees the result and asks for the history or
+        the leaderboard finds the game there (the lobby waits for the first attempt, see `Records.settled`)."""
         meta = room.meta
-        if room.state is None or meta.closed:
+        if meta.status != "finished" or room.id in self._archived or room.state is None or meta.closed:
             return
         result = room.game.result(room.state)
         if result is None:
             return
+        self._archived.add(room.id)
         players = [str(p) for p in meta.players]
         names = [str(n) for n in meta.names]
         record = {"room": room.id, "game": meta.game, "seats": meta.seats, "players": list(meta.names),
                   "result": result, "finished_at": now_ms(), "_public": bool(meta.public)}  # fmt: skip
-        try:  # what a replay needs once the room itself has expired: its meta and its whole log
-            entries = await room.store.full_log(room.id)  # type: ignore[attr-defined]
-            kept = {k: v for k, v in meta.to_dict().items() if k != "invite"}  # a secret that outlives nothing
-            replay: dict[str, Any] | None = {"meta": kept, "entries": entries}
-        except StoreUnavailable as err:
-            log.warning("room %s: archived without its replay: %s", room.id, err)
-            replay = None
+        kept = {k: v for k, v in meta.to_dict().items() if k != "invite"}  # a secret nothing needs any more
         rated = sorted({ratings.identity(p) for p in players}) if meta.human_seats() else []
 
         def rate(rows: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
             return ratings.rate_game(rows, players, names, result)
 
         people = [p for p in players if not p.startswith("bot:")]
-        room.records.spawn(archive(room.records, record, people, rated, rate, replay), name=f"archive {room.id}")
+        work = archive(room.records, room.store, kept, record, people, rated, rate)
+        room.records.spawn(work, name=f"archive {room.id}")
 
 
 async def archive(
+    records: Records,
+    store: Store,
+    meta: dict[str, Any],
+    record: dict[str, Any],
+    people: list[str],
+    rated: list[str],
+    rate: RateFn,
+) -> bool:
+    """Archive and rate one finished game with what its replay needs (its meta and whole log, read from the
+    room store). A first attempt that fails leaves the retries (with backoff, for `ARCHIVE_RETRY_SECONDS`) to a
+    task of their own, which the lobby's reads do not wait for; a retry after an outcome that stayed unknown
+    changes nothing twice (the archive is keyed by room)."""
+    room = str(record["room"])
+    try:
+        entries = await store.full_log(room)  # type: ignore[attr-defined]
+        replay: dict[str, Any] | None = {"meta": meta, "entries": entries}
+    except StoreUnavailable as err:
+        log.warning("room %s: archived without its replay: %s", room, err)
+        replay = None
+    try:
+        return await records.finish_game(record, people, rated=rated, rate=rate, replay=replay)
+    except StoreUnavailable as err:
+        log.warning("room %s: history/ratings not stored yet (%s); retrying", room, err)
+    records.spawn(_retry(records, record, people, rated, rate, replay), name=f"archive {room} (retry)", settle=False)
+    return False
+
+
+async def _retry(
     records: Records,
     record: dict[str, Any],
     people: list[str],
@@ -95,12 +128,11 @@ async def archive(
     rate: RateFn,
     replay: dict[str, Any] | None,
 ) -> bool:
-    """Archive and rate one finished game, retrying (with backoff) while the records database is down; a
-    retry after an outcome that stayed unknown changes nothing twice (the archive is keyed by room)."""
     loop = asyncio.get_running_loop()
     give_up = loop.time() + ARCHIVE_RETRY_SECONDS
     delay = 0.5
     while True:
+        await asyncio.sleep(delay)
         try:
             return await records.finish_game(record, people, rated=rated, rate=rate, replay=replay)
         except StoreUnavailable as err:
@@ -108,5 +140,4 @@ async def archive(
                 log.error("room %s: history/ratings not stored (gave up): %s", record["room"], err)
                 return False
             log.warning("room %s: history/ratings not stored yet (%s); retrying in %.1f s", record["room"], err, delay)
-        await asyncio.sleep(delay)
         delay = min(delay * 2, 30.0)

@@ -48,18 +48,21 @@ class Records(ABC):
 
     def __init__(self) -> None:
         self._pending: set[asyncio.Task[Any]] = set()
+        self._settle: set[asyncio.Task[Any]] = set()
 
-    def spawn(self, work: Coroutine[Any, Any, Any], name: str = "records") -> asyncio.Task[Any]:
-        """Run `work` without anybody awaiting it (kept until done; `settled` and `close` wait for it)."""
+    def spawn(self, work: Coroutine[Any, Any, Any], name: str = "records", settle: bool = True) -> asyncio.Task[Any]:
+        """Run `work` without anybody awaiting it (kept until done; `close` waits for it, and `settled` too
+        unless `settle` is False: retries of a write that failed are not waited for)."""
         task = asyncio.get_running_loop().create_task(work, name=name)
-        self._pending.add(task)
-        task.add_done_callback(self._pending.discard)
+        for kept in (self._pending, self._settle) if settle else (self._pending,):
+            kept.add(task)
+            task.add_done_callback(kept.discard)
         return task
 
     async def settled(self, timeout: float = 2.0) -> None:
-        """Wait (at most `timeout` seconds) for the background writes started so far."""
-        if self._pending:
-            await asyncio.wait(set(self._pending), timeout=timeout)
+        """Wait (at most `timeout` seconds) for the first attempt of the background writes started so far."""
+        if self._settle:
+            await asyncio.wait(set(self._settle), timeout=timeout)
 
     async def close(self) -> None:
         await self.settled(2.0)  # a game's archive a moment from done; one stuck on a database that is down is not

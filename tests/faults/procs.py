@@ -411,3 +411,107 @@ async def audit(redis_url: str, prefix: str, room: str, players: list[Player]) -
     for p in players:
         assert not p.regressions, f"{p.name} saw the version go down: {p.regressions[:3]}"
     return {"log": len(log), "acks": len(acks), "v": meta["v"]}
+
+
+def _pg_bindir() -> Path | None:
+    """The newest `/usr/lib/postgresql/<version>/bin` that has `initdb` (None: no PostgreSQL server installed)."""
+    found = [p for p in Path("/usr/lib/postgresql").glob("*/bin") if (p / "initdb").exists()]
+    found.sort(key=lambda p: [int(x) if x.isdigit() else 0 for x in p.parent.name.split(".")])
+    return found[-1] if found else None
+
+
+PG_BINDIR = _pg_bindir()
+
+
+class PgProc:
+    """A PostgreSQL of the test's own: `initdb` in a temp dir (trust auth, superuser `postgres`) and `postgres`
+    on a free port, on 127.0.0.1 only, its unix socket in the temp dir. As root, initdb and the server run as
+    the `postgres` system user (initdb refuses root), still as the very process this object holds the PID of.
+    The server is the leader of a process group of its own: `kill()` SIGKILLs the postmaster and every backend
+    at once (a crash of the database's machine, as far as its clients can tell); `start()` again runs it on
+    the same data directory and port (crash recovery)."""
+
+    def __init__(self, dbname: str = "records") -> None:
+        assert PG_BINDIR is not None, "no PostgreSQL server (initdb) installed"
+        self.bindir = PG_BINDIR
+        self.port = free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="mp-pg-"))
+        self.data = self.dir / "data"
+        self.sockets = self.dir / "sock"
+        self.log_path = self.dir / "postgres.log"
+        self.dbname = dbname
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.as_postgres = os.geteuid() == 0
+        self.sockets.mkdir()
+        if self.as_postgres:
+            for p in (self.dir, self.sockets):
+                shutil.chown(p, "postgres", "postgres")
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/{dbname}"
+        self.admin_url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def _user(self) -> dict[str, Any]:
+        return {"user": "postgres", "group": "postgres", "extra_groups": []} if self.as_postgres else {}
+
+    def init(self) -> None:
+        args = [str(self.bindir / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust",
+                "-E", "UTF8", "--no-sync", "--no-instructions"]  # fmt: skip
+        done = subprocess.run(args, cwd=self.dir, capture_output=True, timeout=120, **self._user())
+        assert done.returncode == 0, f"initdb failed: {done.stdout.decode()[-500:]} {done.stderr.decode()[-1500:]}"
+
+    def start(self, timeout: float = 30) -> None:
+        """Start the server (the PID this object holds is the postmaster's) and wait until it takes queries."""
+        assert self.proc is None or self.proc.poll() is not None, "already running"
+        args = [str(self.bindir / "postgres"), "-D", str(self.data), "-p", str(self.port), "-k", str(self.sockets),
+                "-h", "127.0.0.1", "-c", "max_connections=40", "-c", "shared_buffers=16MB"]  # fmt: skip
+        deadline = time.monotonic() + timeout
+        while True:
+            with open(self.log_path, "ab") as out:
+                self.proc = subprocess.Popen(
+                    args, cwd=self.dir, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, **self._user()
+                )
+            while time.monotonic() < deadline and self.proc.poll() is None and not self.answers():
+                time.sleep(0.1)
+            if self.proc.poll() is None and self.answers():
+                return
+            if self.proc.poll() is None or time.monotonic() >= deadline:
+                self.kill()
+                raise TimeoutError(f"postgres on {self.port} did not answer within {timeout} s:\n{self.log()[-2000:]}")
+            time.sleep(0.3)  # exited at once (e.g. the killed one's shared memory not yet released): again
+
+    def answers(self) -> bool:
+        args = [str(self.bindir / "pg_isready"), "-q", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres",
+                "-t", "2"]  # fmt: skip
+        try:
+            return subprocess.run(args, capture_output=True, timeout=5).returncode == 0
+        except subprocess.TimeoutExpired:
+            return False
+
+    async def create_database(self) -> None:
+        """`createdb` of `dbname` (over asyncpg, connected to the `postgres` database)."""
+        import asyncpg
+
+        conn = await asyncpg.connect(self.admin_url, timeout=5)
+        try:
+            await conn.execute(f'CREATE DATABASE "{self.dbname}"')
+        finally:
+            await conn.close()
+
+    def kill(self) -> None:
+        """SIGKILL the postmaster and every process of its group (its backends), and reap the postmaster."""
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:  # (a postmaster that exited by itself took its backends with it)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+        self.proc = None
+
+    def log(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def stop(self) -> None:
+        self.kill()
+        shutil.rmtree(self.dir, ignore_errors=True)

@@ -448,6 +448,30 @@ async def test_a_finished_games_replay_outlives_its_room_in_the_archive(make_ser
     assert err.value.code == "not_found"
 
 
+async def test_an_archived_unlisted_game_is_replayed_to_its_players_only_and_keeps_no_invite(
+    make_server: Any, tmp_path: Path
+) -> None:
+    srv = await make_server(records=f"sqlite:///{tmp_path}/records.db")
+    a, b = await srv.client("ann"), await srv.client("bob")
+    room = await a.create_room("expedition", 2, options={"seed": 8}, public=False)
+    await a.join(room)
+    await b.join(room, invite=a.invites[room])
+    await play_to_end(room, [a, b], random.Random(8))
+    await a.wait_for(room, lambda s: s["result"] is not None)
+    await _eventually(lambda: a.history(), bool)
+    await srv._stop_app()
+    await srv.store.delete_room(room)
+    await srv.start()
+    assert srv.app is not None
+    kept = await srv.app.records.archived(room)
+    assert kept is not None and kept["meta"].get("invite") is None and a.invites[room] not in strings(kept)
+    ann, eve = await srv.client("ann", token=a.token), await srv.client("eve")
+    assert (await ann.replay(room))["seed"] == 8
+    with pytest.raises(ServerError) as err:
+        await eve.replay(room)
+    assert err.value.code == "forbidden"
+
+
 async def test_a_records_database_that_never_answers_delays_no_move(make_server: Any) -> None:
     """The records database accepts connections and never answers (a stalled PostgreSQL): the game plays to
     its end at the usual pace, the last move included (its archive is written in the background); the
