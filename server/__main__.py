@@ -158,9 +158,14 @@ def main(argv: list[str] | None = None) -> int:
         extra={"settings": settings.model_dump(exclude={"store", "records"})},
     )
     from server.net.app import run
+    from server.store import StoreLocked
 
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run(settings))
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(run(settings))
+    except StoreLocked as err:
+        log.error("not starting: %s", err)
+        return 2
     return 0
 
 

@@ -35,6 +35,7 @@ from server.store import MemoryRecords, open_records, open_store
 from server.store.base import Store, StoreUnavailable
 from server.store.records_move import move_redis_records
 from server.store.redis import RedisStore
+from server.store.sqlite import SqliteStore
 
 log = logging.getLogger("marcopolo.app")
 
@@ -131,6 +132,8 @@ class App:
         Until then `/healthz` answers 503 and requests get `unavailable`. With `wait_ready` (tests, and a
         store that answers) this returns only once the node is ready.
         """
+        if isinstance(self.store, SqliteStore) and self.store.takeover:
+            self.store.lock()  # StoreLocked: another server has this file; this one does not start
         self.server = await serve(
             self._handler,
             self.settings.host,

@@ -13,7 +13,7 @@ import logging
 import weakref
 from pathlib import Path
 
-from server.store.base import LoadedRoom, Store, StoreFenced, StoreUnavailable, token_node
+from server.store.base import LoadedRoom, Store, StoreFenced, StoreLocked, StoreUnavailable, token_node
 from server.store.memory import MemoryStore
 from server.store.records import MemoryRecords, Records
 from server.store.redis import RedisStore, SentinelUrl, parse_sentinel_url
@@ -24,6 +24,7 @@ __all__ = [
     "RedisStore",
     "Store",
     "StoreFenced",
+    "StoreLocked",
     "StoreUnavailable",
     "MemoryRecords",
     "Records",

@@ -44,6 +44,10 @@ class StoreUnavailable(Exception):
     """The backend failed (refused, timed out, errored); the operation may be retried later."""
 
 
+class StoreLocked(Exception):
+    """The store is held by another server (a SQLite file has one writer): this one must not start."""
+
+
 class StoreFenced(Exception):
     """A write carried a fencing token that no longer holds: another node owns the room now."""
 

@@ -23,12 +23,19 @@ expiry of a finished room), ``log`` (room, v, packed entry), ``fences`` (per roo
 lease token and when it lapses), ``sessions`` (key, packed session, expiry), ``seats`` (player, room).
 Times are wall-clock seconds (``time.time``) so leases and expiries mean the same after a restart; finished
 rooms and sessions are purged lazily once expired. Another process may open the file to read (WAL lets it
-read while the node writes), but only one node may write to it: with SQLite the node runs alone.
+read while the node writes), but only one node may write to it: with SQLite the node runs alone. A server
+opens its file with ``takeover=True``, which first takes an exclusive lock (``flock``) on ``<file>.lock``: a
+second server on the same file refuses to start (``StoreLocked``, naming the process that holds it) instead of
+fencing the first one off. The kernel drops the lock when the holder exits in any way (SIGKILL included), so
+a restarted node never waits for it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
+import os
 import sqlite3
 import threading
 import time
@@ -44,6 +51,7 @@ from server.store.base import (
     MetaInfo,
     Store,
     StoreFenced,
+    StoreLocked,
     StoreUnavailable,
     check_entry,
     check_meta,
@@ -173,12 +181,46 @@ class SqliteStore(Store):
         self._group_due = False
         #: group commits made (each one transaction, one fsync)
         self.groups = 0
+        #: the open `<file>.lock` this store holds exclusively (takeover only), see `lock`
+        self._lock_fd: int | None = None
+
+    @property
+    def lock_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".lock")
+
+    def lock(self) -> None:
+        """Take the file's exclusive lock (a server does, before it serves); StoreLocked if another holds it.
+        Cheap and synchronous; done again by the first write of a takeover store if nobody did it before."""
+        if self._lock_fd is not None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "?"
+            os.close(fd)
+            raise StoreLocked(
+                f"{self.path} is in use by another server (pid {holder}); a SQLite store has one server: stop "
+                "that one first, or give this one another file"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self._lock_fd = fd
+
+    def _unlock(self) -> None:
+        if self._lock_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._lock_fd)  # closing the descriptor drops the flock
+            self._lock_fd = None
 
     # ---- the worker thread ----------------------------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
         if self._db is not None:
             return self._db
+        if self.takeover:
+            self.lock()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
@@ -511,6 +553,7 @@ class SqliteStore(Store):
             await loop.run_in_executor(self._pool, shut)
         finally:
             self._pool.shutdown(wait=False)
+            self._unlock()
 
     async def ping(self) -> None:
         def work(db: sqlite3.Connection) -> None:

@@ -96,3 +96,41 @@ async def test_a_sigkilled_node_restarted_on_its_file_resumes_every_room_token_a
             await p.close()
         node.stop()
         again.stop()
+
+
+async def test_a_second_server_on_the_same_file_refuses_to_start_and_the_first_plays_on(tmp_path: Path) -> None:
+    """Two servers on one SQLite file: the second exits at once (code 2) naming the first one's pid; the first
+    never notices (its room plays on, nothing fenced); once the first is SIGKILLed, the second starts (the
+    kernel dropped the lock with the process)."""
+    url = f"sqlite://{tmp_path}/data/marcopolo.db"
+    first = NodeProc("first", url, "mp:")
+    second = NodeProc("second", url, "mp:")
+    first.start()
+    ann = Player("ann", [first.url])
+    try:
+        await ann.connect()
+        assert ann.client is not None
+        room = str(
+            (await ann.client.request("create", game="expedition", seats=2, options={"seed": 5}, bots=1))["room"]
+        )
+        await ann.join(room, None)
+        second.start(wait=False)
+        assert second.proc is not None
+        code = await asyncio.to_thread(second.proc.wait, 30)
+        assert code == 2, second.log()
+        assert first.proc is not None and "in use by another server" in second.log()
+        assert f"pid {first.proc.pid}" in second.log()
+        await ann.play(room, random.Random(5), lambda: False)
+        assert ann.client.views[room].state.get("result"), "the first server's game did not play on"
+        assert not ann.errors, ann.errors
+        first.kill()
+        second.start()  # healthy: it took the file
+        reader = Player("reader", [second.url])
+        await reader.connect()
+        state = await reader.settle(room)
+        assert state.get("result")
+        await reader.close()
+    finally:
+        await ann.close()
+        first.stop()
+        second.stop()
