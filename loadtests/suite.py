@@ -98,6 +98,17 @@ def plan(a: argparse.Namespace) -> tuple[list[tuple[str, list[str]]], list[str]]
     return runs, notes
 
 
+def _compare(base: dict[str, Any] | None, other: dict[str, Any] | None, what: str) -> str | None:
+    """A note comparing the real server's moves/s of two runs (None when either is missing)."""
+    if not base or not other:
+        return None
+    one = next(r for r in base["reports"] if r["label"] == "real")["moves_per_s"]
+    two = next(r for r in other["reports"] if r["label"] == "real")["moves_per_s"]
+    if not one:
+        return None
+    return f"closed loop, real server, {what}: {two:,.1f} moves/s against {one:,.1f}: {two / one * 100:.0f}%"
+
+
 def _f(x: Any, digits: int = 1) -> str:
     if x is None:
         return "-"
@@ -267,30 +278,18 @@ def main(argv: list[str] | None = None) -> int:
             continue
         results.append((name, cmd, json.loads(path.read_text())))
         print(f"({time.monotonic() - t0:.0f} s)", flush=True)
-        for arg in args:  # a SQLite run's file (and its -wal, -shm) goes
+        for arg in args:  # a SQLite run's file (and its -wal, -shm, .lock) goes
             if arg.startswith("sqlite:///"):
-                for tail in ("", "-wal", "-shm"):
+                for tail in ("", "-wal", "-shm", ".lock"):
                     Path(arg[len("sqlite://") :] + tail).unlink(missing_ok=True)
     by_name = {name: data for name, _, data in results}
-    mem, lite = by_name.get("expedition-closed-memory"), by_name.get("expedition-closed-sqlite")
-    if mem and lite:
-        real_m = next(r for r in mem["reports"] if r["label"] == "real")
-        real_s = next(r for r in lite["reports"] if r["label"] == "real")
-        if real_m["moves_per_s"]:
-            notes.append(
-                f"closed loop, real server: the SQLite store made {real_s['moves_per_s']:,.1f} moves/s against"
-                f" {real_m['moves_per_s']:,.1f} on the memory store:"
-                f" {real_s['moves_per_s'] / real_m['moves_per_s'] * 100:.0f}%"
-            )
-    one, two = by_name.get("expedition-closed-redis"), by_name.get("expedition-closed-redis-workers2")
-    if one and two:
-        real1 = next(r for r in one["reports"] if r["label"] == "real")
-        real2 = next(r for r in two["reports"] if r["label"] == "real")
-        if real1["moves_per_s"]:
-            notes.append(
-                f"closed loop on Redis, real server: --workers 2 made {real2['moves_per_s']:,.1f} moves/s against"
-                f" {real1['moves_per_s']:,.1f} with one process: {real2['moves_per_s'] / real1['moves_per_s']:.2f}x"
-            )
+    for base, other, what in (
+        ("expedition-closed-memory", "expedition-closed-sqlite", "the SQLite store against the memory store"),
+        ("expedition-closed-redis", "expedition-closed-redis-workers2", "on Redis, --workers 2 against one process"),
+    ):
+        note = _compare(by_name.get(base), by_name.get(other), what)
+        if note:
+            notes.append(note)
     text = section(results, notes, started, load)
     print("\n" + text)
     if not a.no_write:

@@ -183,6 +183,10 @@ class SqliteStore(Store):
         self.groups = 0
         #: the open `<file>.lock` this store holds exclusively (takeover only), see `lock`
         self._lock_fd: int | None = None
+        #: (worker thread) the `fences` rows read, by room, while this store holds the file's lock and so is its
+        #: one writer: a move's fence check then reads no row. Every write of a room's fence drops its entry,
+        #: and any rollback drops them all.
+        self._fences: dict[str, tuple[Any, ...] | None] = {}
 
     @property
     def lock_path(self) -> Path:
@@ -234,6 +238,7 @@ class SqliteStore(Store):
                 db.execute("BEGIN IMMEDIATE")
                 db.execute("UPDATE fences SET epoch = epoch + 1, token = NULL, lease_until = NULL")
                 db.execute("COMMIT")
+                self._fences.clear()
         except BaseException:
             db.close()
             raise
@@ -292,17 +297,24 @@ class SqliteStore(Store):
             db.execute("BEGIN IMMEDIATE")
             try:
                 for fn, _fut in group:
-                    db.execute("SAVEPOINT one")
+                    # a write that checks everything before it writes needs no savepoint: refused, it wrote nothing
+                    whole = not getattr(fn, "checks_first", False)
+                    if whole:
+                        db.execute("SAVEPOINT one")
                     try:
                         outcomes.append((True, fn(db)))
                     except sqlite3.Error:
                         raise  # the database failed: the whole group is not stored
                     except Exception as refused:  # noqa: BLE001 - a caller mistake or a fence: this write alone
-                        db.execute("ROLLBACK TO one")
+                        if whole:
+                            db.execute("ROLLBACK TO one")
+                            self._fences.clear()
                         outcomes.append((False, refused))
-                    db.execute("RELEASE one")
+                    if whole:
+                        db.execute("RELEASE one")
                 db.execute("COMMIT")
             except BaseException:
+                self._fences.clear()
                 if db.in_transaction:
                     db.rollback()
                 raise
@@ -341,6 +353,7 @@ class SqliteStore(Store):
         for rid in gone:  # the room's epoch goes with it, as its fence key expires with the room in Redis
             for table in ("rooms", "log", "fences"):
                 db.execute(f"DELETE FROM {table} WHERE room = ?", (rid,))  # noqa: S608 - fixed table names
+            self._fences.pop(rid, None)
 
     def _exists(self, db: sqlite3.Connection, room: str) -> bool:
         self._purge(db, room)
@@ -348,7 +361,12 @@ class SqliteStore(Store):
 
     def _lease(self, db: sqlite3.Connection, room: str) -> tuple[int, str | None]:
         """The room's epoch and the token holding its lease now (None if free or lapsed)."""
-        row = db.execute("SELECT epoch, token, lease_until FROM fences WHERE room = ?", (room,)).fetchone()
+        if room in self._fences:
+            row = self._fences[room]
+        else:
+            row = db.execute("SELECT epoch, token, lease_until FROM fences WHERE room = ?", (room,)).fetchone()
+            if self._lock_fd is not None:
+                self._fences[room] = row
         if row is None:
             return 0, None
         epoch, token, until = row
@@ -379,6 +397,7 @@ class SqliteStore(Store):
             "lease_until = excluded.lease_until",
             (room, epoch + 1, token, self._now() + ttl_ms / 1000),
         )
+        self._fences.pop(room, None)
         return token
 
     def _extend(self, db: sqlite3.Connection, room: str, token: str, ttl_ms: int) -> bool:
@@ -390,6 +409,7 @@ class SqliteStore(Store):
             "ON CONFLICT (room) DO UPDATE SET token = excluded.token, lease_until = excluded.lease_until",
             (room, epoch, token, self._now() + ttl_ms / 1000),
         )
+        self._fences.pop(room, None)
         return True
 
     @staticmethod
@@ -445,6 +465,7 @@ class SqliteStore(Store):
                 (info.packed, info.status, info.game, int(info.public), int(info.listed), v, room),
             )
 
+        work.checks_first = True  # type: ignore[attr-defined]  # every refusal comes before the first write
         await self._call(work, write=True)
 
     async def save_snapshot(self, room: str, v: int, snapshot: bytes, *, fence: str | None = None) -> None:
@@ -535,6 +556,7 @@ class SqliteStore(Store):
         def work(db: sqlite3.Connection) -> None:
             for table in ("rooms", "log", "fences"):
                 db.execute(f"DELETE FROM {table} WHERE room = ?", (room,))  # noqa: S608 - fixed table names
+            self._fences.pop(room, None)
 
         await self._call(work, write=True)
 
@@ -653,6 +675,7 @@ class SqliteStore(Store):
                 db.execute(
                     "UPDATE fences SET epoch = epoch + 1, token = NULL, lease_until = NULL WHERE room = ?", (room,)
                 )
+                self._fences.pop(room, None)
 
         await self._call(work, write=True)
 

@@ -87,7 +87,8 @@ def memory_backend() -> Backend:
 async def sqlite_backend_in(folder: str) -> AsyncIterator[Backend]:
     """A SqliteStore on a new file in `folder` (the folder is created by the store), with a fake clock."""
     clock = FakeClock()
-    store = SqliteStore(os.path.join(folder, "db", "store.db"), clock=clock)
+    # as a server opens it: the file's one writer (locked; its fence rows cached)
+    store = SqliteStore(os.path.join(folder, "db", "store.db"), clock=clock, takeover=True)
     try:
         yield Backend("sqlite", store, clock=clock)
     finally:
