@@ -56,6 +56,11 @@ class Settings(BaseSettings):
         "postgresql://user:password@host:port/db for several nodes, sqlite:///path/to.db, or memory; default: a "
         "SQLite store's own file, a Redis store's ./data/records.db (one machine only), memory for memory",
     )
+    relay_timeout: float = Field(
+        5.0, gt=0, le=120, description="seconds a request forwarded to the node running its room waits for the "
+        "answer; then this node answers it itself: unavailable, or for a move (its outcome unknown) it closes the "
+        "connection (1012) so the client resyncs; a late answer is dropped",
+    )
     records_timeout: float = Field(
         5.0, gt=0, le=60, description="seconds a records operation may take before it answers unavailable "
         "(the records database is then left alone for 2 s: every records request answers unavailable at once)",

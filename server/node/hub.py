@@ -17,7 +17,7 @@ import hmac
 import logging
 import secrets
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from typing import Any, Protocol
 
 from pydantic import ValidationError
@@ -49,6 +49,8 @@ LOBBY_DELAY = 0.05
 MAX_BOT_THINK_MS = 10_000
 #: how long a re-join forwarded to another node may go unanswered before it is sent again
 JOIN_CONFIRM_SECONDS = 1.5
+#: requests answered here at their deadline whose late answers are still watched for (the oldest are forgotten)
+RELAY_LATE_KEPT = 10_000
 #: v1.1 requests handled by server.node.lobby: (hub, conn, msg) -> None, answering on the connection
 LOBBY_REQUESTS: dict[type, Any] = {
     m.QuickMatch: lobby.quick_match,
@@ -163,6 +165,11 @@ class Hub:
         #: Pub/sub drops what a node publishes while the other one is (re-)subscribing, so an unanswered
         #: re-join is sent again (a join of a seat already held only re-attaches it).
         self.join_pending: dict[tuple[str, str], float] = {}
+        #: requests with an id forwarded to another node and not answered yet: (conn id, id) -> (deadline timer,
+        #: connection, kind). At the deadline this node answers them itself (see `_relay_expired`).
+        self.relayed: dict[tuple[str, int], tuple[asyncio.TimerHandle, Connection, str]] = {}
+        #: requests answered here at their deadline: a late answer from the room's node is dropped (bounded)
+        self.relay_late: OrderedDict[tuple[str, int], None] = OrderedDict()
         self._rooms_dirty = False
         self.metrics.before_render.append(self._render_rooms)
         #: connections of other nodes that watch rooms of this node
@@ -468,7 +475,45 @@ class Hub:
     ) -> None:
         """Send a room request to the node that runs the room."""
         req = {"op": "req", "room": room_id, "kind": kind, "re": re, "args": args, "conn": _ref(self.node, conn)}
+        if re is not None:
+            key = (conn.id, re)
+            old = self.relayed.pop(key, None)
+            if old is not None:
+                old[0].cancel()
+            timer = asyncio.get_running_loop().call_later(self.settings.relay_timeout, self._relay_expired, key)
+            self.relayed[key] = (timer, conn, kind)
         self.cluster.send(owner, req)
+
+    def _relay_expired(self, key: tuple[str, int]) -> None:
+        """A forwarded request got no answer in time (the relay lost it, or its answer): answer it here, once."""
+        entry = self.relayed.pop(key, None)
+        if entry is None:
+            return
+        _timer, conn, kind = entry
+        self.relay_late[key] = None
+        while len(self.relay_late) > RELAY_LATE_KEPT:
+            self.relay_late.popitem(last=False)
+        self.metrics.relay_timeouts.inc()
+        log.warning("no answer to a forwarded %s of connection %s in time", kind, conn.id)
+        if kind == "move":  # stored or not, nobody here knows: no answer would be true; the client resyncs
+            conn.abort(1012, "no answer from the node running the room; reconnect and sync")
+        else:
+            self.error(conn, "unavailable", "no answer from the node running the room in time; retry", key[1])
+
+    def _relay_answered(self, cid: str, msg: Any) -> bool:
+        """A pushed message for a local connection: False when it answers a request already answered here."""
+        re = msg.get("re") if isinstance(msg, dict) else None
+        if re is None:
+            return True
+        key = (cid, re)
+        entry = self.relayed.pop(key, None)
+        if entry is not None:
+            entry[0].cancel()
+            return True
+        if key in self.relay_late:
+            del self.relay_late[key]
+            return False
+        return True
 
     async def on_cluster(self, payload: dict[str, Any]) -> None:
         """A message from another node (see server.node.cluster)."""
@@ -476,6 +521,8 @@ class Hub:
         if op == "push":
             target = self.local_conns.get(payload["conn"])
             msg = payload["msg"]
+            if (self.relayed or self.relay_late) and not self._relay_answered(payload["conn"], msg):
+                return
             if self.join_pending and isinstance(msg, dict) and msg.get("t") == "joined":
                 self.join_pending.pop((str(msg.get("room")), payload["conn"]), None)
             if target is not None:
