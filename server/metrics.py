@@ -40,6 +40,10 @@ class Metrics:
             "mp_rooms_fenced", "Rooms dropped here because another node took their lease", registry=r
         )
         self.takeovers = Counter("mp_takeovers", "Rooms this node took over from another node", registry=r)
+        self.store_refused = Counter(
+            "mp_store_refused_writes", "Room writes the store refused outright (disk full, out of memory, read-only)",
+            registry=r,
+        )
         self.relay_timeouts = Counter(
             "mp_relay_timeouts", "Requests forwarded to another node that this node answered itself at their deadline",
             registry=r,

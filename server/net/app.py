@@ -235,8 +235,13 @@ class App:
                 body["status"] = "store_unavailable"
                 status = 503
             else:
+                refusing = self.hub.refusing()
                 if not self.hub.ready:
                     body["status"] = "starting"
+                    status = 503
+                elif refusing is not None:
+                    body["status"] = "store_refusing_writes"
+                    body["reason"] = refusing
                     status = 503
             return _response(status, json.dumps(body).encode(), "application/json")
         if path == "/metrics":

@@ -49,6 +49,8 @@ LOBBY_DELAY = 0.05
 MAX_BOT_THINK_MS = 10_000
 #: how long a re-join forwarded to another node may go unanswered before it is sent again
 JOIN_CONFIRM_SECONDS = 1.5
+#: /healthz answers 503 this long after the store refused a room's write (unless a write of the room succeeded)
+REFUSING_SHOWN = 10.0
 #: requests answered here at their deadline whose late answers are still watched for (the oldest are forgotten)
 RELAY_LATE_KEPT = 10_000
 #: v1.1 requests handled by server.node.lobby: (hub, conn, msg) -> None, answering on the connection
@@ -483,6 +485,15 @@ class Hub:
             timer = asyncio.get_running_loop().call_later(self.settings.relay_timeout, self._relay_expired, key)
             self.relayed[key] = (timer, conn, kind)
         self.cluster.send(owner, req)
+
+    def refusing(self) -> str | None:
+        """Why the store refuses writes, if it refused one of a room here in the last `REFUSING_SHOWN` seconds
+        and none of that room's writes succeeded since (what /healthz reports)."""
+        now = time.monotonic()
+        for room in self.rooms.values():
+            if room.refusing is not None and now - room.refusing[1] < REFUSING_SHOWN:
+                return room.refusing[0]
+        return None
 
     def _relay_expired(self, key: tuple[str, int]) -> None:
         """A forwarded request got no answer in time (the relay lost it, or its answer): answer it here, once."""

@@ -39,7 +39,7 @@ from server.metrics import Metrics
 from server.rooms.meta import RoomMeta
 from server.rooms.names import unique_name
 from server.rooms.replay import replayed
-from server.store.base import Store, StoreFenced, StoreUnavailable
+from server.store.base import Store, StoreFenced, StoreRefused, StoreUnavailable
 from server.store.records import Records
 
 log = logging.getLogger("marcopolo.room")
@@ -218,6 +218,8 @@ class Room:
         #: owner that was paused (SIGSTOP, a long stall) never shows a view older than the new owner's.
         self.lease_until = float("inf") if fence is None else 0.0
         self.lease_ms = lease_ms
+        #: the last refusal of a write by the store (reason, time.monotonic()), until a write succeeds again
+        self.refusing: tuple[str, float] | None = None
         self._stopped = False
         self.fenced = False
         self._inbox: asyncio.Queue[Command | None] = asyncio.Queue()
@@ -552,7 +554,14 @@ class Room:
                 await self._timed("meta", store.save_meta(self.id, data, fence=self.fence))
             else:
                 await self._timed("append", store.append(self.id, entry, data, fence=self.fence))
+            self.refusing = None
             return
+        except StoreRefused as err:  # nothing stored, known at once: no settling, the next request is served
+            log.warning("room %s: the store refused v=%d: %s", self.id, meta.v, err)
+            self.refusing = (str(err), time.monotonic())
+            self.host.metrics.store_refused.inc()
+            raise RoomError("unavailable", "the store refuses writes now (full disk or memory?); nothing was "
+                            "changed; retry") from None  # fmt: skip
         except StoreUnavailable as err:
             log.warning("room %s: write of v=%d of unknown outcome: %s", self.id, meta.v, err)
         stored = await self._settle(meta.v, entry)

@@ -13,7 +13,15 @@ import logging
 import weakref
 from pathlib import Path
 
-from server.store.base import LoadedRoom, Store, StoreFenced, StoreLocked, StoreUnavailable, token_node
+from server.store.base import (
+    LoadedRoom,
+    Store,
+    StoreFenced,
+    StoreLocked,
+    StoreRefused,
+    StoreUnavailable,
+    token_node,
+)
 from server.store.memory import MemoryStore
 from server.store.records import MemoryRecords, Records
 from server.store.redis import RedisStore, SentinelUrl, parse_sentinel_url
@@ -25,6 +33,7 @@ __all__ = [
     "Store",
     "StoreFenced",
     "StoreLocked",
+    "StoreRefused",
     "StoreUnavailable",
     "MemoryRecords",
     "Records",

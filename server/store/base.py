@@ -44,6 +44,11 @@ class StoreUnavailable(Exception):
     """The backend failed (refused, timed out, errored); the operation may be retried later."""
 
 
+class StoreRefused(StoreUnavailable):
+    """The store refused a write and stored none of it, for a reason an immediate retry does not cure (disk
+    full, Redis out of memory, a read-only replica): the caller knows the outcome (not stored) at once."""
+
+
 class StoreLocked(Exception):
     """The store is held by another server (a SQLite file has one writer): this one must not start."""
 

@@ -34,7 +34,7 @@ from redis.asyncio.sentinel import MasterNotFoundError, Sentinel, SentinelConnec
 from redis.backoff import NoBackoff
 from redis.commands.core import AsyncScript
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
+from redis.exceptions import OutOfMemoryError, ReadOnlyError, RedisError, ResponseError
 
 from server.store.base import (
     LISTED_STATUSES,
@@ -44,6 +44,7 @@ from server.store.base import (
     MetaInfo,
     Store,
     StoreFenced,
+    StoreRefused,
     StoreUnavailable,
     check_entry,
     check_meta,
@@ -259,10 +260,23 @@ _EXISTS = -2
 _FENCED = -3
 
 
+def _failure(reply: Exception) -> StoreUnavailable:
+    """The error reply of one command: a refusal (out of memory, a read-only replica: the command did not run)
+    or a failure of unknown outcome."""
+    text = str(reply)
+    # out of memory: refused before the command (or the script's first write) ran; read-only: a replica
+    refused = text.startswith(("OOM ", "READONLY ")) or "used memory > 'maxmemory'" in text
+    if refused or isinstance(reply, (OutOfMemoryError, ReadOnlyError)):
+        return StoreRefused(f"redis refuses writes: {text}")
+    return StoreUnavailable(f"redis: {text}")
+
+
 @contextlib.contextmanager
 def _unavailable() -> Iterator[None]:
     try:
         yield
+    except ResponseError as exc:
+        raise _failure(exc) from exc
     except (RedisError, OSError) as exc:
         raise StoreUnavailable(f"redis: {exc}") from exc
 
@@ -499,7 +513,7 @@ class RedisStore(Store):
             if call.done.done():
                 continue
             if isinstance(reply, Exception):
-                call.done.set_exception(StoreUnavailable(f"redis: {reply}"))
+                call.done.set_exception(_failure(reply))
             else:
                 call.done.set_result(reply)
 

@@ -52,6 +52,7 @@ from server.store.base import (
     Store,
     StoreFenced,
     StoreLocked,
+    StoreRefused,
     StoreUnavailable,
     check_entry,
     check_meta,
@@ -143,6 +144,18 @@ def path_of(url: str) -> str:
         elif rest.startswith("//"):
             rest = rest[1:]  # sqlite:////abs/x.db, as SQLAlchemy spells an absolute path
     return rest or DEFAULT_PATH
+
+
+#: SQLite failures that refuse a write outright (the group is rolled back, nothing of it stored) and that an
+#: immediate retry does not cure: a full disk or database, a read-only file, no memory
+_REFUSING = ("SQLITE_FULL", "SQLITE_READONLY", "SQLITE_NOMEM")
+
+
+def _failure(exc: sqlite3.Error) -> StoreUnavailable:
+    name = str(getattr(exc, "sqlite_errorname", ""))
+    if name.startswith(_REFUSING):
+        return StoreRefused(f"sqlite refuses writes: {exc}")
+    return StoreUnavailable(f"sqlite: {exc}")
 
 
 class SqliteStore(Store):
@@ -319,7 +332,7 @@ class SqliteStore(Store):
                     db.rollback()
                 raise
         except BaseException as exc:  # nothing of this group is stored (or its outcome is unknown)
-            failed = StoreUnavailable(f"sqlite: {exc}") if isinstance(exc, sqlite3.Error) else exc
+            failed = _failure(exc) if isinstance(exc, sqlite3.Error) else exc
             answers = [(fut, False, failed) for _fn, fut in group]
         else:
             self.groups += 1
