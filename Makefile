@@ -8,7 +8,7 @@ WEB := clients/web
 WEB_DEPS := $(WEB)/node_modules/.package-lock.json
 WEB_SRC := $(WEB)/build.mjs $(shell find $(WEB)/src -type f 2>/dev/null)
 
-.PHONY: venv web webcheck test lint types golden serve bench records-bench loadtest simulate faults chaos fuzz
+.PHONY: venv web webcheck test lint types golden serve bench records-bench loadtest simulate faults chaos fuzz soak
 
 venv: $(STAMP)
 
@@ -70,6 +70,13 @@ LOCUST_USERS ?= 200
 LOCUST_TIME ?= 5m
 loadtest: $(STAMP)
 	$(BIN)/python -m loadtests.run_locust --users $(LOCUST_USERS) --time $(LOCUST_TIME) $(LOCUST_ARGS)
+
+# one node under mixed games with bots, reconnecting players, slow readers and lobby watchers for 60 minutes
+# (SOAK_ARGS, e.g. "--minutes 20 --store sqlite"); fails if RSS, fds, threads, rooms or connections grow after
+# the first 10 minutes (loadtests/soak.py; --tracemalloc says where memory grew)
+SOAK_ARGS ?= --minutes 60 --store sqlite
+soak: $(STAMP)
+	$(BIN)/python -m loadtests.soak $(SOAK_ARGS)
 
 # fault tests with real processes, many times in a row (FAULT_RUNS, default 20); stops at the first failure
 FAULT_RUNS ?= 20
