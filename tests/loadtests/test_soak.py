@@ -116,7 +116,8 @@ def test_a_tiny_soak_runs_samples_and_writes_its_json(tmp_path: Path) -> None:
     for s in data["samples"]:
         assert {"t_min", *SERIES, "mp_rooms", "mp_connections", "load"} <= set(s)
         assert s["rss_mib"] > 0 and s["fds"] > 0 and s["threads"] >= 1
-    assert data["samples"][-1]["rooms"] >= 1 and data["samples"][-1]["connections"] >= 4
+    # clients were connected throughout (one reconnecting mid-game may be missing from any one sample)
+    assert data["samples"][-1]["rooms"] >= 1 and max(s["connections"] for s in data["samples"]) >= 4
     assert [v["series"] for v in data["verdicts"]] == list(SERIES)
     assert data["load"]["games_finished"] >= 1 and data["load"]["moves"] > 0
     # the server process is gone
