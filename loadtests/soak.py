@@ -71,6 +71,7 @@ from loadtests.bench import (
     RETRY,
     STALE,
     ServerProcess,
+    _error_code,
     _pack,
     _proc_rss_kib,
     _unpack,
@@ -244,16 +245,6 @@ async def sample_server(pid: int, port: int) -> dict[str, Any]:
 # ---- the load --------------------------------------------------------------------------------------------
 
 
-def _code(exc: BaseException) -> str:
-    if isinstance(exc, ServerError):
-        return exc.code
-    if isinstance(exc, TimeoutError):
-        return "timeout"
-    if isinstance(exc, ConnectionError | ConnectionClosed | InvalidHandshake | OSError):
-        return "connection_lost"
-    return type(exc).__name__
-
-
 class GaveUp(Exception):
     """A room the person could not get back to or that stopped changing."""
 
@@ -301,7 +292,7 @@ class Load:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - counted; the role starts over
-                self.errors[f"{role.__name__}:{_code(exc)}"] += 1
+                self.errors[f"{role.__name__}:{_error_code(exc)}"] += 1
                 await asyncio.sleep(rng.uniform(0.5, 2.0))
 
     async def _client(self, name: str, state: dict[str, Any]) -> Client:
@@ -414,7 +405,7 @@ class Load:
                 await fresh.join(room)
                 return fresh
             except (ServerError, ConnectionError, OSError, TimeoutError, InvalidHandshake) as exc:
-                self.errors[f"rejoin:{_code(exc)}"] += 1
+                self.errors[f"rejoin:{_error_code(exc)}"] += 1
                 if fresh is not None:
                     await _close(fresh)
                 await asyncio.sleep(1.0 + attempt)
