@@ -25,11 +25,14 @@ over that window, or when a count (fds, threads, rooms, connections) grows at al
 sample of the last third of the window above every sample of its first third. It also fails when the server
 exits or no game finished. `--json PATH` writes every sample and verdict.
 
-Asyncio tasks and the node's per-room dicts are not sampled: that needs an endpoint in the server, which this
-tool does not add. `--tracemalloc` starts the server under a small wrapper (`python -c`, not a change to the
-server) that runs `tracemalloc` and writes a snapshot on SIGUSR1; the soak takes one at the end of the warm-up
-and one at the end and prints the lines whose allocations grew most between them. Tracing slows the server
-and raises its RSS: its figures are not those of a normal run.
+The node's asyncio tasks (`mp_asyncio_tasks`) and the entries of its long-lived tables (rooms, viewers,
+players, connections, relays, locks, rate-limit and keepalive tables: `mp_node_table_entries{table}`) come from
+/metrics too and are judged like the other counts.
+
+`--tracemalloc` starts the server under a small wrapper (`python -c`, not a change to the server) that runs
+`tracemalloc` and writes a snapshot on SIGUSR1; the soak takes one at the end of the warm-up and one at the end
+and prints the lines whose allocations grew most between them. Tracing slows the server and raises its RSS: its
+figures are not those of a normal run.
 
 Examples:
     python -m loadtests.soak                                   # 60 minutes, 40 rooms, memory store
@@ -209,6 +212,10 @@ def proc_status(pid: int) -> dict[str, int]:
 
 _ROOMS_LINE = re.compile(r'^mp_rooms\{game="([^"]*)",status="([^"]*)"\}\s+(\S+)$', re.M)
 _CONNS_LINE = re.compile(r"^mp_connections\s+(\S+)$", re.M)
+_TASKS_LINE = re.compile(r"^mp_asyncio_tasks\s+(\S+)$", re.M)
+_TABLE_LINE = re.compile(r'^mp_node_table_entries\{table="([^"]*)"\}\s+(\S+)$', re.M)
+#: a sample's field for each of the node's tables (`mp_node_table_entries`): judged like the other counts
+TABLE_PREFIX = "table:"
 
 
 def parse_metrics(text: str) -> dict[str, Any]:
@@ -217,7 +224,21 @@ def parse_metrics(text: str) -> dict[str, Any]:
     for _game, status, value in _ROOMS_LINE.findall(text):
         by_status[status] += int(float(value))
     conns = _CONNS_LINE.search(text)
-    return {"mp_connections": int(float(conns.group(1))) if conns else None, "mp_rooms": dict(by_status)}
+    tasks = _TASKS_LINE.search(text)
+    out: dict[str, Any] = {
+        "mp_connections": int(float(conns.group(1))) if conns else None,
+        "mp_rooms": dict(by_status),
+        "tasks": int(float(tasks.group(1))) if tasks else None,
+    }
+    for table, value in _TABLE_LINE.findall(text):
+        out[TABLE_PREFIX + table] = int(float(value))
+    return out
+
+
+def judged_series(samples: Sequence[dict[str, Any]]) -> tuple[str, ...]:
+    """RSS, the counts, the event loop's tasks and every table any sample reported."""
+    tables = sorted({k for s in samples for k in s if k.startswith(TABLE_PREFIX)})
+    return (*SERIES, "tasks", *tables)
 
 
 async def sample_server(pid: int, port: int) -> dict[str, Any]:
@@ -562,7 +583,8 @@ def _line(s: dict[str, Any], load: dict[str, int]) -> str:
     status = " ".join(f"{k} {v}" for k, v in sorted(by.items()))
     return (
         f"t={s['t_min']:6.2f} min  rss {s['rss_mib']:7.1f} MiB  fds {s['fds']:4d}  threads {s['threads']:3d}"
-        f"  rooms {rooms:>4} ({status})  conns {conns:>4}  games {load.get('games_finished', 0)}"
+        f"  rooms {rooms:>4} ({status})  conns {conns:>4}  tasks {s.get('tasks', '-')}"
+        f"  games {load.get('games_finished', 0)}"
         f"  moves {load.get('moves', 0)}  reconnects"
         f" {load.get('reconnects_abort', 0) + load.get('reconnects_close', 0)}"
     )
@@ -640,7 +662,9 @@ async def run(a: argparse.Namespace) -> dict[str, Any]:
         shutil.rmtree(tmp, ignore_errors=True)
     out["load"] = dict(sorted(load.counts.items())) if load is not None else {}
     out["errors"] = dict(sorted(load.errors.items())) if load is not None else {}
-    verdicts = judge(samples, a.warmup, rss_slope=a.rss_slope, rss_growth=a.rss_growth)
+    verdicts = judge(
+        samples, a.warmup, rss_slope=a.rss_slope, rss_growth=a.rss_growth, series=judged_series(samples)
+    )
     out["verdicts"] = [asdict(v) for v in verdicts]
     out["rss_per_game_kib"] = rss_per_game(samples, verdicts, a.warmup)
     if not out["load"].get("games_finished"):

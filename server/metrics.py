@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -55,7 +56,14 @@ class Metrics:
         self._sent: dict[str, int] = {}
         self._sent_bytes = 0
         #: called before every scrape (gauges that are cheaper to count then than on every change)
-        self.before_render: list[Callable[[], None]] = [self._flush_sent]
+        self.before_render: list[Callable[[], None]] = [self._flush_sent, self._count_tasks]
+        # what a leak would grow (sampled by `make soak`): the event loop's tasks and the node's own tables
+        self.tasks = Gauge("mp_asyncio_tasks", "Asyncio tasks alive in the node's event loop", registry=r)
+        self.tables = Gauge(
+            "mp_node_table_entries", "Entries of the node's long-lived tables, by table", ["table"], registry=r
+        )
+        #: functions giving {table: entries} at each render (the hub's and the app's tables)
+        self.table_sizes: list[Callable[[], dict[str, int]]] = []
 
     def sent(self, t: str, size: int) -> None:
         """One frame of type `t` and `size` bytes went out (counted in `messages_out` and `bytes_out`)."""
@@ -88,6 +96,15 @@ class Metrics:
         if child is None:
             child = self._out[key] = metric.labels(label)
         return child
+
+    def _count_tasks(self) -> None:
+        try:
+            self.tasks.set(len(asyncio.all_tasks()))
+        except RuntimeError:  # rendered outside the loop (a test): nothing to count
+            pass
+        for sizes in self.table_sizes:
+            for table, n in sizes().items():
+                self.tables.labels(table).set(n)
 
     def render(self) -> bytes:
         """The text exposition format."""

@@ -125,6 +125,9 @@ class App:
         #: every open connection's hello deadline and next ping (one sweeper task for all, see _keepalive)
         self._watched: dict[Conn, _Watch] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self.hub.metrics.table_sizes.append(
+            lambda: {"addresses": len(self.by_addr), "sockets": len(self.addr_of), "keepalive": len(self._watched)}
+        )
 
     async def start(self, wait_ready: bool = True) -> None:
         """Listen at once; join the cluster and load the unfinished rooms as soon as the store answers.

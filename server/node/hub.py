@@ -39,7 +39,7 @@ from server.rooms.replay import restore
 from server.rooms.results import seat_ratings
 from server.rooms.standard import standard_extensions
 from server.store import records_for
-from server.store.base import Store, StoreUnavailable
+from server.store.base import Store, StoreRefused, StoreUnavailable
 from server.store.records import Records
 
 log = logging.getLogger("marcopolo.hub")
@@ -174,6 +174,7 @@ class Hub:
         self.relay_late: OrderedDict[tuple[str, int], None] = OrderedDict()
         self._rooms_dirty = False
         self.metrics.before_render.append(self._render_rooms)
+        self.metrics.table_sizes.append(self.table_sizes)
         #: connections of other nodes that watch rooms of this node
         self.remote_conns: dict[str, RemoteConn] = {}
         self._lobby_task: asyncio.Task[None] | None = None
@@ -258,7 +259,7 @@ class Hub:
             snapshot_every=self.settings.snapshot_every,
             finished_ttl=self.settings.finished_ttl,
             fence=fence,
-            lease_ms=self.settings.lease_ms,
+            lease_ms=self.cluster.lease_ms,  # one node: a day (its SQLite file is locked to it); else the cluster's
         )
         self.rooms[room.id] = room
         room.start()
@@ -717,7 +718,15 @@ class Hub:
         else:
             assert token is not None
             player = str(session["player"])
-        await self.store.save_session(token_key(token), {"player": player, "name": msg.name}, self.settings.session_ttl)
+        try:
+            await self.store.save_session(
+                token_key(token), {"player": player, "name": msg.name}, self.settings.session_ttl
+            )
+        except StoreRefused:
+            if session is None:  # a new token must be stored before it is handed out
+                raise
+            # a returning player's session is stored already: only its refresh waits for the store
+            log.info("hello: the session of %s was not refreshed: the store refuses writes", player)
         old = self.players.get(player)
         if old is not None and old is not conn:
             old.abort(4001, "replaced by a newer connection of the same player")
@@ -907,6 +916,28 @@ class Hub:
     def _count_rooms(self) -> None:
         """The rooms gauge is counted when /metrics is read, not on every change of a room."""
         self._rooms_dirty = True
+
+    def table_sizes(self) -> dict[str, int]:
+        """Entries of every table this node keeps beyond one request (for `mp_node_table_entries`)."""
+        return {
+            "rooms": len(self.rooms),
+            "room_viewers": sum(len(r.viewers) for r in self.rooms.values()),
+            "players": len(self.players),
+            "conns": len(self.conns),
+            "local_conns": len(self.local_conns),
+            "lobby_watchers": len(self.watchers),
+            "remote_views": len(self.remote_views),
+            "remote_owner": len(self.remote_owner),
+            "remote_conns": len(self.remote_conns),
+            "join_pending": len(self.join_pending),
+            "relayed": len(self.relayed),
+            "relay_late": len(self.relay_late),
+            "room_locks": len(self._room_locks),
+            "parked": len(self._parked),
+            "invites": len(self.invites),
+            "creates": len(self._creates),
+            "created_by": len(self._created_by),
+        }
 
     def _render_rooms(self) -> None:
         if not self._rooms_dirty:

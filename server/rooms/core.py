@@ -39,7 +39,7 @@ from server.metrics import Metrics
 from server.rooms.meta import RoomMeta
 from server.rooms.names import unique_name
 from server.rooms.replay import replayed
-from server.store.base import Store, StoreFenced, StoreRefused, StoreUnavailable
+from server.store.base import Store, StoreFenced, StoreRefused, StoreUnavailable, StoreUnreplicated
 from server.store.records import Records
 
 log = logging.getLogger("marcopolo.room")
@@ -220,6 +220,9 @@ class Room:
         self.lease_ms = lease_ms
         #: the last refusal of a write by the store (reason, time.monotonic()), until a write succeeds again
         self.refusing: tuple[str, float] | None = None
+        #: the command being run stored a version the replicas did not confirm: it is adopted, but its
+        #: requester's connection is closed (1012) instead of answered, so an `ok` always means replicated
+        self.unconfirmed = False
         self._stopped = False
         self.fenced = False
         self._inbox: asyncio.Queue[Command | None] = asyncio.Queue()
@@ -338,7 +341,10 @@ class Room:
                 handler = self._handlers.get(cmd.kind)
                 if handler is None:
                     raise RoomError("unknown_type", f"this room does not answer {cmd.kind!r}")
+                self.unconfirmed = False
                 result = await handler(cmd)
+                if self.unconfirmed and cmd.conn is not None:
+                    raise RoomError("abandoned", "stored, but not confirmed by the replicas asked for")
                 if not cmd.done.done():
                     cmd.done.set_result(result)
             except RoomError as err:
@@ -555,6 +561,12 @@ class Room:
             else:
                 await self._timed("append", store.append(self.id, entry, data, fence=self.fence))
             self.refusing = None
+            return
+        except StoreUnreplicated as err:  # stored on the primary, not confirmed by the replicas asked for
+            log.warning("room %s: v=%d is stored but not replicated: %s", self.id, meta.v, err)
+            self.refusing = (str(err), time.monotonic())
+            self.host.metrics.store_refused.inc()
+            self.unconfirmed = True  # adopted and shown, but its requester gets no `ok` (see `_run`)
             return
         except StoreRefused as err:  # nothing stored, known at once: no settling, the next request is served
             log.warning("room %s: the store refused v=%d: %s", self.id, meta.v, err)
@@ -846,7 +858,7 @@ class Room:
         await self.commit({"v": meta.v, "k": "move", "seat": seat, "move": move}, meta)
         self.meta, self.state = meta, state
         self.broadcast(first=conn)
-        if conn is not None:
+        if conn is not None and not self.unconfirmed:  # unconfirmed: `_run` closes the connection instead
             conn.push({"t": "ok", "re": re, "v": self.v})
         if over:
             self.changed()

@@ -49,6 +49,12 @@ class StoreRefused(StoreUnavailable):
     full, Redis out of memory, a read-only replica): the caller knows the outcome (not stored) at once."""
 
 
+class StoreUnreplicated(StoreUnavailable):
+    """The write ran on the Redis primary (its reply was success) but fewer replicas than `--wait-replicas`
+    confirmed it in time: stored, yet it may vanish in a failover. The room adopts it without an `ok` (the
+    client resyncs), and the store refuses further writes until the replicas confirm again."""
+
+
 class StoreLocked(Exception):
     """The store is held by another server (a SQLite file has one writer): this one must not start."""
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -46,6 +47,7 @@ from server.store.base import (
     StoreFenced,
     StoreRefused,
     StoreUnavailable,
+    StoreUnreplicated,
     check_entry,
     check_meta,
     check_room,
@@ -56,6 +58,8 @@ from server.store.base import (
     token_node,
     unpack,
 )
+
+log = logging.getLogger("marcopolo.store")
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,12 +222,17 @@ return token
 )
 
 # KEYS: lease1, fence1, lease2, fence2, ...; ARGV: ttl ms, token1, token2, ...
+# A lease still held is extended with PEXPIRE, which stores nothing new: Redis at `maxmemory` (noeviction) refuses
+# SET but not PEXPIRE, so a node keeps its rooms (and serves their reads) while writes are refused.
 _KEEP = _script(
     """
 local out = {}
 for i = 1, #KEYS / 2 do
   local token = ARGV[i + 1]
-  if holds(KEYS[2 * i - 1], KEYS[2 * i], token) then
+  if redis.call('GET', KEYS[2 * i - 1]) == token then
+    redis.call('PEXPIRE', KEYS[2 * i - 1], ARGV[1])
+    out[i] = 1
+  elseif holds(KEYS[2 * i - 1], KEYS[2 * i], token) then
     redis.call('SET', KEYS[2 * i - 1], token, 'PX', ARGV[1])
     out[i] = 1
   else
@@ -254,6 +263,9 @@ end
 return 0
 """
 
+#: how long a write waits, while the replicas fell short, for them to confirm again before it is refused
+SHORT_PROBE_MS = 100
+
 _MISSING = 0
 _STALE = -1
 _EXISTS = -2
@@ -265,7 +277,8 @@ def _failure(reply: Exception) -> StoreUnavailable:
     or a failure of unknown outcome."""
     text = str(reply)
     # out of memory: refused before the command (or the script's first write) ran; read-only: a replica
-    refused = text.startswith(("OOM ", "READONLY ")) or "used memory > 'maxmemory'" in text
+    # NOREPLICAS: a primary with `min-replicas-to-write` that has fewer good replicas
+    refused = text.startswith(("OOM ", "READONLY ", "NOREPLICAS ")) or "used memory > 'maxmemory'" in text
     if refused or isinstance(reply, (OutOfMemoryError, ReadOnlyError)):
         return StoreRefused(f"redis refuses writes: {text}")
     return StoreUnavailable(f"redis: {text}")
@@ -298,6 +311,8 @@ class _Call:
     keys: list[str]
     args: list[Any]
     done: asyncio.Future[Any]
+    #: a write that waits for `wait_replicas` (all but lease renewals, whose safety is the fencing token's)
+    replicated: bool = True
 
 
 class _NewestSentinel(Sentinel):
@@ -438,6 +453,9 @@ class RedisStore(Store):
         self._queue: list[_Call] = []
         self._wake: asyncio.Event | None = None
         self._writer: asyncio.Task[None] | None = None
+        #: a WAIT came back short: writes are refused (StoreRefused) until the replicas confirm again
+        self._short = False
+        self.short_reason = ""
         #: pipelines sent and calls they carried (the benchmark reads these)
         self.batches = 0
         self.batched_calls = 0
@@ -464,7 +482,7 @@ class RedisStore(Store):
 
     # ---- the coalescing writer ------------------------------------------------------------------
 
-    async def _run(self, script: AsyncScript, keys: list[str], args: list[Any]) -> Any:
+    async def _run(self, script: AsyncScript, keys: list[str], args: list[Any], *, replicated: bool = True) -> Any:
         """Queue one script call for the writer task and wait for its own reply."""
         if self._closed:
             raise StoreUnavailable("the store is closed")
@@ -472,7 +490,7 @@ class RedisStore(Store):
         if self._writer is None or self._writer.done():
             self._wake = asyncio.Event()
             self._writer = loop.create_task(self._write_loop(), name="redis-writer")
-        call = _Call(script, keys, args, loop.create_future())
+        call = _Call(script, keys, args, loop.create_future(), replicated)
         self._queue.append(call)
         assert self._wake is not None
         self._wake.set()
@@ -491,13 +509,28 @@ class RedisStore(Store):
     async def _send(self, batch: list[_Call]) -> None:
         self.batches += 1
         self.batched_calls += len(batch)
+        short: StoreUnreplicated | None = None
         try:
+            if self.wait_replicas and not await self._replicas_back():
+                refused = StoreRefused(self.short_reason)
+                for call in batch:
+                    if call.replicated and not call.done.done():
+                        call.done.set_exception(refused)
+                batch = [call for call in batch if not call.replicated]
+                if not batch:
+                    return
+            waits = self.wait_replicas and any(call.replicated for call in batch)
             async with self.client.pipeline(transaction=False) as pipe:
                 for call in batch:
                     await call.script(keys=call.keys, args=call.args, client=pipe)
-                self._queue_wait(pipe)
+                if waits:
+                    self._queue_wait(pipe)
                 replies = await pipe.execute(raise_on_error=False)
-            self._check_wait(replies)
+            if waits:
+                try:
+                    self._check_wait(replies)
+                except StoreUnreplicated as exc:
+                    short = exc
         except (RedisError, OSError, StoreUnavailable) as exc:
             failure = exc if isinstance(exc, StoreUnavailable) else StoreUnavailable(f"redis: {exc}")
             for call in batch:
@@ -514,6 +547,8 @@ class RedisStore(Store):
                 continue
             if isinstance(reply, Exception):
                 call.done.set_exception(_failure(reply))
+            elif short is not None and call.replicated:
+                call.done.set_exception(short)  # it ran on the primary; the replicas do not have it (yet)
             else:
                 call.done.set_result(reply)
 
@@ -523,17 +558,35 @@ class RedisStore(Store):
             pipe.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms)
 
     def _check_wait(self, replies: list[Any]) -> None:
-        """Pop WAIT's reply; raise StoreUnavailable if fewer replicas than asked have the pipeline's writes."""
+        """Pop WAIT's reply. Fewer replicas than asked: StoreUnavailable if WAIT itself failed (outcome
+        unknown), else StoreUnreplicated (the writes ran on the primary) and the store refuses further writes
+        until the replicas confirm again (`_replicas_back`)."""
         if not self.wait_replicas:
             return
         acked = replies.pop()
-        if isinstance(acked, Exception) or not isinstance(acked, int) or acked < self.wait_replicas:
-            raise StoreUnavailable(
-                f"redis: the writes reached {acked!r} replicas, not {self.wait_replicas}: outcome unknown"
-            )
+        if isinstance(acked, Exception) or not isinstance(acked, int):
+            raise StoreUnavailable(f"redis: WAIT failed ({acked!r}): outcome unknown")
+        if acked < self.wait_replicas:
+            self.short_reason = f"redis: {acked} of the {self.wait_replicas} replicas asked for confirm writes"
+            self._short = True
+            raise StoreUnreplicated(self.short_reason)
+
+    async def _replicas_back(self) -> bool:
+        """While a WAIT came back short: do the replicas confirm everything written so far now? One short
+        WAIT (`SHORT_PROBE_MS`), so writes are refused at once while they do not (nothing is sent)."""
+        if not self._short:
+            return True
+        with _unavailable():
+            acked = await self.client.execute_command("WAIT", self.wait_replicas, SHORT_PROBE_MS)
+        if isinstance(acked, int) and acked >= self.wait_replicas:
+            log.info("redis: %d replicas confirm writes again", acked)
+            self._short = False
+        return not self._short
 
     async def _replicated(self, build: Callable[[Any], None]) -> list[Any]:
         """Send the commands ``build(pipe)`` queues in one pipeline (then WAIT, if asked); their replies."""
+        if self.wait_replicas and not await self._replicas_back():
+            raise StoreRefused(self.short_reason)
         with _unavailable():
             async with self.client.pipeline(transaction=False) as pipe:
                 build(pipe)
@@ -721,7 +774,9 @@ class RedisStore(Store):
             chunk = leases[i : i + 500]
             keys = [k for room, _token in chunk for k in self._fence_keys(room)]
             args = [ttl_ms, *(token for _room, token in chunk)]
-            held.extend(bool(x) for x in await self._run(self._keep, keys, args))
+            # not waiting for replicas: a renewal lost in a failover only lets another node take the room
+            # sooner, and the fencing token keeps this node's writes off it
+            held.extend(bool(x) for x in await self._run(self._keep, keys, args, replicated=False))
         return held
 
     async def refence(self, room: str, token: str, ttl_ms: int) -> str | None:

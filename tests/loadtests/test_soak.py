@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from loadtests.soak import SERIES, judge, parse_metrics, slope
+from loadtests.soak import SERIES, judge, judged_series, parse_metrics, slope
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -95,8 +95,24 @@ def test_metrics_gauges_are_read() -> None:
         'mp_rooms{game="khan",status="playing"} 3.0\nmp_rooms{game="classic",status="playing"} 2.0\n'
         'mp_rooms{game="classic",status="finished"} 1.0\n'
     )
-    assert parse_metrics(text) == {"mp_connections": 12, "mp_rooms": {"playing": 5, "finished": 1}}
-    assert parse_metrics("") == {"mp_connections": None, "mp_rooms": {}}
+    text += 'mp_asyncio_tasks 31.0\nmp_node_table_entries{table="rooms"} 4.0\n'
+    text += 'mp_node_table_entries{table="relayed"} 0.0\n'
+    assert parse_metrics(text) == {
+        "mp_connections": 12,
+        "mp_rooms": {"playing": 5, "finished": 1},
+        "tasks": 31,
+        "table:rooms": 4,
+        "table:relayed": 0,
+    }
+    assert parse_metrics("") == {"mp_connections": None, "mp_rooms": {}, "tasks": None}
+
+
+def test_tasks_and_tables_are_judged_like_counts() -> None:
+    samples = _samples(60, **_flat(tasks=lambda t: 30, **{"table:viewers": lambda t: 10 + t // 6}))
+    series = judged_series(samples)
+    assert "tasks" in series and "table:viewers" in series
+    grows = _grows(judge(samples, 10, series=series))
+    assert grows["table:viewers"] and not grows["tasks"]
 
 
 def test_a_tiny_soak_runs_samples_and_writes_its_json(tmp_path: Path) -> None:
@@ -118,7 +134,9 @@ def test_a_tiny_soak_runs_samples_and_writes_its_json(tmp_path: Path) -> None:
         assert s["rss_mib"] > 0 and s["fds"] > 0 and s["threads"] >= 1
     # clients were connected throughout (one reconnecting mid-game may be missing from any one sample)
     assert data["samples"][-1]["rooms"] >= 1 and max(s["connections"] for s in data["samples"]) >= 4
-    assert [v["series"] for v in data["verdicts"]] == list(SERIES)
+    judged = [v["series"] for v in data["verdicts"]]
+    assert judged[: len(SERIES) + 1] == [*SERIES, "tasks"] and "table:rooms" in judged and "table:relayed" in judged
+    assert all(s["tasks"] > 0 and s["table:rooms"] >= 1 for s in data["samples"][1:])
     assert data["load"]["games_finished"] >= 1 and data["load"]["moves"] > 0
     # the server process is gone
     pid = data["server"]["pid"]

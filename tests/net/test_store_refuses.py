@@ -79,6 +79,11 @@ async def _check_refusing_then_recovering(app: App, room: str, players: list[Cli
     status, body = await asyncio.to_thread(_health, app)
     assert status == 503 and body["status"] == "store_refusing_writes" and body["reason"], body
     assert "mp_store_refused_writes_total" in app.hub.metrics.render().decode()
+    # longer than a lease: the node keeps the room (renewing a lease stores nothing new) and keeps serving reads
+    await asyncio.sleep(app.hub.settings.lease_ms / 1000 * 1.5)
+    started = loop.time()
+    snap = await other.request("sync", timeout=5, room=room)
+    assert loop.time() - started < 1.0 and snap["v"] == v, "a read after a lease period failed while refusing"
     await lift()
     for _ in range(50):  # the next move goes through (the refused one was never stored)
         movers = [p for p in players if p.view(room).get("prompt")]
