@@ -25,6 +25,8 @@ ErrorCode = Literal[
     "unavailable",
     "stale",
     "internal",
+    "name_taken",
+    "bad_credentials",
 ]
 
 ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
@@ -46,6 +48,9 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     "stale": "the move carried a version `v` that is not the room's current version; nothing was changed; "
     "sync and choose again",
     "internal": "a server fault (logged on the server, never shown as a traceback)",
+    "name_taken": "v1.2: an account holds that name (names are compared folded: case, Unicode compatibility "
+    "forms, look-alike letters); choose another",
+    "bad_credentials": "v1.2: no account has that name, or the password is wrong (the two are not told apart)",
 }
 
 RETRYABLE: frozenset[ErrorCode] = frozenset({"rate_limited", "unavailable"})

@@ -27,6 +27,8 @@ MAX_SEATS = 8
 NAME_MAX = 32
 ID_MAX = 64
 TOKEN_MAX = 128
+#: v1.2: the longest password (characters); the server sets the shortest (`--password-min`, 8)
+PASSWORD_MAX = 256
 GAME_ID_MAX = 32
 AUTH_MAX = 512
 INVITE_MAX = 64
@@ -357,6 +359,36 @@ class Host(_Request):
     options: JsonMap | None = None
 
 
+# ---- client -> server, v1.2: accounts (DESIGN.md section 3c) --------------------------------
+
+Password = Annotated[str, Field(min_length=1, max_length=PASSWORD_MAX)]
+
+
+class SignUp(_Request):
+    """Make an account with this name and password; answered by `welcome` with `account: true`. On a connection
+    that said `hello` as a guest, the guest's player id becomes the account's (its games and seats stay)."""
+
+    t: Literal["sign_up"] = "sign_up"
+    name: Name
+    password: Password
+
+
+class SignIn(_Request):
+    """Sign in to an account; answered by `welcome` (the account's player id, a new token for this device)."""
+
+    t: Literal["sign_in"] = "sign_in"
+    name: Name
+    password: Password
+
+
+class SignOut(_Request):
+    """Stop this connection's token (`everywhere`: every token of the account); answered by `ok`, then the
+    server closes the connection (4002)."""
+
+    t: Literal["sign_out"] = "sign_out"
+    everywhere: bool | None = None
+
+
 ClientMessage = Annotated[
     Hello
     | ListRooms
@@ -377,7 +409,10 @@ ClientMessage = Annotated[
     | Rematch
     | Host
     | GameLogRequest
-    | Autoplay,
+    | Autoplay
+    | SignUp
+    | SignIn
+    | SignOut,
     Field(discriminator="t"),
 ]
 
@@ -396,6 +431,10 @@ class Welcome(_Answer):
     player: PlayerId
     token: Token
     rooms: list[HeldSeat]
+    #: v1.2: the player is an account (signed up or in); false: a guest
+    account: bool | None = None
+    #: v1.2: the name the player is shown by (an account's own name, whatever `hello` said)
+    name: Name | None = None
 
 
 class Rooms(_Answer):
@@ -670,7 +709,7 @@ CLIENT_TYPES: dict[str, type[BaseModel]] = {
     for m in (
         Hello, ListRooms, WatchLobby, UnwatchLobby, Create, Join, Move, Sync, Leave, Ping,
         QuickMatch, ChatSend, ChatLog, HistoryRequest, ReplayRequest, RatingsRequest, Rematch, Host,
-        GameLogRequest, Autoplay,
+        GameLogRequest, Autoplay, SignUp, SignIn, SignOut,
     )
 }
 SERVER_TYPES: dict[str, type[BaseModel]] = {

@@ -115,6 +115,17 @@ class Settings(BaseSettings):
     allow_client_seed: bool = Field(
         False, description="TESTS ONLY: honour a client-chosen `seed` room option (a known seed reveals every deck)"
     )
+    # accounts (docs/security.md)
+    password_min: int = Field(8, ge=1, le=256, description="shortest password an account may choose")
+    password_memory_kib: int = Field(
+        19456, ge=1024, description="argon2id memory cost of a password hash in KiB (OWASP's minimum: 19456)"
+    )
+    password_time_cost: int = Field(2, ge=1, description="argon2id passes over that memory")
+    auth_window: int = Field(900, gt=0, description="seconds over which failed sign-ins are counted")
+    auth_fails_per_name: int = Field(10, gt=0, description="failed sign-ins of one name in the window before a pause")
+    auth_fails_per_addr: int = Field(50, gt=0, description="failed sign-ins from one address in the window")
+    signups_per_addr: int = Field(10, gt=0, description="accounts one address may create in the auth window")
+    name_free_days: int = Field(30, ge=0, description="days a deleted account's name stays unusable by others")
     finished_ttl: int = Field(7 * 24 * 3600, gt=0, description="seconds finished rooms stay readable")
     session_ttl: int = Field(30 * 24 * 3600, gt=0, description="seconds a player's token stays valid unused")
     #: a snapshot is written every this many versions (and at the end); recovery replays the rest

@@ -41,6 +41,11 @@ class Metrics:
             "mp_rooms_fenced", "Rooms dropped here because another node took their lease", registry=r
         )
         self.takeovers = Counter("mp_takeovers", "Rooms this node took over from another node", registry=r)
+        self.auth_failures = Counter(
+            "mp_auth_failures", "Failed sign-ins and sign-ups, by reason (never by name or address)", ["reason"],
+            registry=r,
+        )
+        self.accounts = Counter("mp_account_actions", "Sign-ups, sign-ins and sign-outs", ["action"], registry=r)
         self.store_refused = Counter(
             "mp_store_refused_writes", "Room writes the store refused outright (disk full, out of memory, read-only)",
             registry=r,

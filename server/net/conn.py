@@ -67,6 +67,9 @@ class Conn:
         self.id = f"{prefix}:{next(_ids)}"
         self.player: str | None = None
         self.name: str | None = None
+        #: v1.2: the player is an account (signed up or in), and the hash of the token it said hello with
+        self.account = False
+        self.token_key: str | None = None
         #: the client's address (after trusted-proxy resolution), for per-address limits
         self.addr = addr
         self.closed = False

@@ -29,6 +29,7 @@ from server.config import Settings
 from server.games import all_games
 from server.metrics import Metrics
 from server.node import lobby
+from server.node.accounts import Accounts, Identity, token_key
 from server.node.cluster import LocalCluster, RedisCluster, RemoteConn
 from server.rooms import botpool
 from server.rooms.clock import DEFAULT_MAX_EXPIRIES
@@ -103,11 +104,6 @@ def _ref(node: str, conn: Connection) -> dict[str, Any]:
     return {"node": node, "id": conn.id, "player": conn.player, "name": conn.name}
 
 
-def token_key(token: str) -> str:
-    """Sessions are stored under a hash of the token, never the token itself."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 def hello_token(secret: str, name: str, expires: int) -> str:
     """A signed `hello.auth` for `name`, valid until `expires` (Unix seconds): what an operator's
     login service hands out when the server runs with `hello_auth="hmac"`."""
@@ -153,6 +149,7 @@ class Hub:
         self.records = records if records is not None else records_for(store)
         self.metrics = metrics or Metrics()
         self.cluster = cluster or LocalCluster(self.node, store)
+        self.accounts = Accounts(settings, self.records, self.metrics)
         self.rooms: dict[str, Room] = {}
         #: quick matches on this node run one at a time (two lone players must land in one room, not two)
         self.match_lock = asyncio.Lock()
@@ -323,6 +320,10 @@ class Hub:
         self.metrics.connections.set(len(self.conns))
         if conn.player is not None and self.players.get(conn.player) is conn:
             del self.players[conn.player]
+        await self._detach_everywhere(conn)
+
+    async def _detach_everywhere(self, conn: Connection) -> None:
+        """The connection stops viewing every room, here and on other nodes."""
         for room in list(self.rooms.values()):
             if conn.id in room.viewers:
                 try:
@@ -374,6 +375,16 @@ class Hub:
         if isinstance(msg, m.Ping):
             conn.push({"t": "pong", "re": msg.id})
             return
+        if isinstance(msg, (m.SignUp, m.SignIn)):
+            if self.settings.hello_auth != "none" and conn.player is None:  # a closed server: `auth` comes first
+                raise RoomError("forbidden", "this server admits only clients with a valid `auth`: say hello first")
+            if not self.ready:
+                raise RoomError("unavailable", "the server is starting (waiting for the store); retry")
+            if isinstance(msg, m.SignUp):
+                await self._sign_up(conn, msg)
+            else:
+                await self._sign_in(conn, msg)
+            return
         if conn.player is None:
             raise RoomError("forbidden", "say hello first")
         if not self.ready:
@@ -389,6 +400,8 @@ class Hub:
             self.watchers.discard(conn)
             rooms, total = await self.lobby_page()
             conn.push({"t": "rooms", "re": msg.id, "rooms": rooms, "total": total})
+        elif isinstance(msg, m.SignOut):
+            await self._sign_out(conn, msg)
         elif isinstance(msg, m.Create):
             room_id = await self.create_room(msg, conn, host=conn.player)
             invite = self.rooms[room_id].meta.invite if room_id in self.rooms else None
@@ -711,28 +724,43 @@ class Hub:
         session = None
         token = msg.token
         if token is not None:
-            session = await self.store.load_session(token_key(token))
+            key = token_key(token)
+            session = await self.accounts.resume(key, await self.store.load_session(key))
         if session is None:
             token = secrets.token_hex(16)  # 128 random bits
             player = "p" + secrets.token_hex(8)
+            account = False
         else:
             assert token is not None
             player = str(session["player"])
+            account = bool(session.get("account"))
+        # an account is shown by its own name; a guest may not use a name an account holds
+        name = str(session["name"]) if account and session else msg.name
+        if not account and await self.accounts.name_held(name):
+            raise RoomError("name_taken", "an account holds that name (or one that reads the same); choose another")
         try:
             await self.store.save_session(
-                token_key(token), {"player": player, "name": msg.name}, self.settings.session_ttl
+                token_key(token), {"player": player, "name": name, "account": account}, self.settings.session_ttl
             )
         except StoreRefused:
             if session is None:  # a new token must be stored before it is handed out
                 raise
             # a returning player's session is stored already: only its refresh waits for the store
             log.info("hello: the session of %s was not refreshed: the store refuses writes", player)
+        await self._welcome(conn, msg.id, player, name, token, account)
+
+    async def _welcome(
+        self, conn: Connection, re: int | None, player: str, name: str, token: str, account: bool
+    ) -> None:
+        """The connection is `player` from now on: the older connection of that player is replaced."""
         old = self.players.get(player)
         if old is not None and old is not conn:
             old.abort(4001, "replaced by a newer connection of the same player")
             await self.disconnected(old)
         conn.player = player
-        conn.name = msg.name
+        conn.name = name
+        conn.account = account
+        conn.token_key = token_key(token)
         self.players[player] = conn
         if self.cluster.clustered:
             self.cluster.broadcast({"op": "kick", "player": player, "keep": conn.id})
@@ -742,7 +770,48 @@ class Hub:
             if meta is None or meta.status == "finished" or player not in meta.players:
                 continue
             held.append({"room": room_id, "game": meta.game, "seat": meta.players.index(player)})
-        conn.push({"t": "welcome", "re": msg.id, "player": player, "token": token, "rooms": held})
+        conn.push({"t": "welcome", "re": re, "player": player, "token": token, "rooms": held,
+                   "account": account, "name": name})  # fmt: skip
+
+    async def _sign_up(self, conn: Connection, msg: m.SignUp) -> None:
+        if conn.account:
+            raise RoomError("forbidden", "this connection is signed in to an account already")
+        guest, guest_key = conn.player, conn.token_key
+        who = await self.accounts.sign_up(msg.name, msg.password, conn.addr, guest)
+        if guest_key is not None:  # the guest's token no longer resumes the player id the account took over
+            with contextlib.suppress(StoreUnavailable):
+                await self.store.delete_sessions([guest_key])
+        await self._signed_in(conn, msg.id, who)
+
+    async def _sign_in(self, conn: Connection, msg: m.SignIn) -> None:
+        who = await self.accounts.sign_in(msg.name, msg.password, conn.addr)
+        if conn.player is not None and conn.player != who.player:
+            await self._forget_identity(conn)  # the guest (or other account) this connection was
+        await self._signed_in(conn, msg.id, who)
+
+    async def _signed_in(self, conn: Connection, re: int | None, who: Identity) -> None:
+        await self.store.save_session(
+            token_key(who.token), {"player": who.player, "name": who.name, "account": True}, self.settings.session_ttl
+        )
+        await self._welcome(conn, re, who.player, who.name, who.token, True)
+
+    async def _sign_out(self, conn: Connection, msg: m.SignOut) -> None:
+        if not conn.account or conn.player is None:
+            raise RoomError("forbidden", "this connection is not signed in to an account")
+        keys = await self.accounts.sign_out(conn.player, conn.token_key, bool(msg.everywhere))
+        await self.store.delete_sessions(keys)
+        if msg.everywhere and self.cluster.clustered:
+            self.cluster.broadcast({"op": "kick", "player": conn.player, "keep": conn.id})
+        conn.push({"t": "ok", "re": msg.id})
+        conn.abort(4002, "signed out")
+
+    async def _forget_identity(self, conn: Connection) -> None:
+        """Detach a connection from the player it was (its rooms, the player table) before it becomes another."""
+        if conn.player is not None and self.players.get(conn.player) is conn:
+            del self.players[conn.player]
+        await self._detach_everywhere(conn)
+        conn.player = conn.name = conn.token_key = None
+        conn.account = False
 
     def _auth_ok(self, msg: m.Hello) -> bool:
         """The closed-server check of `hello` (settings `hello_auth`, `hello_secret`)."""

@@ -9,9 +9,12 @@ whitespace) are checked by the codec before any of this runs.
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 import unicodedata
 from collections.abc import Iterable
+from importlib import resources
 
 from protocol.messages import NAME_MAX
 
@@ -33,6 +36,42 @@ def name_key(name: str) -> str:
     """What a name reads as: compatibility-normalised, case-folded, letters and digits only."""
     folded = unicodedata.normalize("NFKC", name).casefold()
     key = "".join(ch for ch in folded if ch.isalnum())
+    return key or folded
+
+
+#: after look-alikes from other scripts became ASCII: ASCII characters that pass for one another
+_ASCII_ALIKES = str.maketrans({"0": "o", "1": "l", "i": "l", "5": "s"})
+
+
+@functools.cache
+def _to_ascii() -> dict[str, str]:
+    """Every single character Unicode lists as confusable with an ASCII letter or digit -> that character
+    (case-folded; the smallest when there are several), from the `confusable_homoglyphs` data (TR39)."""
+    data = json.loads(resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8"))
+    found: dict[str, set[str]] = {}
+    for ch, alikes in data.items():
+        if len(ch) != 1:
+            continue
+        for alike in alikes:
+            other = alike["c"]
+            if len(other) != 1:
+                continue
+            for src, dst in ((ch, other), (other, ch)):
+                if not src.isascii() and dst.isascii() and dst.isalnum():
+                    found.setdefault(src, set()).add(dst.casefold())
+    return {src: min(dsts) for src, dsts in found.items()}
+
+
+def account_key(name: str) -> str:
+    """What an account's name is compared by: two names with one key are one name. Compatibility forms,
+    case, look-alike letters of other scripts (Cyrillic "а" for "a"), ASCII look-alikes ("0"/"o", "1"/"l"/"I")
+    and everything but letters and digits are folded away. Never shown; stored to make names unique."""
+    table = _to_ascii()
+    # before and after case folding: a capital may pass for a Latin letter its small form does not (Cyrillic В)
+    normal = unicodedata.normalize("NFKC", name)
+    folded = "".join(table.get(ch, ch) for ch in normal).casefold()
+    ascii_ = "".join(table.get(ch, ch) for ch in folded).translate(_ASCII_ALIKES)
+    key = "".join(ch for ch in ascii_ if ch.isalnum())
     return key or folded
 
 

@@ -203,6 +203,10 @@ class Store(ABC):
     async def load_session(self, key: str) -> dict[str, Any] | None:
         """The session stored under ``key``, or None (unknown or expired)."""
 
+    @abstractmethod
+    async def delete_sessions(self, keys: list[str]) -> None:
+        """Forget these sessions (a sign-out): their tokens no longer resume anybody."""
+
     async def __aenter__(self) -> Store:
         return self
 

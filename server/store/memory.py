@@ -183,6 +183,10 @@ class MemoryStore(Store):
         session: dict[str, Any] = unpack(item[0])
         return session
 
+    async def delete_sessions(self, keys: list[str]) -> None:
+        for key in keys:
+            self._sessions.pop(key, None)
+
     def _lease(self, room: str) -> str | None:
         lease = self._leases.get(room)
         if lease is None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from typing import Any, cast
 
 import msgpack
@@ -24,9 +25,34 @@ CHAT_KEEP = 200
 LOBBY = "-lobby"  # the chat key of the lobby (no room id starts with '-')
 #: what an in-memory archive keeps (the SQL archive keeps every game until the operator deletes it)
 MEMORY_GAMES_KEEP = 1000
+#: failed sign-ins are kept per key (a name, an address); past this many keys the stale ones are dropped
+MEMORY_ATTEMPT_KEYS = 10_000
 
 #: a game's end: old rating rows of its rated ids (those that have one) -> the new rows
 RateFn = Callable[[dict[str, dict[str, Any]]], dict[str, dict[str, Any]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """An account: its player id (kept for life), its name as chosen and the folded key that makes names unique
+    (`server.rooms.names.account_key`), and its password hash (argon2id; None when it signs in otherwise)."""
+
+    player: str
+    name: str
+    key: str
+    password: str | None
+    created_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class Device:
+    """A token an account signed in with (stored as its hash, `key`), on one device."""
+
+    key: str
+    player: str
+    device: str
+    created_at: int
+    last_seen: int
 
 
 def pack(obj: Any) -> bytes:
@@ -123,6 +149,57 @@ class Records(ABC):
     async def set_rematch(self, room: str, new: str) -> str:
         """Record `new` as the rematch of `room` unless one is recorded; return the recorded one."""
 
+    # ---- accounts ----------------------------------------------------------------------------------
+    # Times are Unix seconds. A deleted account keeps its key (nobody else can take its name) until `free_at`.
+
+    @abstractmethod
+    async def create_account(self, account: Account) -> bool:
+        """Store a new account; False (nothing stored) when a live account, or a deleted one whose name is not
+        free yet, holds its key."""
+
+    @abstractmethod
+    async def account_by_key(self, key: str) -> Account | None:
+        """The live account holding that name key."""
+
+    @abstractmethod
+    async def account(self, player: str) -> Account | None:
+        """The live account of that player id."""
+
+    @abstractmethod
+    async def accounts_among(self, players: list[str]) -> set[str]:
+        """Those of `players` that are live accounts."""
+
+    @abstractmethod
+    async def set_password(self, player: str, password: str) -> None: ...
+
+    @abstractmethod
+    async def delete_account(self, player: str, now: int, free_at: int) -> list[str]:
+        """Delete the account (its games stay); its name is free from `free_at`. Its tokens' keys, dropped."""
+
+    @abstractmethod
+    async def add_device(self, device: Device) -> None: ...
+
+    @abstractmethod
+    async def device(self, key: str) -> Device | None:
+        """The live account's token with that key (None: signed out, or never one)."""
+
+    @abstractmethod
+    async def devices(self, player: str) -> list[Device]:
+        """Every token the account is signed in with, newest first."""
+
+    @abstractmethod
+    async def drop_devices(self, player: str, keys: list[str] | None = None) -> list[str]:
+        """Sign the account out of those tokens (None: all of them); the keys dropped."""
+
+    @abstractmethod
+    async def note_attempt(self, keys: list[str], now: int, window: int) -> dict[str, int]:
+        """Count a failed sign-in under each key (a name, an address) and return each key's failures in the last
+        `window` seconds, this one included. Older failures are forgotten."""
+
+    @abstractmethod
+    async def attempts(self, keys: list[str], since: int) -> dict[str, int]:
+        """Each key's failures since `since`."""
+
 
 class MemoryRecords(Records):
     """Records that live as long as the object (the memory store's, and tests')."""
@@ -134,6 +211,11 @@ class MemoryRecords(Records):
         self._replays: dict[str, bytes] = {}
         self._ratings: dict[str, dict[str, bytes]] = {}
         self._rematch: dict[str, str] = {}
+        self._accounts: dict[str, Account] = {}
+        self._keys: dict[str, str] = {}  # name key -> player
+        self._deleted: dict[str, int] = {}  # player -> when its name is free
+        self._devices: dict[str, Device] = {}
+        self._attempts: dict[str, list[int]] = {}
 
     async def add_chat(self, room: str | None, line: dict[str, Any]) -> None:
         lines = self._chat.setdefault(room or LOBBY, [])
@@ -207,5 +289,77 @@ class MemoryRecords(Records):
     async def set_rematch(self, room: str, new: str) -> str:
         return self._rematch.setdefault(room, new)
 
+    # ---- accounts ----------------------------------------------------------------------------------
 
-__all__ = ["CHAT_KEEP", "LOBBY", "MemoryRecords", "RateFn", "Records", "pack", "score_of", "unpack"]
+    def _live(self, player: str) -> Account | None:
+        return None if player in self._deleted else self._accounts.get(player)
+
+    async def create_account(self, account: Account) -> bool:
+        if account.player in self._accounts:
+            return False
+        holder = self._keys.get(account.key)
+        if holder is not None:
+            free_at = self._deleted.get(holder)
+            if free_at is None or free_at > account.created_at:
+                return False
+        self._keys[account.key] = account.player
+        self._accounts[account.player] = account
+        return True
+
+    async def account_by_key(self, key: str) -> Account | None:
+        holder = self._keys.get(key)
+        return None if holder is None else self._live(holder)
+
+    async def account(self, player: str) -> Account | None:
+        return self._live(player)
+
+    async def accounts_among(self, players: list[str]) -> set[str]:
+        return {p for p in players if self._live(p) is not None}
+
+    async def set_password(self, player: str, password: str) -> None:
+        got = self._live(player)
+        if got is not None:
+            self._accounts[player] = Account(got.player, got.name, got.key, password, got.created_at)
+
+    async def delete_account(self, player: str, now: int, free_at: int) -> list[str]:
+        if self._live(player) is None:
+            return []
+        self._deleted[player] = free_at
+        return await self.drop_devices(player)
+
+    async def add_device(self, device: Device) -> None:
+        self._devices[device.key] = device
+
+    async def device(self, key: str) -> Device | None:
+        got = self._devices.get(key)
+        return got if got is not None and self._live(got.player) is not None else None
+
+    async def devices(self, player: str) -> list[Device]:
+        mine = [d for d in self._devices.values() if d.player == player]
+        return sorted(mine, key=lambda d: (-d.created_at, d.key))
+
+    async def drop_devices(self, player: str, keys: list[str] | None = None) -> list[str]:
+        gone = [k for k, d in self._devices.items() if d.player == player and (keys is None or k in keys)]
+        for k in gone:
+            del self._devices[k]
+        return gone
+
+    async def note_attempt(self, keys: list[str], now: int, window: int) -> dict[str, int]:
+        out = {}
+        for key in keys:
+            times = [t for t in self._attempts.get(key, []) if t > now - window]
+            times.append(now)
+            self._attempts[key] = times
+            out[key] = len(times)
+        if len(self._attempts) > MEMORY_ATTEMPT_KEYS:  # forget the keys with no recent failure
+            for key in [k for k, ts in self._attempts.items() if ts[-1] <= now - window]:
+                del self._attempts[key]
+        return out
+
+    async def attempts(self, keys: list[str], since: int) -> dict[str, int]:
+        return {key: sum(1 for t in self._attempts.get(key, []) if t > since) for key in keys}
+
+
+__all__ = [
+    "CHAT_KEEP", "LOBBY", "Account", "Device", "MemoryRecords", "RateFn", "Records", "pack", "score_of", "unpack",
+]  # fmt: skip

@@ -34,7 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import NullPool
 
 from server.store.base import StoreUnavailable
-from server.store.records import CHAT_KEEP, LOBBY, RateFn, Records, pack, score_of, unpack
+from server.store.records import CHAT_KEEP, LOBBY, Account, Device, RateFn, Records, pack, score_of, unpack
 
 log = logging.getLogger("marcopolo.records")
 
@@ -70,6 +70,30 @@ ratings_table = sa.Table(
     sa.Column("player", sa.String, primary_key=True),
     sa.Column("data", sa.LargeBinary, nullable=False),
     sa.Column("score", sa.Float, nullable=False),
+)  # fmt: skip
+accounts_table = sa.Table(
+    "records_accounts", _meta,
+    sa.Column("player", sa.String, primary_key=True),
+    sa.Column("name", sa.String, nullable=False),
+    sa.Column("name_key", sa.String, nullable=True),
+    sa.Column("password", sa.String, nullable=True),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("deleted_at", sa.BigInteger, nullable=True),
+    sa.Column("free_at", sa.BigInteger, nullable=True),
+)  # fmt: skip
+devices_table = sa.Table(
+    "records_devices", _meta,
+    sa.Column("key", sa.String, primary_key=True),
+    sa.Column("player", sa.String, nullable=False),
+    sa.Column("device", sa.String, nullable=False),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("last_seen", sa.BigInteger, nullable=False),
+)  # fmt: skip
+failures_table = sa.Table(
+    "records_auth_failures", _meta,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("key", sa.String, nullable=False),
+    sa.Column("at", sa.BigInteger, nullable=False),
 )  # fmt: skip
 rematch_table = sa.Table(
     "records_rematch", _meta,
@@ -311,6 +335,125 @@ class SqlRecords(Records):
         async with self._tx() as conn:
             got = await conn.execute(sa.select(c.id).where(c.room == (room or LOBBY)).limit(1))
             return got.first() is not None
+
+    # ---- accounts -----------------------------------------------------------------------------
+
+    async def create_account(self, account: Account) -> bool:
+        a = accounts_table.c
+        async with self._tx() as conn:
+            # a deleted account whose name is free lets go of it (the unique key allows many NULLs)
+            await conn.execute(
+                accounts_table.update()
+                .where(a.name_key == account.key, a.deleted_at.is_not(None), a.free_at <= account.created_at)
+                .values(name_key=None)
+            )
+            stmt = (
+                self._insert(accounts_table)
+                .values(player=account.player, name=account.name, name_key=account.key,
+                        password=account.password, created_at=account.created_at)
+                .on_conflict_do_nothing()
+                .returning(a.player)
+            )  # fmt: skip
+            return (await conn.execute(stmt)).scalar() is not None
+
+    @staticmethod
+    def _account(row: Any) -> Account:
+        return Account(row.player, row.name, row.name_key, row.password, int(row.created_at))
+
+    async def account_by_key(self, key: str) -> Account | None:
+        a = accounts_table.c
+        async with self._tx() as conn:
+            query = sa.select(accounts_table).where(a.name_key == key, a.deleted_at.is_(None))
+            row = (await conn.execute(query)).first()
+        return None if row is None else self._account(row)
+
+    async def account(self, player: str) -> Account | None:
+        a = accounts_table.c
+        async with self._tx() as conn:
+            query = sa.select(accounts_table).where(a.player == player, a.deleted_at.is_(None))
+            row = (await conn.execute(query)).first()
+        return None if row is None else self._account(row)
+
+    async def accounts_among(self, players: list[str]) -> set[str]:
+        if not players:
+            return set()
+        a = accounts_table.c
+        async with self._tx() as conn:
+            rows = await conn.execute(sa.select(a.player).where(a.player.in_(players), a.deleted_at.is_(None)))
+            return {r.player for r in rows}
+
+    async def set_password(self, player: str, password: str) -> None:
+        a = accounts_table.c
+        async with self._tx() as conn:
+            await conn.execute(
+                accounts_table.update().where(a.player == player, a.deleted_at.is_(None)).values(password=password)
+            )
+
+    async def delete_account(self, player: str, now: int, free_at: int) -> list[str]:
+        a, d = accounts_table.c, devices_table.c
+        async with self._tx() as conn:
+            done = await conn.execute(
+                accounts_table.update().where(a.player == player, a.deleted_at.is_(None))
+                .values(deleted_at=now, free_at=free_at, password=None)
+            )  # fmt: skip
+            if not done.rowcount:
+                return []
+            keys = [r.key for r in await conn.execute(sa.select(d.key).where(d.player == player))]
+            await conn.execute(devices_table.delete().where(d.player == player))
+            return keys
+
+    async def add_device(self, device: Device) -> None:
+        async with self._tx() as conn:
+            await conn.execute(
+                devices_table.insert().values(key=device.key, player=device.player, device=device.device,
+                                              created_at=device.created_at, last_seen=device.last_seen)
+            )  # fmt: skip
+
+    async def device(self, key: str) -> Device | None:
+        a, d = accounts_table.c, devices_table.c
+        query = (
+            sa.select(devices_table).join(accounts_table, a.player == d.player)
+            .where(d.key == key, a.deleted_at.is_(None))
+        )  # fmt: skip
+        async with self._tx() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else Device(row.key, row.player, row.device, int(row.created_at), int(row.last_seen))
+
+    async def devices(self, player: str) -> list[Device]:
+        d = devices_table.c
+        query = sa.select(devices_table).where(d.player == player).order_by(d.created_at.desc(), d.key)
+        async with self._tx() as conn:
+            rows = await conn.execute(query)
+            return [Device(r.key, r.player, r.device, int(r.created_at), int(r.last_seen)) for r in rows]
+
+    async def drop_devices(self, player: str, keys: list[str] | None = None) -> list[str]:
+        d = devices_table.c
+        where = [d.player == player] + ([d.key.in_(keys)] if keys is not None else [])
+        async with self._tx() as conn:
+            gone = [r.key for r in await conn.execute(sa.select(d.key).where(*where))]
+            if gone:
+                await conn.execute(devices_table.delete().where(d.key.in_(gone)))
+            return gone
+
+    async def note_attempt(self, keys: list[str], now: int, window: int) -> dict[str, int]:
+        f = failures_table.c
+        async with self._tx() as conn:
+            await conn.execute(failures_table.delete().where(f.key.in_(keys), f.at <= now - window))
+            await conn.execute(failures_table.insert(), [{"key": k, "at": now} for k in keys])
+            return await self._attempts(conn, keys, now - window)
+
+    async def attempts(self, keys: list[str], since: int) -> dict[str, int]:
+        async with self._tx() as conn:
+            return await self._attempts(conn, keys, since)
+
+    @staticmethod
+    async def _attempts(conn: AsyncConnection, keys: list[str], since: int) -> dict[str, int]:
+        f = failures_table.c
+        rows = await conn.execute(
+            sa.select(f.key, sa.func.count()).where(f.key.in_(keys), f.at > since).group_by(f.key)
+        )
+        got = {r[0]: int(r[1]) for r in rows}
+        return {k: got.get(k, 0) for k in keys}
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

@@ -749,6 +749,10 @@ class RedisStore(Store):
         packed = pack(session)
         await self._replicated(lambda pipe: pipe.set(f"{self.prefix}session:{key}", packed, ex=ttl_seconds))
 
+    async def delete_sessions(self, keys: list[str]) -> None:
+        if keys:
+            await self._replicated(lambda pipe: pipe.delete(*(f"{self.prefix}session:{key}" for key in keys)))
+
     async def load_session(self, key: str) -> dict[str, Any] | None:
         with _unavailable():
             data = await self.client.get(f"{self.prefix}session:{key}")

@@ -645,6 +645,13 @@ class SqliteStore(Store):
 
         return await self._call(work, write=False)
 
+    async def delete_sessions(self, keys: list[str]) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            db.executemany("DELETE FROM sessions WHERE key = ?", [(key,) for key in keys])
+
+        if keys:
+            await self._call(work, write=True)
+
     # ---- leases ---------------------------------------------------------------------------------
 
     async def acquire_lease(self, room: str, node: str, ttl_ms: int) -> str | None:

@@ -64,11 +64,16 @@ CLIENT_SAMPLES: list[BaseModel] = [
     m.GameLogRequest(id=27, room="r1"),
     m.Autoplay(id=28, room="r1", level="hard"),
     m.Autoplay(id=29, room="r1"),
+    m.SignUp(id=30, name="Ann Lee", password="correct horse battery"),
+    m.SignIn(id=31, name="ann lee", password="correct horse battery"),
+    m.SignOut(id=32),
+    m.SignOut(id=33, everywhere=True),
 ]
 
 SERVER_SAMPLES: list[BaseModel] = [
     m.Welcome(re=1, player="p-1", token="tok-123", rooms=[m.HeldSeat(room="r1", game="expedition", seat=0)]),
     m.Welcome(player="p-1", token="tok-123", rooms=[]),
+    m.Welcome(re=30, player="p-1", token="tok-124", rooms=[], account=True, name="Ann Lee"),
     m.Rooms(re=2, rooms=[ROOM]),
     m.Rooms(rooms=[]),
     m.Lobby(rooms=[ROOM, ROOM.model_copy(update={"room": "r2", "status": "playing", "public": False})]),

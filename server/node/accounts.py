@@ -1,0 +1,180 @@
+"""Accounts of a node: sign-up, sign-in, sign-out and resuming an account's token (wire contract v1.2).
+
+Owns: password hashing (argon2id through `argon2-cffi`, at most `HASHING` hashes at once in worker threads, so
+memory stays bounded whatever the number of sign-ins), the limits on failed sign-ins (per name and per address,
+counted in the records database, so every node sees them), and the decisions: which token resumes which player,
+which name a guest may not use.
+Must not: touch sockets or rooms (the hub answers, detaches and closes), or keep secrets anywhere but as hashes:
+passwords as argon2id hashes, tokens as SHA-256 hashes (`token_key`). Neither is ever logged or put in a metric.
+
+An account's tokens live in the records database (`Device` rows, one per sign-in) and, as a session, in the
+live store. A token resumes an account only while its device row exists: signing out drops the row (and the
+session), so a stolen token stops working on every node at once. When the records database cannot be reached, a
+session the store still holds is trusted (play goes on; a sign-out needs the records database anyway).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+from server.config import Settings
+from server.metrics import Metrics
+from server.rooms.core import RoomError
+from server.rooms.names import NameRefused, account_key, check_name
+from server.store.base import StoreUnavailable
+from server.store.records import Account, Device, Records
+
+log = logging.getLogger("marcopolo.accounts")
+
+#: password hashes computed at once (each takes `password_memory_kib` of memory for a few tens of ms)
+HASHING = 2
+#: what a device is called in the list of an account's sign-ins when the client says nothing
+DEVICE = "device"
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Who a connection is after `hello`, `sign_up` or `sign_in`."""
+
+    player: str
+    name: str
+    account: bool
+    token: str
+
+
+class Accounts:
+    def __init__(self, settings: Settings, records: Records, metrics: Metrics) -> None:
+        self.settings = settings
+        self.records = records
+        self.metrics = metrics
+        self.hasher = PasswordHasher(
+            time_cost=settings.password_time_cost, memory_cost=settings.password_memory_kib, parallelism=1
+        )
+        self._hashing = asyncio.Semaphore(HASHING)
+        #: a hash of a random password: an unknown name is checked against it, so it costs what a wrong
+        #: password costs (`bad_credentials` does not tell the two apart by its timing)
+        self._decoy: str | None = None
+
+    # ---- hashing --------------------------------------------------------------------------------
+
+    async def _hash(self, password: str) -> str:
+        async with self._hashing:
+            return await asyncio.to_thread(self.hasher.hash, password)
+
+    async def _verify(self, hashed: str | None, password: str) -> bool:
+        if hashed is None:
+            if self._decoy is None:
+                self._decoy = await self._hash(secrets.token_hex(16))
+            hashed = self._decoy
+        async with self._hashing:
+            try:
+                return await asyncio.to_thread(self.hasher.verify, hashed, password)
+            except (VerifyMismatchError, VerificationError, InvalidHashError):
+                return False
+
+    # ---- limits ---------------------------------------------------------------------------------
+
+    def _limit_keys(self, key: str, addr: str) -> list[str]:
+        return [f"n:{key}", f"a:{addr or '-'}"]
+
+    async def _check_limits(self, keys: list[str], now: int) -> None:
+        counts = await self.records.attempts(keys, now - self.settings.auth_window)
+        if counts[keys[0]] >= self.settings.auth_fails_per_name or counts[keys[1]] >= self.settings.auth_fails_per_addr:
+            self.metrics.auth_failures.labels("limited").inc()
+            minutes = max(1, self.settings.auth_window // 60)
+            raise RoomError("rate_limited", f"too many failed sign-ins; try again within {minutes} minutes")
+
+    async def _failed(self, keys: list[str], now: int, why: str) -> None:
+        self.metrics.auth_failures.labels(why).inc()
+        try:
+            await self.records.note_attempt(keys, now, self.settings.auth_window)
+        except StoreUnavailable:
+            log.warning("accounts: a failed sign-in could not be counted (records database unavailable)")
+
+    # ---- the requests ---------------------------------------------------------------------------
+
+    def _check_password(self, password: str) -> None:
+        if len(password) < self.settings.password_min:
+            raise RoomError("bad_message", f"password: at least {self.settings.password_min} characters")
+
+    async def _device(self, player: str, now: int) -> str:
+        token = secrets.token_hex(16)
+        await self.records.add_device(Device(token_key(token), player, DEVICE, now, now))
+        return token
+
+    async def sign_up(self, name: str, password: str, addr: str, guest: str | None) -> Identity:
+        """A new account named `name` (the guest `guest`'s player id, if given: it keeps its games)."""
+        try:
+            check_name(name, self.settings.name_max)
+        except NameRefused as err:
+            raise RoomError("bad_message", f"name: {err}") from None
+        self._check_password(password)
+        now = int(time.time())
+        per_addr = [f"s:{addr or '-'}"]
+        made = await self.records.attempts(per_addr, now - self.settings.auth_window)
+        if made[per_addr[0]] >= self.settings.signups_per_addr:
+            self.metrics.auth_failures.labels("signup_limited").inc()
+            raise RoomError("rate_limited", "too many accounts made from this address; try again later")
+        player = guest or "p" + secrets.token_hex(8)
+        account = Account(player, name, account_key(name), await self._hash(password), now)
+        if not await self.records.create_account(account):
+            raise RoomError("name_taken", "an account holds that name (or one that reads the same); choose another")
+        await self.records.note_attempt(per_addr, now, self.settings.auth_window)
+        self.metrics.accounts.labels("sign_up").inc()
+        return Identity(player, name, True, await self._device(player, now))
+
+    async def sign_in(self, name: str, password: str, addr: str) -> Identity:
+        now = int(time.time())
+        key = account_key(name)
+        keys = self._limit_keys(key, addr)
+        await self._check_limits(keys, now)
+        account = await self.records.account_by_key(key)
+        good = await self._verify(account.password if account is not None else None, password)
+        if account is None or not good:
+            await self._failed(keys, now, "unknown_name" if account is None else "wrong_password")
+            raise RoomError("bad_credentials", "no account has that name and password")
+        self.metrics.accounts.labels("sign_in").inc()
+        return Identity(account.player, account.name, True, await self._device(account.player, now))
+
+    async def sign_out(self, player: str, key: str | None, everywhere: bool) -> list[str]:
+        """Drop this token (or every token of the account); the keys of the sessions to forget."""
+        dropped = await self.records.drop_devices(player, None if everywhere else ([key] if key else []))
+        self.metrics.accounts.labels("sign_out_everywhere" if everywhere else "sign_out").inc()
+        return sorted(set(dropped) | ({key} if key else set()))
+
+    async def resume(self, key: str, session: dict[str, Any] | None) -> dict[str, Any] | None:
+        """The session a token resumes: the store's, checked against the records for an account's; an account's
+        device row alone when the store forgot the session (it outlives the store's `session_ttl`)."""
+        if session is not None and not session.get("account"):
+            return session  # a guest's
+        try:
+            device = await self.records.device(key)
+            if device is None:
+                return None  # signed out (everywhere, or from this device), or the account is deleted
+            account = await self.records.account(device.player)
+        except StoreUnavailable:
+            return session  # the records database is down: trust what the store still holds
+        if account is None:
+            return None
+        return {"player": account.player, "name": account.name, "account": True}
+
+    async def name_held(self, name: str) -> bool:
+        """Does an account hold this name (a guest may not use it)? False when the records cannot tell."""
+        try:
+            return await self.records.account_by_key(account_key(name)) is not None
+        except StoreUnavailable:
+            return False
+
+
+def token_key(token: str) -> str:
+    """Sessions and devices are stored under a hash of the token, never the token itself."""
+    return hashlib.sha256(token.encode()).hexdigest()

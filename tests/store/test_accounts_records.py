@@ -1,0 +1,87 @@
+"""Accounts in the records database: the same behaviour on SQLite, a real PostgreSQL and in memory. A name key is
+held by one live account; a deleted account keeps it until its name is free; devices (token hashes) are listed,
+dropped one by one or all at once and die with the account; failed sign-ins are counted per key in a window."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from server.store.records import Account, Device, MemoryRecords, Records
+from server.store.records_sql import SqlRecords
+
+
+@pytest.fixture(params=["sqlite", "postgresql", "memory"])
+async def records(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Records]:
+    if request.param == "memory":
+        found: Records = MemoryRecords()
+    elif request.param == "sqlite":
+        found = SqlRecords(f"sqlite:///{tmp_path}/records.db")
+    else:
+        found = SqlRecords(request.getfixturevalue("pg_url"))
+    await found.migrate()
+    yield found
+    await found.close()
+
+
+def _account(player: str, key: str, at: int = 1000, name: str | None = None) -> Account:
+    return Account(player, name or key.title(), key, f"hash-{player}", at)
+
+
+async def test_a_name_key_belongs_to_one_live_account(records: Records) -> None:
+    assert await records.create_account(_account("pa", "allce"))
+    assert not await records.create_account(_account("pb", "allce", name="ALICE"))
+    assert not await records.create_account(_account("pa", "bob"))  # one account per player id
+    got = await records.account_by_key("allce")
+    assert got is not None and got.player == "pa" and got.password == "hash-pa" and got.name == "Allce"
+    assert await records.account("pa") == got and await records.account("pb") is None
+    assert await records.accounts_among(["pa", "pb", "bot:1"]) == {"pa"}
+    await records.set_password("pa", "new")
+    again = await records.account("pa")
+    assert again is not None and again.password == "new"
+
+
+async def test_a_deleted_account_holds_its_name_until_it_is_free_and_loses_its_devices(records: Records) -> None:
+    assert await records.create_account(_account("pa", "allce", at=1000))
+    await records.add_device(Device("k1", "pa", "phone", 1000, 1000))
+    assert await records.delete_account("pa", now=2000, free_at=5000) == ["k1"]
+    assert await records.account("pa") is None and await records.account_by_key("allce") is None
+    assert await records.device("k1") is None and await records.accounts_among(["pa"]) == set()
+    assert await records.delete_account("pa", now=2100, free_at=9000) == []  # once
+    assert not await records.create_account(_account("pb", "allce", at=4999))
+    assert await records.create_account(_account("pc", "allce", at=5000))
+    got = await records.account_by_key("allce")
+    assert got is not None and got.player == "pc"
+
+
+async def test_devices_are_listed_dropped_one_by_one_or_all(records: Records) -> None:
+    assert await records.create_account(_account("pa", "allce"))
+    assert await records.create_account(_account("pb", "bob"))
+    for i, (key, player) in enumerate([("k1", "pa"), ("k2", "pa"), ("k3", "pb")]):
+        await records.add_device(Device(key, player, f"dev{i}", 1000 + i, 1000 + i))
+    assert [d.key for d in await records.devices("pa")] == ["k2", "k1"]
+    got = await records.device("k1")
+    assert got is not None and got.player == "pa" and got.device == "dev0"
+    assert await records.drop_devices("pa", ["k1", "k3"]) == ["k1"]  # not another account's
+    assert await records.device("k1") is None and await records.device("k3") is not None
+    assert await records.drop_devices("pa") == ["k2"]
+    assert await records.devices("pa") == [] and await records.device("k3") is not None
+
+
+async def test_failed_sign_ins_are_counted_per_key_in_a_window(records: Records) -> None:
+    for t in range(5):
+        counts = await records.note_attempt(["n:allce", "a:10.0.0.1"], now=1000 + t, window=60)
+    assert counts == {"n:allce": 5, "a:10.0.0.1": 5}
+    counts = await records.note_attempt(["n:bob", "a:10.0.0.1"], now=1030, window=60)
+    assert counts == {"n:bob": 1, "a:10.0.0.1": 6}
+    assert await records.attempts(["n:allce", "n:bob", "n:eve"], since=1001) == {"n:allce": 3, "n:bob": 1, "n:eve": 0}
+    later = await records.note_attempt(["n:allce"], now=1070, window=60)  # the first failures fell out
+    assert later == {"n:allce": 1}
+
+
+async def test_two_sign_ups_of_one_name_at_once_make_one_account(records: Records) -> None:
+    made = await asyncio.gather(*(records.create_account(_account(f"p{i}", "allce")) for i in range(6)))
+    assert sum(made) == 1
