@@ -364,6 +364,7 @@ class RemoteConn:
         self.id = cid
         self.player = player
         self.name = name
+        self.account = False
 
     def push(self, msg: dict[str, Any]) -> None:
         self.cluster.send(self.node, {"op": "push", "conn": self.id, "msg": msg})

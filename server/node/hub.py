@@ -101,7 +101,7 @@ def room_info(meta: RoomMeta) -> dict[str, Any]:
 
 def _ref(node: str, conn: Connection) -> dict[str, Any]:
     """A local connection as other nodes address it."""
-    return {"node": node, "id": conn.id, "player": conn.player, "name": conn.name}
+    return {"node": node, "id": conn.id, "player": conn.player, "name": conn.name, "account": conn.account}
 
 
 def hello_token(secret: str, name: str, expires: int) -> str:
@@ -611,7 +611,7 @@ class Hub:
         rc = self.remote_conns.get(ref["id"])
         if rc is None:
             rc = self.remote_conns[ref["id"]] = RemoteConn(self.cluster, ref["node"], ref["id"], None, None)
-        rc.player, rc.name = ref["player"], ref["name"]
+        rc.player, rc.name, rc.account = ref["player"], ref["name"], bool(ref.get("account"))
         return rc
 
     async def _remote_submit(self, room: Room, rc: RemoteConn, payload: dict[str, Any]) -> None:

@@ -754,6 +754,10 @@ class Room:
         meta = self.next_meta()
         meta.players[seat] = conn.player
         meta.names[seat] = name = unique_name(conn.name or "?", meta.names)
+        if getattr(conn, "account", False) or meta.accounts:
+            accounts = meta.per_seat(meta.accounts, False)
+            accounts[seat] = bool(getattr(conn, "account", False))
+            meta.accounts = accounts
         entry: dict[str, Any] = {"v": meta.v, "k": "join", "seat": seat, "player": conn.player, "name": name}
         state = self._start_if_full(meta, entry)
         await self.commit(entry, meta)
@@ -778,8 +782,7 @@ class Room:
         held = self.seat_of(conn.player)
         if held is not None and self.status == "waiting":
             meta = self.next_meta()
-            meta.players[held] = None
-            meta.names[held] = None
+            meta.free_seat(held)
             try:
                 await self.commit({"v": meta.v, "k": "free", "seat": held}, meta)
             except (RoomError, StoreFenced):

@@ -41,7 +41,7 @@ class HostControls(Extension):
             if is_bot != (action == "remove_bot"):
                 raise RoomError("bad_message", "that seat holds a bot" if is_bot else "that seat holds a person")
             freed = None if is_bot else players[seat]
-            meta.players[seat] = meta.names[seat] = None
+            meta.free_seat(seat)
             entry = {"v": meta.v, "k": "free", "seat": seat}
         elif action == "add_bot":
             free = [i for i, p in enumerate(players) if p is None]

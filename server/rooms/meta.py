@@ -87,8 +87,13 @@ class RoomMeta:
     #: ms epoch since which every human seat has been away
     away_since: int | None = None
 
-    # ---- ratings shown at the seats (server.rooms.results) ------------------------------------
+    # ---- ratings shown at the seats, and what makes a game rated (server.rooms.results) ---------
     ratings: list[int | None] | None = None
+    #: per seat: its player was signed in to an account when it took the seat (v1.2; None: nobody was)
+    accounts: list[bool] | None = None
+    #: per seat: [moves its own player chose, moves of the seat] (clock expiries, autoplay and bots are not
+    #: the player's choice)
+    decisions: list[list[int]] | None = None
 
     #: stored keys this version does not know, written back as they were
     extra: dict[str, Any] = field(default_factory=dict)
@@ -125,6 +130,18 @@ class RoomMeta:
         n = next(i for i in range(1, 100) if f"bot:{i}" not in used)
         self.players[seat] = f"bot:{n}"
         self.names[seat] = f"Bot {n}"
+        self.unmark_account(seat)
+
+    def free_seat(self, seat: int) -> None:
+        """Nobody holds `seat` any more."""
+        self.players[seat] = self.names[seat] = None
+        self.unmark_account(seat)
+
+    def unmark_account(self, seat: int) -> None:
+        if self.accounts and seat < len(self.accounts) and self.accounts[seat]:
+            accounts = self.per_seat(self.accounts, False)
+            accounts[seat] = False
+            self.accounts = accounts
 
     # ---- versions ------------------------------------------------------------------------------
 
@@ -145,6 +162,7 @@ class RoomMeta:
         new.expiries, new.auto = self.expiries, self.auto
         new.fill_bots_after, new.fill_at, new.closed = self.fill_bots_after, self.fill_at, self.closed
         new.away_since, new.ratings, new.extra = self.away_since, self.ratings, self.extra
+        new.accounts, new.decisions = self.accounts, self.decisions
         for name, value in changes.items():
             setattr(new, name, value)
         return new

@@ -4,10 +4,15 @@ Owns: turning a finished game's result into new ratings (`rate_game`, pure) and 
 (`shown`: the ordinal mu - 3 sigma times 100, rounded to an integer, since the wire carries no floats).
 Must not: store anything (the caller saves the rows in `server.store.records`).
 
-Who is rated: every seat of a game with a result; people by their player id (everyone who said `hello`
-holds a token), server bots by `bot` plus their level when the id carries one (`bot:<level>:<n>`), so
-a bot's strength shows on the leaderboard like anybody's. Several bot seats of one game with the same
-identity are rated as separate seats and their new ratings averaged.
+Who is rated (`rated_ids`, v1.2): only a game of a public room whose every person's seat is an account
+(guests are never rated, and a game with one is not rated at all); in it, server bots by `bot` plus their
+level when the id carries one (`bot:<level>:<n>`), so a bot's strength shows on the leaderboard like
+anybody's, and each account whose own player chose at least half of its seat's moves (moves the turn
+clock, its bot or autoplay made are not the player's). Several bot seats of one game with the same
+identity are rated as separate seats and their new ratings averaged. The maths sees every seat; only the
+rows of the rated ids change.
+
+A player with fewer than `PROVISIONAL_GAMES` rated games is provisional: shown at 0 or above.
 """
 
 from __future__ import annotations
@@ -27,8 +32,35 @@ def identity(player: str) -> str:
     return player
 
 
+#: rated games before a rating is shown as it is (until then it is provisional, and never below 0)
+PROVISIONAL_GAMES = 5
+
+
+def provisional(row: dict[str, Any]) -> bool:
+    return int(row.get("games", 0)) < PROVISIONAL_GAMES
+
+
 def shown(row: dict[str, Any]) -> int:
-    return round((float(row["mu"]) - 3 * float(row["sigma"])) * 100)
+    value = round((float(row["mu"]) - 3 * float(row["sigma"])) * 100)
+    return max(0, value) if provisional(row) else value
+
+
+def rated_ids(
+    players: list[str], public: bool, decisions: list[list[int]] | None, accounts: set[str]
+) -> set[str]:
+    """The ids whose rows a finished game changes (see the module docstring)."""
+    people = [p for p in players if not p.startswith("bot:")]
+    if not public or not people or any(p not in accounts for p in people):
+        return set()
+    out = set()
+    for seat, player in enumerate(players):
+        if player.startswith("bot:"):
+            out.add(identity(player))
+            continue
+        own, made = decisions[seat] if decisions and seat < len(decisions) else (0, 0)
+        if made > 0 and 2 * own >= made:
+            out.add(player)
+    return out
 
 
 def ranks(result: dict[str, Any], seats: int) -> list[int]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from server.rooms import ratings
@@ -55,8 +55,23 @@ class Results(Extension):
 
     def seat_keys(self, room: Room, seats: list[dict[str, Any]]) -> None:
         rated = room.meta.ratings or []
+        accounts = room.meta.accounts or []
         for i, seat in enumerate(seats):
             seat["rating"] = rated[i] if i < len(rated) else None
+            player = room.meta.players[i] if i < len(room.meta.players) else None
+            if player is not None and not str(player).startswith("bot:"):
+                seat["guest"] = not (i < len(accounts) and accounts[i])  # v1.2: a person without an account
+
+    def before_move(self, room: Room, meta: RoomMeta, state: dict[str, Any] | None, mover: int | None, by: str) -> None:
+        """Count the seat's moves, and those its own player chose (what makes a seat's rating change)."""
+        if mover is None:
+            return
+        decisions = [list(d) for d in meta.decisions or []]
+        decisions += [[0, 0] for _ in range(meta.seats - len(decisions))]
+        decisions[mover][1] += 1
+        if by == "player":
+            decisions[mover][0] += 1
+        meta.decisions = decisions
 
     def __init__(self) -> None:
         #: finished rooms whose archive this process started (once per room; the archive itself is keyed by
@@ -82,14 +97,25 @@ class Results(Extension):
         record = {"room": room.id, "game": meta.game, "seats": meta.seats, "players": list(meta.names),
                   "result": result, "finished_at": now_ms(), "_public": bool(meta.public)}  # fmt: skip
         kept = {k: v for k, v in meta.to_dict().items() if k != "invite"}  # a secret nothing needs any more
-        rated = sorted({ratings.identity(p) for p in players}) if meta.human_seats() else []
-
-        def rate(rows: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-            return ratings.rate_game(rows, players, names, result)
-
         people = [p for p in players if not p.startswith("bot:")]
-        work = archive(room.records, room.store, kept, record, people, rated, rate)
+        public, decisions = bool(meta.public) and meta.invite is None, meta.decisions
+
+        def rated_now(accounts: set[str]) -> tuple[list[str], RateFn]:
+            """Who is rated, and the rating step that changes only their rows (the maths sees every seat)."""
+            changed = ratings.rated_ids(players, public, decisions, accounts)
+
+            def rate(rows: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+                new = ratings.rate_game(rows, players, names, result)
+                return {pid: row for pid, row in new.items() if pid in changed}
+
+            return (sorted({ratings.identity(p) for p in players}) if changed else []), rate
+
+        work = archive(room.records, room.store, kept, record, people, rated_now)
         room.records.spawn(work, name=f"archive {room.id}")
+
+
+#: a finished game's players that are accounts -> (ids whose rows are read, the rating step)
+RatedFn = Callable[[set[str]], tuple[list[str], RateFn]]
 
 
 async def archive(
@@ -98,13 +124,13 @@ async def archive(
     meta: dict[str, Any],
     record: dict[str, Any],
     people: list[str],
-    rated: list[str],
-    rate: RateFn,
+    rated_now: RatedFn,
 ) -> bool:
     """Archive and rate one finished game with what its replay needs (its meta and whole log, read from the
-    room store). A first attempt that fails leaves the retries (with backoff, for `ARCHIVE_RETRY_SECONDS`) to a
-    task of their own, which the lobby's reads do not wait for; a retry after an outcome that stayed unknown
-    changes nothing twice (the archive is keyed by room)."""
+    room store). Which of its people are accounts is read from the records then (a guest who signed up during
+    the game counts as one). A first attempt that fails leaves the retries (with backoff, for
+    `ARCHIVE_RETRY_SECONDS`) to a task of their own, which the lobby's reads do not wait for; a retry after an
+    outcome that stayed unknown changes nothing twice (the archive is keyed by room)."""
     room = str(record["room"])
     try:
         entries = await store.full_log(room)  # type: ignore[attr-defined]
@@ -113,19 +139,25 @@ async def archive(
         log.warning("room %s: archived without its replay: %s", room, err)
         replay = None
     try:
-        return await records.finish_game(record, people, rated=rated, rate=rate, replay=replay)
+        return await _finish(records, record, people, rated_now, replay)
     except StoreUnavailable as err:
         log.warning("room %s: history/ratings not stored yet (%s); retrying", room, err)
-    records.spawn(_retry(records, record, people, rated, rate, replay), name=f"archive {room} (retry)", settle=False)
+    records.spawn(_retry(records, record, people, rated_now, replay), name=f"archive {room} (retry)", settle=False)
     return False
+
+
+async def _finish(
+    records: Records, record: dict[str, Any], people: list[str], rated_now: RatedFn, replay: dict[str, Any] | None
+) -> bool:
+    rated, rate = rated_now(await records.accounts_among(people))
+    return await records.finish_game(record, people, rated=rated, rate=rate, replay=replay)
 
 
 async def _retry(
     records: Records,
     record: dict[str, Any],
     people: list[str],
-    rated: list[str],
-    rate: RateFn,
+    rated_now: RatedFn,
     replay: dict[str, Any] | None,
 ) -> bool:
     loop = asyncio.get_running_loop()
@@ -134,7 +166,7 @@ async def _retry(
     while True:
         await asyncio.sleep(delay)
         try:
-            return await records.finish_game(record, people, rated=rated, rate=rate, replay=replay)
+            return await _finish(records, record, people, rated_now, replay)
         except StoreUnavailable as err:
             if loop.time() + delay > give_up:
                 log.error("room %s: history/ratings not stored (gave up): %s", record["room"], err)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from server.rooms import ratings
 from server.rooms.ratings import identity, ranks, rate_game, shown
 
 
@@ -31,3 +32,22 @@ def test_two_bot_seats_of_one_game_make_one_rated_bot() -> None:
     assert set(rows) == {"pa", "bot"}
     assert rows["bot"]["games"] == 1 and rows["bot"]["name"] == "Bot"
     assert shown(rows["pa"]) > shown(rows["bot"])
+
+
+def test_only_all_account_public_games_rate_and_only_seats_their_players_played() -> None:
+    players = ["pa", "pb", "bot:greedy:1"]
+    played = [[10, 10], [4, 10], [0, 10]]  # pa chose every move, pb 4 of 10 (the clock or autoplay the rest)
+    accounts = {"pa", "pb"}
+    assert ratings.rated_ids(players, True, played, accounts) == {"pa", "bot:greedy"}
+    assert ratings.rated_ids(players, True, [[10, 10], [5, 10], [0, 10]], accounts) == {"pa", "pb", "bot:greedy"}
+    assert ratings.rated_ids(players, False, played, accounts) == set()  # a private room
+    assert ratings.rated_ids(players, True, played, {"pa"}) == set()  # a guest at the table rates nobody
+    assert ratings.rated_ids(["bot:1", "bot:2"], True, None, set()) == set()  # bots alone
+    assert ratings.rated_ids(players, True, None, accounts) == {"bot:greedy"}  # no move chosen by anybody
+
+
+def test_a_provisional_rating_is_never_shown_below_zero() -> None:
+    fresh = {"mu": 20.0, "sigma": 8.0, "games": 1, "name": "A"}
+    assert ratings.provisional(fresh) and ratings.shown(fresh) == 0
+    settled = {**fresh, "games": ratings.PROVISIONAL_GAMES}
+    assert not ratings.provisional(settled) and ratings.shown(settled) == round((20.0 - 24.0) * 100)

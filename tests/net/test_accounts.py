@@ -1,0 +1,224 @@
+"""Accounts over real sockets (wire contract v1.2): sign-up, sign-in on several devices, resuming a token,
+sign-out of one device or everywhere, a guest turning into an account, names that read the same, the limits on
+failed sign-ins, and what must never leak (passwords, tokens). On in-memory records, a SQLite file and a real
+PostgreSQL (a database of this run's own, tests/conftest.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import statistics
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clients.client import Client, ServerError
+from server.net.app import App
+from server.store.sqlite import SqliteStore
+
+from .conftest import start_app
+
+PASSWORD = "correct horse battery"
+#: cheap hashes for tests (the server's defaults are OWASP's: 19 MiB, two passes)
+CHEAP = {"password_memory_kib": 1024, "password_time_cost": 1}
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+async def app(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[App]:
+    records = {"memory": "memory", "sqlite": f"sqlite:///{tmp_path}/records.db"}.get(request.param)
+    if records is None:
+        records = request.getfixturevalue("pg_url")
+    app = await start_app(records=records, **CHEAP)
+    yield app
+    await app.stop()
+
+
+@pytest.fixture
+async def connect(app: App) -> AsyncIterator[Callable[..., Awaitable[Client]]]:
+    clients: list[Client] = []
+
+    async def make(keep_frames: bool = False) -> Client:
+        c = Client(f"ws://127.0.0.1:{app.port}/ws", keep_frames=keep_frames)
+        await c.connect()
+        clients.append(c)
+        return c
+
+    yield make
+    for c in clients:
+        await c.close()
+
+
+async def _code(coro: Awaitable[Any]) -> str:
+    try:
+        await coro
+    except ServerError as err:
+        return err.code
+    return "ok"
+
+
+async def _closed(c: Client, timeout: float = 5.0) -> int | None:
+    await asyncio.wait_for(c.closed.wait(), timeout)
+    return c.close_code
+
+
+async def test_sign_up_owns_the_name_however_it_is_written(connect: Callable[..., Awaitable[Client]]) -> None:
+    a = await connect()
+    got = await a.request("sign_up", name="Alice", password=PASSWORD)
+    assert got["t"] == "welcome" and got["account"] is True and got["name"] == "Alice" and got["rooms"] == []
+    # case, a space, Cyrillic А, full width, the digit 1 for l
+    for other in ("ALICE", "alice", "A lice", "Аlice", "ＡＬＩＣＥ", "A1ice"):
+        c = await connect()
+        assert await _code(c.request("sign_up", name=other, password=PASSWORD)) == "name_taken", other
+        assert await _code(c.request("hello", name=other)) == "name_taken", other  # nor as a guest
+    guest = await connect()
+    welcome = await guest.request("hello", name="Bob")
+    assert welcome["account"] is False and welcome["name"] == "Bob"
+    short = await connect()
+    assert await _code(short.request("sign_up", name="Carol", password="short")) == "bad_message"
+
+
+async def test_an_account_signs_in_on_a_second_device_and_its_token_resumes_it(
+    connect: Callable[..., Awaitable[Client]],
+) -> None:
+    first = await connect()
+    made = await first.request("sign_up", name="Dora", password=PASSWORD)
+    second = await connect()
+    got = await second.request("sign_in", name="DORA", password=PASSWORD)
+    assert got["player"] == made["player"] and got["token"] != made["token"] and got["name"] == "Dora"
+    assert await _closed(first) == 4001  # one connection per player: the newer replaces it
+    again = await connect()
+    resumed = await again.request("hello", name="Someone Else", token=made["token"])
+    assert resumed["player"] == made["player"] and resumed["account"] is True and resumed["name"] == "Dora"
+
+
+async def test_bad_credentials_do_not_tell_an_unknown_name_from_a_wrong_password(
+    connect: Callable[..., Awaitable[Client]],
+) -> None:
+    c = await connect()
+    await c.request("sign_up", name="Erin", password=PASSWORD)
+    d = await connect()
+    assert await _code(d.request("sign_in", name="Erin", password="wrong password")) == "bad_credentials"
+    assert await _code(d.request("sign_in", name="Nobody", password=PASSWORD)) == "bad_credentials"
+    unknown: list[float] = []
+    wrong: list[float] = []
+    for i in range(8):  # interleaved, so a slow moment of the machine hits both
+        for name, times in (("Nobody", unknown), ("Erin", wrong)):
+            t0 = time.perf_counter()
+            assert await _code(d.request("sign_in", name=f"{name}", password=f"nope {i}")) == "bad_credentials"
+            times.append(time.perf_counter() - t0)
+    ratio = statistics.median(unknown) / statistics.median(wrong)
+    print(f"median unknown {statistics.median(unknown) * 1000:.1f} ms, wrong {statistics.median(wrong) * 1000:.1f} ms")
+    assert 0.5 < ratio < 2.0, (unknown, wrong)  # both verify one argon2id hash (a decoy for an unknown name)
+
+
+async def test_sign_out_stops_the_token_and_everywhere_stops_every_token(
+    connect: Callable[..., Awaitable[Client]],
+) -> None:
+    a = await connect()
+    made = await a.request("sign_up", name="Finn", password=PASSWORD)
+    b = await connect()
+    phone = await b.request("sign_in", name="Finn", password=PASSWORD)
+    c = await connect()
+    laptop = await c.request("sign_in", name="Finn", password=PASSWORD)
+    assert await _code(c.request("sign_out")) == "ok"
+    assert await _closed(c) == 4002
+    d = await connect()
+    stale = await d.request("hello", name="Finn Again", token=laptop["token"])  # signed out: a new guest
+    assert stale["player"] != made["player"] and stale["account"] is False
+    e = await connect()
+    ok = await e.request("hello", name="x", token=phone["token"])  # the phone's token still works
+    assert ok["player"] == made["player"]
+    assert await _code(e.request("sign_out", everywhere=True)) == "ok"
+    for token in (made["token"], phone["token"]):
+        f = await connect()
+        got = await f.request("hello", name="Finn Guest", token=token)
+        assert got["player"] != made["player"] and got["account"] is False
+    g = await connect()
+    back = await g.request("sign_in", name="finn", password=PASSWORD)  # the password still signs in
+    assert back["player"] == made["player"]
+    h = await connect()
+    await h.request("hello", name="Gus")
+    assert await _code(h.request("sign_out")) == "forbidden"  # a guest has nothing to sign out of
+
+
+async def test_a_guest_becomes_an_account_and_keeps_its_seat(connect: Callable[..., Awaitable[Client]]) -> None:
+    guest = await connect()
+    hello = await guest.request("hello", name="Hana")
+    room = await guest.create("expedition", 2)
+    await guest.join(room)
+    made = await guest.request("sign_up", name="Hana", password=PASSWORD)
+    assert made["player"] == hello["player"] and made["account"] is True
+    assert [r["room"] for r in made["rooms"]] == [room]
+    other = await connect()
+    old = await other.request("hello", name="Hana's Old Tab", token=hello["token"])
+    assert old["player"] != hello["player"]  # the guest's token no longer resumes the account
+    assert await _code(guest.request("sign_up", name="Hana Two", password=PASSWORD)) == "forbidden"
+
+
+async def test_failed_sign_ins_are_limited_per_name_and_counted(
+    app: App, connect: Callable[..., Awaitable[Client]]
+) -> None:
+    c = await connect()
+    await c.request("sign_up", name="Ivan", password=PASSWORD)
+    d = await connect()
+    limit = app.hub.settings.auth_fails_per_name
+    for i in range(limit):
+        assert await _code(d.request("sign_in", name="Ivan", password=f"guess {i}")) == "bad_credentials"
+    # the right password waits too: the pause is per name, whoever asks
+    assert await _code(d.request("sign_in", name="ivan", password=PASSWORD)) == "rate_limited"
+    text = app.hub.metrics.render().decode()
+    assert 'mp_auth_failures_total{reason="wrong_password"} 10.0' in text
+    assert 'mp_auth_failures_total{reason="limited"} 1.0' in text
+    e = await connect()  # another name is not held up (its own count; the address has room left)
+    assert await _code(e.request("sign_in", name="Nobody", password=PASSWORD)) == "bad_credentials"
+
+
+async def test_credentials_reach_no_log_line_metric_or_other_players_frame(
+    app: App, connect: Callable[..., Awaitable[Client]], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    watcher = await connect(keep_frames=True)
+    await watcher.request("hello", name="Watcher")
+    await watcher.request("watch_lobby")
+    a = await connect()
+    made = await a.request("sign_up", name="Jade", password="hunter2 secret pass")
+    room = await a.create("expedition", 2)
+    await a.join(room)
+    await watcher.join(room, seat=None)
+    b = await connect()
+    await _code(b.request("sign_in", name="Jade", password="a wrong secret pass"))
+    again = await b.request("sign_in", name="Jade", password="hunter2 secret pass")
+    secrets = [b"hunter2 secret pass", b"a wrong secret pass", made["token"].encode(), again["token"].encode()]
+    assert watcher.frames is not None
+    for frame in watcher.frames:
+        assert not any(s in frame for s in secrets)
+    text = (caplog.text + app.hub.metrics.render().decode()).encode()
+    assert not any(s in text for s in secrets)
+
+
+async def test_an_account_outlives_a_restart_on_sqlite(tmp_path: Path) -> None:
+    path = tmp_path / "mp.db"
+    app = await start_app(store=SqliteStore(path, takeover=True), records="", **CHEAP)
+    try:
+        c = Client(f"ws://127.0.0.1:{app.port}/ws")
+        await c.connect()
+        made = await c.request("sign_up", name="Kira", password=PASSWORD)
+        await c.close()
+    finally:
+        await app.stop()
+    app = await start_app(store=SqliteStore(path, takeover=True), records="", **CHEAP)
+    try:
+        c = Client(f"ws://127.0.0.1:{app.port}/ws")
+        await c.connect()
+        got = await c.request("hello", name="k", token=made["token"])
+        assert got["player"] == made["player"] and got["account"] is True
+        d = Client(f"ws://127.0.0.1:{app.port}/ws")
+        await d.connect()
+        assert (await d.request("sign_in", name="KIRA", password=PASSWORD))["player"] == made["player"]
+        await c.close()
+        await d.close()
+    finally:
+        await app.stop()
