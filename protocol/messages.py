@@ -362,6 +362,10 @@ class Host(_Request):
 # ---- client -> server, v1.2: accounts (DESIGN.md section 3c) --------------------------------
 
 Password = Annotated[str, Field(min_length=1, max_length=PASSWORD_MAX)]
+#: v1.2: what a client calls the device it signs in on (shown in the account's list of devices)
+DeviceLabel = Annotated[str, Field(min_length=1, max_length=NAME_MAX, pattern=_NAME_PATTERN)]
+#: v1.2: a device of an account as the list names it (never its token)
+DeviceId = Annotated[str, Field(min_length=1, max_length=ID_MAX, pattern=_ID_PATTERN)]
 
 
 class SignUp(_Request):
@@ -371,6 +375,8 @@ class SignUp(_Request):
     t: Literal["sign_up"] = "sign_up"
     name: Name
     password: Password
+    #: (addition) what the account's list of devices calls this one
+    device: DeviceLabel | None = None
 
 
 class SignIn(_Request):
@@ -379,6 +385,8 @@ class SignIn(_Request):
     t: Literal["sign_in"] = "sign_in"
     name: Name
     password: Password
+    #: (addition) what the account's list of devices calls this one
+    device: DeviceLabel | None = None
 
 
 class SignOut(_Request):
@@ -387,6 +395,30 @@ class SignOut(_Request):
 
     t: Literal["sign_out"] = "sign_out"
     everywhere: bool | None = None
+    #: (addition) sign out only that other device of the account (an `id` of `devices`); this one stays
+    device: DeviceId | None = None
+
+
+class DevicesRequest(_Request):
+    """(addition) The devices the account is signed in on; answered by `devices`."""
+
+    t: Literal["devices"] = "devices"
+
+
+class ChangePassword(_Request):
+    """(addition) A new password; answered by `ok`. Every other device of the account is signed out."""
+
+    t: Literal["change_password"] = "change_password"
+    password: Password
+    new_password: Password
+
+
+class DeleteAccount(_Request):
+    """(addition) Delete the account (its password confirms it); answered by `ok`, then the connection closes
+    (4002). Its games stay in the archive under "deleted player"; its name is free after a waiting period."""
+
+    t: Literal["delete_account"] = "delete_account"
+    password: Password
 
 
 ClientMessage = Annotated[
@@ -412,7 +444,10 @@ ClientMessage = Annotated[
     | Autoplay
     | SignUp
     | SignIn
-    | SignOut,
+    | SignOut
+    | DevicesRequest
+    | ChangePassword
+    | DeleteAccount,
     Field(discriminator="t"),
 ]
 
@@ -679,6 +714,24 @@ class Closed(_Message):
     reason: Literal["nobody_joined", "abandoned"]
 
 
+class DeviceInfo(_Shape):
+    """(addition) One device an account is signed in on."""
+
+    id: DeviceId
+    device: DeviceLabel
+    #: Unix seconds of the sign-in
+    created: Annotated[int, Field(ge=0)]
+    #: this connection's device
+    current: bool
+
+
+class Devices(_Answer):
+    """(addition) Answer to `devices`, newest sign-in first."""
+
+    t: Literal["devices"] = "devices"
+    devices: list[DeviceInfo]
+
+
 ServerMessage = Annotated[
     Welcome
     | Rooms
@@ -700,7 +753,8 @@ ServerMessage = Annotated[
     | HostDone
     | Closed
     | GameLog
-    | AutoplayDone,
+    | AutoplayDone
+    | Devices,
     Field(discriminator="t"),
 ]
 
@@ -709,7 +763,7 @@ CLIENT_TYPES: dict[str, type[BaseModel]] = {
     for m in (
         Hello, ListRooms, WatchLobby, UnwatchLobby, Create, Join, Move, Sync, Leave, Ping,
         QuickMatch, ChatSend, ChatLog, HistoryRequest, ReplayRequest, RatingsRequest, Rematch, Host,
-        GameLogRequest, Autoplay, SignUp, SignIn, SignOut,
+        GameLogRequest, Autoplay, SignUp, SignIn, SignOut, DevicesRequest, ChangePassword, DeleteAccount,
     )
 }
 SERVER_TYPES: dict[str, type[BaseModel]] = {
@@ -717,5 +771,6 @@ SERVER_TYPES: dict[str, type[BaseModel]] = {
     for m in (
         Welcome, Rooms, Lobby, Created, Joined, Snapshot, Patch, Ok, Left, Error, Pong,
         Chat, ChatLogAnswer, History, Replay, Ratings, RematchOpened, HostDone, Closed, GameLog, AutoplayDone,
+        Devices,
     )
 }

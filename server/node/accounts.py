@@ -39,6 +39,8 @@ log = logging.getLogger("marcopolo.accounts")
 HASHING = 2
 #: what a device is called in the list of an account's sign-ins when the client says nothing
 DEVICE = "device"
+#: a device's id in that list: the start of its token's hash (it names the device, it resumes nothing)
+DEVICE_ID_CHARS = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,12 +108,14 @@ class Accounts:
         if len(password) < self.settings.password_min:
             raise RoomError("bad_message", f"password: at least {self.settings.password_min} characters")
 
-    async def _device(self, player: str, now: int) -> str:
+    async def _device(self, player: str, now: int, label: str | None) -> str:
         token = secrets.token_hex(16)
-        await self.records.add_device(Device(token_key(token), player, DEVICE, now, now))
+        await self.records.add_device(Device(token_key(token), player, label or DEVICE, now, now))
         return token
 
-    async def sign_up(self, name: str, password: str, addr: str, guest: str | None) -> Identity:
+    async def sign_up(
+        self, name: str, password: str, addr: str, guest: str | None, device: str | None = None
+    ) -> Identity:
         """A new account named `name` (the guest `guest`'s player id, if given: it keeps its games)."""
         try:
             check_name(name, self.settings.name_max)
@@ -130,9 +134,9 @@ class Accounts:
             raise RoomError("name_taken", "an account holds that name (or one that reads the same); choose another")
         await self.records.note_attempt(per_addr, now, self.settings.auth_window)
         self.metrics.accounts.labels("sign_up").inc()
-        return Identity(player, name, True, await self._device(player, now))
+        return Identity(player, name, True, await self._device(player, now, device))
 
-    async def sign_in(self, name: str, password: str, addr: str) -> Identity:
+    async def sign_in(self, name: str, password: str, addr: str, device: str | None = None) -> Identity:
         now = int(time.time())
         key = account_key(name)
         keys = self._limit_keys(key, addr)
@@ -143,13 +147,57 @@ class Accounts:
             await self._failed(keys, now, "unknown_name" if account is None else "wrong_password")
             raise RoomError("bad_credentials", "no account has that name and password")
         self.metrics.accounts.labels("sign_in").inc()
-        return Identity(account.player, account.name, True, await self._device(account.player, now))
+        return Identity(account.player, account.name, True, await self._device(account.player, now, device))
 
     async def sign_out(self, player: str, key: str | None, everywhere: bool) -> list[str]:
         """Drop this token (or every token of the account); the keys of the sessions to forget."""
         dropped = await self.records.drop_devices(player, None if everywhere else ([key] if key else []))
         self.metrics.accounts.labels("sign_out_everywhere" if everywhere else "sign_out").inc()
         return sorted(set(dropped) | ({key} if key else set()))
+
+    async def sign_out_device(self, player: str, device_id: str) -> list[str]:
+        """Drop the account's device with that id (from `devices`); the keys dropped (none: no such device)."""
+        keys = [d.key for d in await self.records.devices(player) if d.key[:DEVICE_ID_CHARS] == device_id]
+        dropped = await self.records.drop_devices(player, keys) if keys else []
+        if dropped:
+            self.metrics.accounts.labels("sign_out").inc()
+        return dropped
+
+    async def devices(self, player: str, current: str | None) -> list[dict[str, Any]]:
+        return [
+            {"id": d.key[:DEVICE_ID_CHARS], "device": d.device, "created": d.created_at, "current": d.key == current}
+            for d in await self.records.devices(player)
+        ]
+
+    async def _confirm(self, player: str, password: str, addr: str) -> Account:
+        """The account, if `password` is its password (a wrong one counts as a failed sign-in)."""
+        account = await self.records.account(player)
+        if account is None:
+            raise RoomError("forbidden", "this connection is not signed in to an account")
+        now = int(time.time())
+        keys = self._limit_keys(account.key, addr)
+        await self._check_limits(keys, now)
+        if not await self._verify(account.password, password):
+            await self._failed(keys, now, "wrong_password")
+            raise RoomError("bad_credentials", "that is not the account's password")
+        return account
+
+    async def change_password(self, player: str, password: str, new: str, addr: str, current: str | None) -> list[str]:
+        """Set a new password; every other device is signed out. The keys of the sessions to forget."""
+        await self._confirm(player, password, addr)
+        self._check_password(new)
+        await self.records.set_password(player, await self._hash(new))
+        others = [d.key for d in await self.records.devices(player) if d.key != current]
+        self.metrics.accounts.labels("change_password").inc()
+        return await self.records.drop_devices(player, others) if others else []
+
+    async def delete(self, player: str, password: str, addr: str) -> list[str]:
+        """Delete the account; the keys of the sessions to forget."""
+        await self._confirm(player, password, addr)
+        now = int(time.time())
+        dropped = await self.records.delete_account(player, now, now + self.settings.name_free_days * 86400)
+        self.metrics.accounts.labels("delete").inc()
+        return dropped
 
     async def resume(self, key: str, session: dict[str, Any] | None) -> dict[str, Any] | None:
         """The session a token resumes: the store's, checked against the records for an account's; an account's

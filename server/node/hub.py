@@ -29,7 +29,7 @@ from server.config import Settings
 from server.games import all_games
 from server.metrics import Metrics
 from server.node import lobby
-from server.node.accounts import Accounts, Identity, token_key
+from server.node.accounts import DEVICE_ID_CHARS, Accounts, Identity, token_key
 from server.node.cluster import LocalCluster, RedisCluster, RemoteConn
 from server.rooms import botpool
 from server.rooms.clock import DEFAULT_MAX_EXPIRIES
@@ -402,6 +402,8 @@ class Hub:
             conn.push({"t": "rooms", "re": msg.id, "rooms": rooms, "total": total})
         elif isinstance(msg, m.SignOut):
             await self._sign_out(conn, msg)
+        elif isinstance(msg, (m.DevicesRequest, m.ChangePassword, m.DeleteAccount)):
+            await self._account_request(conn, msg)
         elif isinstance(msg, m.Create):
             room_id = await self.create_room(msg, conn, host=conn.player)
             invite = self.rooms[room_id].meta.invite if room_id in self.rooms else None
@@ -777,14 +779,14 @@ class Hub:
         if conn.account:
             raise RoomError("forbidden", "this connection is signed in to an account already")
         guest, guest_key = conn.player, conn.token_key
-        who = await self.accounts.sign_up(msg.name, msg.password, conn.addr, guest)
+        who = await self.accounts.sign_up(msg.name, msg.password, conn.addr, guest, msg.device)
         if guest_key is not None:  # the guest's token no longer resumes the player id the account took over
             with contextlib.suppress(StoreUnavailable):
                 await self.store.delete_sessions([guest_key])
         await self._signed_in(conn, msg.id, who)
 
     async def _sign_in(self, conn: Connection, msg: m.SignIn) -> None:
-        who = await self.accounts.sign_in(msg.name, msg.password, conn.addr)
+        who = await self.accounts.sign_in(msg.name, msg.password, conn.addr, msg.device)
         if conn.player is not None and conn.player != who.player:
             await self._forget_identity(conn)  # the guest (or other account) this connection was
         await self._signed_in(conn, msg.id, who)
@@ -795,10 +797,43 @@ class Hub:
         )
         await self._welcome(conn, re, who.player, who.name, who.token, True)
 
-    async def _sign_out(self, conn: Connection, msg: m.SignOut) -> None:
+    def _account_of(self, conn: Connection) -> str:
         if not conn.account or conn.player is None:
             raise RoomError("forbidden", "this connection is not signed in to an account")
-        keys = await self.accounts.sign_out(conn.player, conn.token_key, bool(msg.everywhere))
+        return conn.player
+
+    async def _account_request(self, conn: Connection, msg: Any) -> None:
+        """`devices`, `change_password`, `delete_account` (additions of v1.2)."""
+        player = self._account_of(conn)
+        if isinstance(msg, m.DevicesRequest):
+            devices = await self.accounts.devices(player, conn.token_key)
+            conn.push({"t": "devices", "re": msg.id, "devices": devices})
+        elif isinstance(msg, m.ChangePassword):
+            keys = await self.accounts.change_password(
+                player, msg.password, msg.new_password, conn.addr, conn.token_key
+            )
+            await self.store.delete_sessions(keys)
+            conn.push({"t": "ok", "re": msg.id})
+        else:
+            keys = await self.accounts.delete(player, msg.password, conn.addr)
+            await self.store.delete_sessions(sorted(set(keys) | {conn.token_key or ""} - {""}))
+            if self.cluster.clustered:
+                self.cluster.broadcast({"op": "kick", "player": player, "keep": conn.id})
+            conn.push({"t": "ok", "re": msg.id})
+            conn.abort(4002, "account deleted")
+
+    async def _sign_out(self, conn: Connection, msg: m.SignOut) -> None:
+        player = self._account_of(conn)
+        if msg.device is not None:
+            mine = conn.token_key is not None and conn.token_key[:DEVICE_ID_CHARS] == msg.device
+            if not mine:
+                keys = await self.accounts.sign_out_device(player, msg.device)
+                if not keys:
+                    raise RoomError("not_found", "the account has no such device")
+                await self.store.delete_sessions(keys)
+                conn.push({"t": "ok", "re": msg.id})
+                return
+        keys = await self.accounts.sign_out(player, conn.token_key, bool(msg.everywhere))
         await self.store.delete_sessions(keys)
         if msg.everywhere and self.cluster.clustered:
             self.cluster.broadcast({"op": "kick", "player": conn.player, "keep": conn.id})

@@ -95,7 +95,8 @@ class Results(Extension):
         players = [str(p) for p in meta.players]
         names = [str(n) for n in meta.names]
         record = {"room": room.id, "game": meta.game, "seats": meta.seats, "players": list(meta.names),
-                  "result": result, "finished_at": now_ms(), "_public": bool(meta.public)}  # fmt: skip
+                  "result": result, "finished_at": now_ms(), "_public": bool(meta.public),
+                  "_seat_players": list(meta.players)}  # fmt: skip
         kept = {k: v for k, v in meta.to_dict().items() if k != "invite"}  # a secret nothing needs any more
         people = [p for p in players if not p.startswith("bot:")]
         public, decisions = bool(meta.public) and meta.invite is None, meta.decisions

@@ -25,6 +25,8 @@ CHAT_KEEP = 200
 LOBBY = "-lobby"  # the chat key of the lobby (no room id starts with '-')
 #: what an in-memory archive keeps (the SQL archive keeps every game until the operator deletes it)
 MEMORY_GAMES_KEEP = 1000
+#: how a deleted account is shown in the archive (history and replays of its games)
+DELETED_NAME = "deleted player"
 #: failed sign-ins are kept per key (a name, an address); past this many keys the stale ones are dropped
 MEMORY_ATTEMPT_KEYS = 10_000
 
@@ -53,6 +55,30 @@ class Device:
     device: str
     created_at: int
     last_seen: int
+
+
+def renamed(record: dict[str, Any], replay: dict[str, Any] | None, player: str) -> tuple[dict[str, Any], Any]:
+    """An archived game's record and replay with `player`'s name replaced by `DELETED_NAME` wherever it shows."""
+    meta = dict(replay["meta"]) if replay and isinstance(replay.get("meta"), dict) else None
+    seat_players = record.get("_seat_players") or (meta.get("players") if meta else None) or []
+    seats = [i for i, p in enumerate(seat_players) if p == player]
+    names = list(record.get("players") or [])
+    for i in seats:
+        if i < len(names):
+            names[i] = DELETED_NAME
+    record = {**record, "players": names}
+    if replay is not None and meta is not None:
+        meta_names = list(meta.get("names") or [])
+        for i in seats:
+            if i < len(meta_names):
+                meta_names[i] = DELETED_NAME
+        meta["names"] = meta_names
+        entries = [
+            {**e, "name": DELETED_NAME} if isinstance(e, dict) and e.get("player") == player and "name" in e else e
+            for e in replay.get("entries") or []
+        ]
+        replay = {**replay, "meta": meta, "entries": entries}
+    return record, replay
 
 
 def pack(obj: Any) -> bytes:
@@ -174,7 +200,8 @@ class Records(ABC):
 
     @abstractmethod
     async def delete_account(self, player: str, now: int, free_at: int) -> list[str]:
-        """Delete the account (its games stay); its name is free from `free_at`. Its tokens' keys, dropped."""
+        """Delete the account: its games stay in the archive, shown under `DELETED_NAME` (history and replays),
+        its rating rows go, its name is free from `free_at`. Its tokens' keys, dropped."""
 
     @abstractmethod
     async def add_device(self, device: Device) -> None: ...
@@ -325,6 +352,16 @@ class MemoryRecords(Records):
         if self._live(player) is None:
             return []
         self._deleted[player] = free_at
+        for i, (room, packed) in enumerate(self._games):
+            rec = unpack(packed)
+            if player in rec.get("_players", []):
+                replay = unpack(self._replays[room]) if room in self._replays else None
+                rec, replay = renamed(rec, replay, player)
+                self._games[i] = (room, pack(rec))
+                if replay is not None:
+                    self._replays[room] = pack(replay)
+        for rows in self._ratings.values():
+            rows.pop(player, None)
         return await self.drop_devices(player)
 
     async def add_device(self, device: Device) -> None:
@@ -361,5 +398,6 @@ class MemoryRecords(Records):
 
 
 __all__ = [
-    "CHAT_KEEP", "LOBBY", "Account", "Device", "MemoryRecords", "RateFn", "Records", "pack", "score_of", "unpack",
+    "CHAT_KEEP", "DELETED_NAME", "LOBBY", "Account", "Device", "MemoryRecords", "RateFn", "Records", "pack",
+    "renamed", "score_of", "unpack",
 ]  # fmt: skip

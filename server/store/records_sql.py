@@ -34,7 +34,18 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import NullPool
 
 from server.store.base import StoreUnavailable
-from server.store.records import CHAT_KEEP, LOBBY, Account, Device, RateFn, Records, pack, score_of, unpack
+from server.store.records import (
+    CHAT_KEEP,
+    LOBBY,
+    Account,
+    Device,
+    RateFn,
+    Records,
+    pack,
+    renamed,
+    score_of,
+    unpack,
+)
 
 log = logging.getLogger("marcopolo.records")
 
@@ -400,6 +411,15 @@ class SqlRecords(Records):
                 return []
             keys = [r.key for r in await conn.execute(sa.select(d.key).where(d.player == player))]
             await conn.execute(devices_table.delete().where(d.player == player))
+            await conn.execute(ratings_table.delete().where(ratings_table.c.player == player))
+            g, gp = games_table.c, game_players_table.c
+            mine = sa.select(g.id, g.data, g.replay).join(game_players_table, gp.game_id == g.id)
+            for row in (await conn.execute(mine.where(gp.player == player))).all():
+                record, replay = renamed(unpack(row.data), None if row.replay is None else unpack(row.replay), player)
+                await conn.execute(
+                    games_table.update().where(g.id == row.id)
+                    .values(data=pack(record), replay=None if replay is None else pack(replay))
+                )  # fmt: skip
             return keys
 
     async def add_device(self, device: Device) -> None:

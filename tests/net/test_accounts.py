@@ -222,3 +222,56 @@ async def test_an_account_outlives_a_restart_on_sqlite(tmp_path: Path) -> None:
         await d.close()
     finally:
         await app.stop()
+
+
+async def test_devices_are_listed_and_one_is_signed_out_from_another(connect: Callable[..., Awaitable[Client]]) -> None:
+    a = await connect()
+    made = await a.request("sign_up", name="Lena", password=PASSWORD, device="laptop")
+    b = await connect()
+    phone = await b.request("sign_in", name="Lena", password=PASSWORD, device="phone")
+    listed = {d["device"]: d for d in (await b.request("devices"))["devices"]}  # newest first; one second here
+    assert {name: d["current"] for name, d in listed.items()} == {"phone": True, "laptop": False}
+    assert all(len(d["id"]) == 16 and d["id"] not in (made["token"], phone["token"]) for d in listed.values())
+    assert await _code(b.request("sign_out", device=listed["laptop"]["id"])) == "ok"
+    assert not b.closed.is_set()  # this device stays signed in
+    assert [d["device"] for d in (await b.request("devices"))["devices"]] == ["phone"]
+    assert await _code(b.request("sign_out", device="0" * 16)) == "not_found"
+    c = await connect()
+    assert (await c.request("hello", name="x", token=made["token"]))["account"] is False  # the laptop's token died
+    d = await connect()
+    await d.request("hello", name="Guest Mo")
+    assert await _code(d.request("devices")) == "forbidden"
+
+
+async def test_a_new_password_signs_out_every_other_device(connect: Callable[..., Awaitable[Client]]) -> None:
+    a = await connect()
+    made = await a.request("sign_up", name="Mira", password=PASSWORD)
+    b = await connect()
+    await b.request("sign_in", name="Mira", password=PASSWORD)
+    c = await connect()
+    await c.request("hello", name="m", token=made["token"])  # device one again, on a third connection
+    assert await _code(c.request("change_password", password="not it at all", new_password="new secret!")) == (
+        "bad_credentials"
+    )
+    assert await _code(c.request("change_password", password=PASSWORD, new_password="short")) == "bad_message"
+    assert await _code(c.request("change_password", password=PASSWORD, new_password="a new secret")) == "ok"
+    assert [d["current"] for d in (await c.request("devices"))["devices"]] == [True]
+    e = await connect()
+    assert await _code(e.request("sign_in", name="Mira", password=PASSWORD)) == "bad_credentials"
+    assert (await e.request("sign_in", name="Mira", password="a new secret"))["player"] == made["player"]
+
+
+async def test_a_deleted_account_frees_its_name_later_and_its_games_stay(
+    app: App, connect: Callable[..., Awaitable[Client]]
+) -> None:
+    a = await connect()
+    made = await a.request("sign_up", name="Nora", password=PASSWORD)
+    assert await _code(a.request("delete_account", password="wrong password!")) == "bad_credentials"
+    assert await _code(a.request("delete_account", password=PASSWORD)) == "ok"
+    assert await _closed(a) == 4002
+    b = await connect()
+    assert (await b.request("hello", name="n", token=made["token"]))["account"] is False
+    c = await connect()
+    assert await _code(c.request("sign_in", name="Nora", password=PASSWORD)) == "bad_credentials"
+    # the name waits `name_free_days` (30 by default) before anybody may take it
+    assert await _code(c.request("sign_up", name="Nora", password=PASSWORD)) == "name_taken"

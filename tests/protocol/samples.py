@@ -68,6 +68,11 @@ CLIENT_SAMPLES: list[BaseModel] = [
     m.SignIn(id=31, name="ann lee", password="correct horse battery"),
     m.SignOut(id=32),
     m.SignOut(id=33, everywhere=True),
+    m.SignIn(id=34, name="ann", password="correct horse battery", device="phone"),
+    m.SignOut(id=35, device="0123456789abcdef"),
+    m.DevicesRequest(id=36),
+    m.ChangePassword(id=37, password="correct horse battery", new_password="another long one"),
+    m.DeleteAccount(id=38, password="another long one"),
 ]
 
 SERVER_SAMPLES: list[BaseModel] = [
@@ -120,5 +125,6 @@ SERVER_SAMPLES: list[BaseModel] = [
     m.Closed(room="r1", reason="abandoned"),
     m.GameLog(re=37, room="r1", v=9, events=[{"n": 1, "kind": "roll", "seat": 0}]),
     m.AutoplayDone(re=38, room="r1", v=10),
+    m.Devices(re=36, devices=[m.DeviceInfo(id="0123456789abcdef", device="phone", created=1700000000, current=True)]),
     m.Rooms(rooms=[ROOM.model_copy(update={"ratings": [1250, None, -30]})]),
 ]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from server.store.records import Account, Device, MemoryRecords, Records
+from server.store.records import DELETED_NAME, Account, Device, MemoryRecords, Records
 from server.store.records_sql import SqlRecords
 
 
@@ -85,3 +85,24 @@ async def test_failed_sign_ins_are_counted_per_key_in_a_window(records: Records)
 async def test_two_sign_ups_of_one_name_at_once_make_one_account(records: Records) -> None:
     made = await asyncio.gather(*(records.create_account(_account(f"p{i}", "allce")) for i in range(6)))
     assert sum(made) == 1
+
+
+async def test_a_deleted_accounts_games_stay_under_deleted_player_and_its_ratings_go(records: Records) -> None:
+    assert await records.create_account(_account("pa", "allce"))
+    record = {"room": "r1", "game": "expedition", "seats": 2, "players": ["Alice", "Bob"], "result": {},
+              "_public": True, "_seat_players": ["pa", "pb"]}  # fmt: skip
+    replay = {"meta": {"players": ["pa", "pb"], "names": ["Alice", "Bob"]},
+              "entries": [{"v": 1, "k": "join", "seat": 0, "player": "pa", "name": "Alice"},
+                          {"v": 2, "k": "join", "seat": 1, "player": "pb", "name": "Bob"}]}  # fmt: skip
+
+    def rate(rows: dict[str, dict[str, object]]) -> dict[str, dict[str, object]]:
+        return {p: {"mu": 25.0, "sigma": 8.0, "games": 1, "name": p} for p in ("pa", "pb")}
+
+    assert await records.finish_game(record, ["pa", "pb"], rated=["pa", "pb"], rate=rate, replay=replay)
+    await records.delete_account("pa", now=2000, free_at=3000)
+    [game] = await records.history(None, "pb", 10)
+    assert game["players"] == [DELETED_NAME, "Bob"]
+    kept = await records.archived("r1")
+    assert kept is not None and kept["meta"]["names"] == [DELETED_NAME, "Bob"]
+    assert [e["name"] for e in kept["entries"]] == [DELETED_NAME, "Bob"]
+    assert [p for p, _ in await records.leaderboard("expedition", 10)] == ["pb"]
