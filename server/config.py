@@ -126,6 +126,12 @@ class Settings(BaseSettings):
     auth_fails_per_addr: int = Field(50, gt=0, description="failed sign-ins from one address in the window")
     signups_per_addr: int = Field(10, gt=0, description="accounts one address may create in the auth window")
     name_free_days: int = Field(30, ge=0, description="days a deleted account's name stays unusable by others")
+    passkey_rp_id: str = Field(
+        "", description="WebAuthn relying party id (the site's domain); empty: the host name the browser asked for"
+    )
+    passkey_origins: tuple[str, ...] = Field(
+        (), description="origins passkey ceremonies may come from, comma-separated; empty: http(s)://HOST asked for"
+    )
     finished_ttl: int = Field(7 * 24 * 3600, gt=0, description="seconds finished rooms stay readable")
     session_ttl: int = Field(30 * 24 * 3600, gt=0, description="seconds a player's token stays valid unused")
     #: a snapshot is written every this many versions (and at the end); recovery replays the rest
@@ -202,7 +208,7 @@ class Settings(BaseSettings):
             raise ValueError("hard_frame_limit must be above max_frame")
         return self
 
-    @field_validator("trusted_proxies", mode="before")
+    @field_validator("trusted_proxies", "passkey_origins", mode="before")
     @classmethod
     def _split_proxies(cls, value: Any) -> Any:
         if isinstance(value, str):

@@ -8,6 +8,7 @@ Must not: interpret messages beyond handing binary frames to the hub.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import gc
 import ipaddress
@@ -29,6 +30,7 @@ from websockets.protocol import State
 
 from server.config import Settings
 from server.net.conn import Conn
+from server.node.accounts import PasskeyError
 from server.node.cluster import RedisCluster
 from server.node.hub import Hub
 from server.store import MemoryRecords, open_records, open_store
@@ -44,12 +46,22 @@ WRITE_NOW_BYTES = 64 * 1024
 DEFAULT_WEB_ROOT = Path(__file__).resolve().parents[2] / "clients" / "web" / "dist"
 
 
+#: the passkey routes' prefix (see `App._passkey`)
+PASSKEY_ROUTES = "/auth/passkey/"
+
+
+def _json(status: int, body: dict[str, Any]) -> Response:
+    return _response(status, json.dumps(body).encode(), "application/json", {"Cache-Control": "no-store"})
+
+
 def _response(status: int, body: bytes, content_type: str, extra: dict[str, str] | None = None) -> Response:
     headers = Headers()
     headers["Content-Type"] = content_type
     headers["Content-Length"] = str(len(body))
     headers["Cache-Control"] = "no-cache"
     for k, v in (extra or {}).items():
+        if k in headers:
+            del headers[k]
         headers[k] = v
     return Response(status, HTTPStatus(status).phrase, headers, body)
 
@@ -249,7 +261,58 @@ class App:
             return _response(status, json.dumps(body).encode(), "application/json")
         if path == "/metrics":
             return _response(200, self.hub.metrics.render(), "text/plain; version=0.0.4; charset=utf-8")
+        if path.startswith(PASSKEY_ROUTES):
+            return await self._passkey(connection, request, path)
         return self._static(path)
+
+    # ---- passkeys (WebAuthn) --------------------------------------------------------------------
+
+    def _relying_party(self, request: Request) -> tuple[str, list[str]]:
+        """The relying party id and the origins a ceremony may come from: as configured, else from the host
+        the browser asked for (browsers run WebAuthn only on https and on localhost)."""
+        host = request.headers.get("Host", "")
+        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+        rp_id = self.settings.passkey_rp_id or name
+        origins = list(self.settings.passkey_origins) or [f"https://{host}", f"http://{host}"]
+        return rp_id, origins
+
+    async def _passkey(self, connection: ServerConnection, request: Request, path: str) -> Response:
+        """The four passkey routes (GET: the node's HTTP side takes no bodies): the account's token in
+        `Authorization: Bearer`, the ceremony and the browser's credential JSON (base64url) in `X-Ceremony` and
+        `X-Credential`. JSON answers, never cached; a refusal is `{error, message}` with 400, 401 or 429."""
+        accounts, store, h = self.hub.accounts, self.store, request.headers
+        rp_id, origins = self._relying_party(request)
+        auth = h.get("Authorization", "")
+        token = auth[7:].strip() if auth.startswith("Bearer ") else None
+        try:
+            if not self.hub.ready:
+                raise PasskeyError(503, "unavailable", "the server is starting; retry")
+            if path == "/auth/passkey/register/options":
+                body = await accounts.passkey_register_options(store, token, rp_id)
+            elif path == "/auth/passkey/login/options":
+                body = await accounts.passkey_login_options(store, rp_id)
+            elif path in ("/auth/passkey/register", "/auth/passkey/login"):
+                ceremony, credential = h.get("X-Ceremony", ""), h.get("X-Credential", "")
+                try:
+                    credential = base64.urlsafe_b64decode(credential + "=" * (-len(credential) % 4)).decode()
+                except (ValueError, UnicodeDecodeError):
+                    raise PasskeyError(400, "bad_message", "X-Credential is not base64url") from None
+                if path.endswith("/register"):
+                    body = await accounts.passkey_register(store, token, ceremony, credential, rp_id, origins)
+                else:
+                    peer = str(connection.remote_address[0]) if connection.remote_address else ""
+                    addr = client_address(peer, h.get("X-Forwarded-For"), self.proxies)
+                    device = (h.get("X-Device") or "")[:32].strip() or None
+                    who = await accounts.passkey_login(store, ceremony, credential, rp_id, origins, addr, device)
+                    await self.hub.signed_in_elsewhere(who)
+                    body = {"player": who.player, "name": who.name, "token": who.token}
+            else:
+                raise PasskeyError(404, "not_found", "no such route")
+        except PasskeyError as err:
+            return _json(err.status, {"error": err.code, "message": err.message})
+        except StoreUnavailable:
+            return _json(503, {"error": "unavailable", "message": "the store is unavailable; retry"})
+        return _json(200, body)
 
     def _admit(self, connection: ServerConnection, request: Request) -> Response | None:
         """Count the connection against its client address; over the limit it is refused with 429."""

@@ -17,21 +17,31 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import secrets
 import time
 from dataclasses import dataclass
 from typing import Any
 
+import webauthn
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from webauthn.helpers import base64url_to_bytes, bytes_to_base64url, parse_authentication_credential_json
+from webauthn.helpers.exceptions import InvalidAuthenticationResponse, InvalidJSONStructure, InvalidRegistrationResponse
+from webauthn.helpers.structs import (
+    AuthenticatorSelectionCriteria,
+    PublicKeyCredentialDescriptor,
+    ResidentKeyRequirement,
+    UserVerificationRequirement,
+)
 
 from server.config import Settings
 from server.metrics import Metrics
 from server.rooms.core import RoomError
 from server.rooms.names import NameRefused, account_key, check_name
-from server.store.base import StoreUnavailable
-from server.store.records import Account, Device, Records
+from server.store.base import Store, StoreUnavailable
+from server.store.records import Account, Device, Passkey, Records
 
 log = logging.getLogger("marcopolo.accounts")
 
@@ -41,6 +51,17 @@ HASHING = 2
 DEVICE = "device"
 #: a device's id in that list: the start of its token's hash (it names the device, it resumes nothing)
 DEVICE_ID_CHARS = 16
+#: seconds a passkey ceremony (its challenge) may take from its options to its answer
+CEREMONY_SECONDS = 300
+RP_NAME = "Marco Polo"
+
+
+class PasskeyError(Exception):
+    """A passkey ceremony refused: `status` is the HTTP status, `code` a wire error code."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +235,107 @@ class Accounts:
         if account is None:
             return None
         return {"player": account.player, "name": account.name, "account": True}
+
+    # ---- passkeys (HTTP routes of `server.net.app`) --------------------------------------------------
+
+    async def _ceremony(self, store: Store, kind: str, challenge: bytes, player: str | None) -> str:
+        ceremony = secrets.token_urlsafe(16)
+        data = {"kind": kind, "challenge": bytes_to_base64url(challenge), "player": player}
+        await store.save_session(token_key("passkey:" + ceremony), data, CEREMONY_SECONDS)
+        return ceremony
+
+    async def _take_ceremony(self, store: Store, ceremony: str, kind: str) -> dict[str, Any]:
+        key = token_key("passkey:" + ceremony)
+        data = await store.load_session(key)
+        if data is None or data.get("kind") != kind:
+            raise PasskeyError(400, "bad_credentials", "no such ceremony, or it expired; start again")
+        await store.delete_sessions([key])  # once
+        return data
+
+    async def _account_of_token(self, store: Store, token: str | None) -> Account:
+        key = token_key(token) if token else ""
+        session = await self.resume(key, await store.load_session(key)) if token else None
+        if session is None or not session.get("account"):
+            raise PasskeyError(401, "forbidden", "sign in to an account first")
+        account = await self.records.account(str(session["player"]))
+        if account is None:
+            raise PasskeyError(401, "forbidden", "sign in to an account first")
+        return account
+
+    async def passkey_register_options(self, store: Store, token: str | None, rp_id: str) -> dict[str, Any]:
+        account = await self._account_of_token(store, token)
+        mine = await self.records.passkeys(account.player)
+        known = [PublicKeyCredentialDescriptor(id=base64url_to_bytes(p.id)) for p in mine]
+        options = webauthn.generate_registration_options(
+            rp_id=rp_id, rp_name=RP_NAME, user_id=account.player.encode(), user_name=account.name,
+            user_display_name=account.name, exclude_credentials=known,
+            authenticator_selection=AuthenticatorSelectionCriteria(
+                resident_key=ResidentKeyRequirement.REQUIRED, user_verification=UserVerificationRequirement.PREFERRED
+            ),
+        )  # fmt: skip
+        ceremony = await self._ceremony(store, "register", options.challenge, account.player)
+        return {"ceremony": ceremony, "options": json.loads(webauthn.options_to_json(options))}
+
+    async def passkey_register(
+        self, store: Store, token: str | None, ceremony: str, credential: str, rp_id: str, origins: list[str]
+    ) -> dict[str, Any]:
+        account = await self._account_of_token(store, token)
+        data = await self._take_ceremony(store, ceremony, "register")
+        if data.get("player") != account.player:
+            raise PasskeyError(400, "bad_credentials", "that ceremony is another account's")
+        try:
+            done = webauthn.verify_registration_response(
+                credential=credential, expected_challenge=base64url_to_bytes(data["challenge"]),
+                expected_rp_id=rp_id, expected_origin=origins,
+            )  # fmt: skip
+        except (InvalidRegistrationResponse, InvalidJSONStructure, ValueError, KeyError) as err:
+            self.metrics.auth_failures.labels("passkey_register").inc()
+            raise PasskeyError(400, "bad_credentials", f"the passkey was not accepted: {err}") from None
+        cred = bytes_to_base64url(done.credential_id)
+        now = int(time.time())
+        passkey = Passkey(cred, account.player, done.credential_public_key, done.sign_count, now)
+        if not await self.records.add_passkey(passkey):
+            raise PasskeyError(400, "bad_credentials", "that passkey is registered already")
+        self.metrics.accounts.labels("passkey_register").inc()
+        return {"ok": True, "id": cred}
+
+    async def passkey_login_options(self, store: Store, rp_id: str) -> dict[str, Any]:
+        options = webauthn.generate_authentication_options(
+            rp_id=rp_id, user_verification=UserVerificationRequirement.PREFERRED
+        )
+        ceremony = await self._ceremony(store, "login", options.challenge, None)
+        return {"ceremony": ceremony, "options": json.loads(webauthn.options_to_json(options))}
+
+    async def passkey_login(
+        self, store: Store, ceremony: str, credential: str, rp_id: str, origins: list[str], addr: str,
+        device: str | None,
+    ) -> Identity:
+        now = int(time.time())
+        keys = [f"a:{addr or '-'}"]
+        counts = await self.records.attempts(keys, now - self.settings.auth_window)
+        if counts[keys[0]] >= self.settings.auth_fails_per_addr:
+            self.metrics.auth_failures.labels("limited").inc()
+            raise PasskeyError(429, "rate_limited", "too many failed sign-ins from this address; try again later")
+        data = await self._take_ceremony(store, ceremony, "login")
+        try:
+            parsed = parse_authentication_credential_json(credential)
+            found = await self.records.passkey(bytes_to_base64url(parsed.raw_id))
+            if found is None:
+                raise InvalidAuthenticationResponse("unknown passkey")
+            done = webauthn.verify_authentication_response(
+                credential=parsed, expected_challenge=base64url_to_bytes(data["challenge"]), expected_rp_id=rp_id,
+                expected_origin=origins, credential_public_key=found.public_key,
+                credential_current_sign_count=found.sign_count,
+            )  # fmt: skip
+        except (InvalidAuthenticationResponse, InvalidJSONStructure, ValueError, KeyError) as err:
+            await self._failed(keys, now, "passkey")
+            raise PasskeyError(400, "bad_credentials", f"the passkey was not accepted: {err}") from None
+        await self.records.set_sign_count(found.id, done.new_sign_count)
+        account = await self.records.account(found.player)
+        if account is None:
+            raise PasskeyError(400, "bad_credentials", "the passkey was not accepted")
+        self.metrics.accounts.labels("passkey_sign_in").inc()
+        return Identity(account.player, account.name, True, await self._device(account.player, now, device))
 
     async def name_held(self, name: str) -> bool:
         """Does an account hold this name (a guest may not use it)? False when the records cannot tell."""

@@ -822,6 +822,12 @@ class Hub:
             conn.push({"t": "ok", "re": msg.id})
             conn.abort(4002, "account deleted")
 
+    async def signed_in_elsewhere(self, who: Identity) -> None:
+        """A sign-in outside the WebSocket (a passkey): the token's session, so `hello` with it resumes the account."""
+        await self.store.save_session(
+            token_key(who.token), {"player": who.player, "name": who.name, "account": True}, self.settings.session_ttl
+        )
+
     async def _sign_out(self, conn: Connection, msg: m.SignOut) -> None:
         player = self._account_of(conn)
         if msg.device is not None:

@@ -47,6 +47,17 @@ class Account:
 
 
 @dataclass(frozen=True, slots=True)
+class Passkey:
+    """A WebAuthn credential of an account: its id (base64url), public key (COSE) and signature counter."""
+
+    id: str
+    player: str
+    public_key: bytes
+    sign_count: int
+    created_at: int
+
+
+@dataclass(frozen=True, slots=True)
 class Device:
     """A token an account signed in with (stored as its hash, `key`), on one device."""
 
@@ -219,6 +230,20 @@ class Records(ABC):
         """Sign the account out of those tokens (None: all of them); the keys dropped."""
 
     @abstractmethod
+    async def add_passkey(self, passkey: Passkey) -> bool:
+        """Store a credential; False when its id is known already."""
+
+    @abstractmethod
+    async def passkey(self, credential: str) -> Passkey | None:
+        """A live account's credential with that id."""
+
+    @abstractmethod
+    async def passkeys(self, player: str) -> list[Passkey]: ...
+
+    @abstractmethod
+    async def set_sign_count(self, credential: str, sign_count: int) -> None: ...
+
+    @abstractmethod
     async def note_attempt(self, keys: list[str], now: int, window: int) -> dict[str, int]:
         """Count a failed sign-in under each key (a name, an address) and return each key's failures in the last
         `window` seconds, this one included. Older failures are forgotten."""
@@ -243,6 +268,7 @@ class MemoryRecords(Records):
         self._deleted: dict[str, int] = {}  # player -> when its name is free
         self._devices: dict[str, Device] = {}
         self._attempts: dict[str, list[int]] = {}
+        self._passkeys: dict[str, Passkey] = {}
 
     async def add_chat(self, room: str | None, line: dict[str, Any]) -> None:
         lines = self._chat.setdefault(room or LOBBY, [])
@@ -362,6 +388,8 @@ class MemoryRecords(Records):
                     self._replays[room] = pack(replay)
         for rows in self._ratings.values():
             rows.pop(player, None)
+        for cred in [k for k, p in self._passkeys.items() if p.player == player]:
+            del self._passkeys[cred]
         return await self.drop_devices(player)
 
     async def add_device(self, device: Device) -> None:
@@ -381,6 +409,24 @@ class MemoryRecords(Records):
             del self._devices[k]
         return gone
 
+    async def add_passkey(self, passkey: Passkey) -> bool:
+        if passkey.id in self._passkeys:
+            return False
+        self._passkeys[passkey.id] = passkey
+        return True
+
+    async def passkey(self, credential: str) -> Passkey | None:
+        got = self._passkeys.get(credential)
+        return got if got is not None and self._live(got.player) is not None else None
+
+    async def passkeys(self, player: str) -> list[Passkey]:
+        return sorted((p for p in self._passkeys.values() if p.player == player), key=lambda p: p.id)
+
+    async def set_sign_count(self, credential: str, sign_count: int) -> None:
+        got = self._passkeys.get(credential)
+        if got is not None:
+            self._passkeys[credential] = Passkey(got.id, got.player, got.public_key, sign_count, got.created_at)
+
     async def note_attempt(self, keys: list[str], now: int, window: int) -> dict[str, int]:
         out = {}
         for key in keys:
@@ -398,6 +444,6 @@ class MemoryRecords(Records):
 
 
 __all__ = [
-    "CHAT_KEEP", "DELETED_NAME", "LOBBY", "Account", "Device", "MemoryRecords", "RateFn", "Records", "pack",
+    "CHAT_KEEP", "DELETED_NAME", "LOBBY", "Account", "Device", "MemoryRecords", "Passkey", "RateFn", "Records", "pack",
     "renamed", "score_of", "unpack",
 ]  # fmt: skip

@@ -39,6 +39,7 @@ from server.store.records import (
     LOBBY,
     Account,
     Device,
+    Passkey,
     RateFn,
     Records,
     pack,
@@ -99,6 +100,14 @@ devices_table = sa.Table(
     sa.Column("device", sa.String, nullable=False),
     sa.Column("created_at", sa.BigInteger, nullable=False),
     sa.Column("last_seen", sa.BigInteger, nullable=False),
+)  # fmt: skip
+passkeys_table = sa.Table(
+    "records_passkeys", _meta,
+    sa.Column("id", sa.String, primary_key=True),
+    sa.Column("player", sa.String, nullable=False),
+    sa.Column("public_key", sa.LargeBinary, nullable=False),
+    sa.Column("sign_count", sa.BigInteger, nullable=False),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
 )  # fmt: skip
 failures_table = sa.Table(
     "records_auth_failures", _meta,
@@ -412,6 +421,7 @@ class SqlRecords(Records):
             keys = [r.key for r in await conn.execute(sa.select(d.key).where(d.player == player))]
             await conn.execute(devices_table.delete().where(d.player == player))
             await conn.execute(ratings_table.delete().where(ratings_table.c.player == player))
+            await conn.execute(passkeys_table.delete().where(passkeys_table.c.player == player))
             g, gp = games_table.c, game_players_table.c
             mine = sa.select(g.id, g.data, g.replay).join(game_players_table, gp.game_id == g.id)
             for row in (await conn.execute(mine.where(gp.player == player))).all():
@@ -454,6 +464,42 @@ class SqlRecords(Records):
             if gone:
                 await conn.execute(devices_table.delete().where(d.key.in_(gone)))
             return gone
+
+    async def add_passkey(self, passkey: Passkey) -> bool:
+        stmt = (
+            self._insert(passkeys_table)
+            .values(id=passkey.id, player=passkey.player, public_key=passkey.public_key,
+                    sign_count=passkey.sign_count, created_at=passkey.created_at)
+            .on_conflict_do_nothing()
+            .returning(passkeys_table.c.id)
+        )  # fmt: skip
+        async with self._tx() as conn:
+            return (await conn.execute(stmt)).scalar() is not None
+
+    @staticmethod
+    def _passkey(row: Any) -> Passkey:
+        return Passkey(row.id, row.player, bytes(row.public_key), int(row.sign_count), int(row.created_at))
+
+    async def passkey(self, credential: str) -> Passkey | None:
+        a, k = accounts_table.c, passkeys_table.c
+        query = (
+            sa.select(passkeys_table).join(accounts_table, a.player == k.player)
+            .where(k.id == credential, a.deleted_at.is_(None))
+        )  # fmt: skip
+        async with self._tx() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else self._passkey(row)
+
+    async def passkeys(self, player: str) -> list[Passkey]:
+        k = passkeys_table.c
+        async with self._tx() as conn:
+            rows = await conn.execute(sa.select(passkeys_table).where(k.player == player).order_by(k.id))
+            return [self._passkey(r) for r in rows]
+
+    async def set_sign_count(self, credential: str, sign_count: int) -> None:
+        k = passkeys_table.c
+        async with self._tx() as conn:
+            await conn.execute(passkeys_table.update().where(k.id == credential).values(sign_count=sign_count))
 
     async def note_attempt(self, keys: list[str], now: int, window: int) -> dict[str, int]:
         f = failures_table.c

@@ -6,9 +6,12 @@ PostgreSQL (a database of this run's own, tests/conftest.py)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import statistics
 import time
+import urllib.error
+import urllib.request
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -20,6 +23,7 @@ from server.net.app import App
 from server.store.sqlite import SqliteStore
 
 from .conftest import start_app
+from .soft_authenticator import SoftAuthenticator, b64url
 
 PASSWORD = "correct horse battery"
 #: cheap hashes for tests (the server's defaults are OWASP's: 19 MiB, two passes)
@@ -275,3 +279,73 @@ async def test_a_deleted_account_frees_its_name_later_and_its_games_stay(
     assert await _code(c.request("sign_in", name="Nora", password=PASSWORD)) == "bad_credentials"
     # the name waits `name_free_days` (30 by default) before anybody may take it
     assert await _code(c.request("sign_up", name="Nora", password=PASSWORD)) == "name_taken"
+
+
+def _get(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, Any]]:
+    """A GET to the node's HTTP side as a browser's fetch would send it (host `localhost`)."""
+    req = urllib.request.Request(f"http://localhost:{port}{path}", headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+def _credential(cred: dict[str, Any]) -> str:
+    return b64url(json.dumps(cred).encode())
+
+
+async def test_a_passkey_is_registered_by_an_account_and_signs_it_in_on_another_device(
+    app: App, connect: Callable[..., Awaitable[Client]]
+) -> None:
+    port, origin, key = app.port, f"http://localhost:{app.port}", SoftAuthenticator()
+    a = await connect()
+    made = await a.request("sign_up", name="Olga", password=PASSWORD)
+    bearer = {"Authorization": f"Bearer {made['token']}"}
+    status, body = await asyncio.to_thread(_get, port, "/auth/passkey/register/options")
+    assert status == 401 and body["error"] == "forbidden"  # an account registers passkeys, nobody else
+    status, body = await asyncio.to_thread(_get, port, "/auth/passkey/register/options", bearer)
+    assert status == 200 and body["options"]["rp"]["id"] == "localhost"
+    assert body["options"]["authenticatorSelection"]["residentKey"] == "required"
+    created = key.create(body["options"], origin)
+    headers = {**bearer, "X-Ceremony": body["ceremony"], "X-Credential": _credential(created)}
+    status, done = await asyncio.to_thread(_get, port, "/auth/passkey/register", headers)
+    assert status == 200 and done["ok"] is True, done
+    status, again = await asyncio.to_thread(_get, port, "/auth/passkey/register", headers)
+    assert status == 400  # a ceremony is used once
+
+    status, body = await asyncio.to_thread(_get, port, "/auth/passkey/login/options")
+    assert status == 200
+    asserted = key.get(body["options"], origin)
+    headers = {"X-Ceremony": body["ceremony"], "X-Credential": _credential(asserted), "X-Device": "phone"}
+    status, who = await asyncio.to_thread(_get, port, "/auth/passkey/login", headers)
+    assert status == 200 and who["player"] == made["player"] and who["name"] == "Olga" and who["token"]
+    b = await connect()
+    resumed = await b.request("hello", name="o", token=who["token"])
+    assert resumed["player"] == made["player"] and resumed["account"] is True
+    assert "phone" in [d["device"] for d in (await b.request("devices"))["devices"]]
+
+
+async def test_a_passkey_answer_for_another_origin_or_challenge_is_refused(
+    app: App, connect: Callable[..., Awaitable[Client]]
+) -> None:
+    port, origin, key = app.port, f"http://localhost:{app.port}", SoftAuthenticator()
+    a = await connect()
+    made = await a.request("sign_up", name="Pia", password=PASSWORD)
+    bearer = {"Authorization": f"Bearer {made['token']}"}
+    _, body = await asyncio.to_thread(_get, port, "/auth/passkey/register/options", bearer)
+    created = _credential(key.create(body["options"], origin))
+    headers = {**bearer, "X-Ceremony": body["ceremony"], "X-Credential": created}
+    assert (await asyncio.to_thread(_get, port, "/auth/passkey/register", headers))[0] == 200
+    _, body = await asyncio.to_thread(_get, port, "/auth/passkey/login/options")
+    phished = key.get(body["options"], "https://evil.example")
+    headers = {"X-Ceremony": body["ceremony"], "X-Credential": _credential(phished)}
+    status, refused = await asyncio.to_thread(_get, port, "/auth/passkey/login", headers)
+    assert status == 400 and refused["error"] == "bad_credentials"
+    _, first = await asyncio.to_thread(_get, port, "/auth/passkey/login/options")
+    _, second = await asyncio.to_thread(_get, port, "/auth/passkey/login/options")
+    wrong = key.get(first["options"], origin)  # signed for the first challenge, sent with the second ceremony
+    headers = {"X-Ceremony": second["ceremony"], "X-Credential": _credential(wrong)}
+    assert (await asyncio.to_thread(_get, port, "/auth/passkey/login", headers))[0] == 400
+    headers = {"X-Ceremony": "nope", "X-Credential": "!!!"}
+    assert (await asyncio.to_thread(_get, port, "/auth/passkey/login", headers))[0] == 400
