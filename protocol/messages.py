@@ -321,6 +321,17 @@ class RatingsRequest(_Request):
 
     t: Literal["ratings"] = "ratings"
     game: GameId
+    #: (v1.2 addition) paging: skip `offset` rows, return at most `limit` (the server caps it at 100)
+    offset: Annotated[int, Field(ge=0, le=2**31)] | None = None
+    limit: Annotated[int, Field(ge=1, le=PAGE_MAX)] | None = None
+
+
+class PlayerRequest(_Request):
+    """(v1.2 addition) A player's page: name, ratings in each game with rank, recent games with the rating after
+    each; answered by `player`."""
+
+    t: Literal["player"] = "player"
+    player: PlayerId
 
 
 class Rematch(_Request):
@@ -447,7 +458,8 @@ ClientMessage = Annotated[
     | SignOut
     | DevicesRequest
     | ChangePassword
-    | DeleteAccount,
+    | DeleteAccount
+    | PlayerRequest,
     Field(discriminator="t"),
 ]
 
@@ -658,6 +670,9 @@ class Rated(_Shape):
     name: Name
     rating: int
     games: Annotated[int, Field(ge=0)]
+    #: (v1.2 additions) the place on the game's leaderboard (1: the best); fewer than 5 rated games
+    rank: Annotated[int, Field(ge=1)] | None = None
+    provisional: bool | None = None
 
 
 class Ratings(_Answer):
@@ -666,6 +681,31 @@ class Ratings(_Answer):
     t: Literal["ratings"] = "ratings"
     game: GameId
     players: list[Rated]
+    #: (v1.2 additions) the page's first row's place minus one; the asking player's own row, wherever it is
+    offset: Annotated[int, Field(ge=0)] | None = None
+    me: Rated | None = None
+
+
+class GameRating(_Shape):
+    """(v1.2 addition) A player's rating in one game, on its page."""
+
+    game: GameId
+    rating: int
+    games: Annotated[int, Field(ge=0)]
+    rank: Annotated[int, Field(ge=1)]
+    provisional: bool
+
+
+class PlayerPage(_Answer):
+    """(v1.2 addition) Answer to `player`: `games` are its finished games, newest first, as `history` lists
+    them, each with `rating`, the player's rating in that game after it (absent: the game did not rate it)."""
+
+    t: Literal["player"] = "player"
+    player: PlayerId
+    name: Name | None = None
+    account: bool
+    ratings: list[GameRating]
+    games: list[JsonMap]
 
 
 class RematchOpened(_Answer):
@@ -754,7 +794,8 @@ ServerMessage = Annotated[
     | Closed
     | GameLog
     | AutoplayDone
-    | Devices,
+    | Devices
+    | PlayerPage,
     Field(discriminator="t"),
 ]
 
@@ -764,6 +805,7 @@ CLIENT_TYPES: dict[str, type[BaseModel]] = {
         Hello, ListRooms, WatchLobby, UnwatchLobby, Create, Join, Move, Sync, Leave, Ping,
         QuickMatch, ChatSend, ChatLog, HistoryRequest, ReplayRequest, RatingsRequest, Rematch, Host,
         GameLogRequest, Autoplay, SignUp, SignIn, SignOut, DevicesRequest, ChangePassword, DeleteAccount,
+        PlayerRequest,
     )
 }
 SERVER_TYPES: dict[str, type[BaseModel]] = {
@@ -771,6 +813,6 @@ SERVER_TYPES: dict[str, type[BaseModel]] = {
     for m in (
         Welcome, Rooms, Lobby, Created, Joined, Snapshot, Patch, Ok, Left, Error, Pong,
         Chat, ChatLogAnswer, History, Replay, Ratings, RematchOpened, HostDone, Closed, GameLog, AutoplayDone,
-        Devices,
+        Devices, PlayerPage,
     )
 }

@@ -62,6 +62,7 @@ LOBBY_REQUESTS: dict[type, Any] = {
     m.HistoryRequest: lobby.history,
     m.ReplayRequest: lobby.replay,
     m.RatingsRequest: lobby.leaderboard,
+    m.PlayerRequest: lobby.player_page,
     m.Rematch: lobby.rematch,
 }  # seconds: lobby pushes are coalesced over this window
 

@@ -147,14 +147,57 @@ async def history(hub: Node, conn: Any, msg: m.HistoryRequest) -> None:
     conn.push({"t": "history", "re": msg.id, "games": games[:HISTORY_LIMIT]})
 
 
+def _rated(pid: str, row: dict[str, Any], rank: int) -> dict[str, Any]:
+    return {"player": pid, "name": row["name"], "rating": ratings.shown(row), "games": int(row["games"]),
+            "rank": rank, "provisional": ratings.provisional(row)}  # fmt: skip
+
+
 async def leaderboard(hub: Node, conn: Any, msg: m.RatingsRequest) -> None:
     if msg.game not in all_games():
         raise RoomError("not_found", f"no game {msg.game!r}")
     await hub.records.settled()
-    rows = await hub.records.leaderboard(msg.game, LEADERBOARD_LIMIT)  # one page, read through an index
-    players = [{"player": pid, "name": row["name"], "rating": ratings.shown(row), "games": int(row["games"])}
-               for pid, row in rows]  # fmt: skip
-    conn.push({"t": "ratings", "re": msg.id, "game": msg.game, "players": players})
+    offset, limit = msg.offset or 0, min(msg.limit or LEADERBOARD_LIMIT, LEADERBOARD_LIMIT)
+    rows = await hub.records.leaderboard(msg.game, limit, offset)  # one page, read through an index
+    players = [_rated(pid, row, offset + i + 1) for i, (pid, row) in enumerate(rows)]
+    answer: dict[str, Any] = {"t": "ratings", "re": msg.id, "game": msg.game, "players": players, "offset": offset}
+    mine = await hub.records.rank_of(msg.game, conn.player) if conn.player else None
+    if mine is not None:
+        answer["me"] = _rated(conn.player, mine[1], mine[0])
+    conn.push(answer)
+
+
+async def player_page(hub: Node, conn: Any, msg: m.PlayerRequest) -> None:
+    """A player's page: its name, its rating and rank in each game, its recent games with the rating after each
+    (only the public ones, unless the asker played in them too)."""
+    await hub.records.settled()
+    account = await hub.records.account(msg.player)
+    rows = await hub.records.ratings_by_player(msg.player)
+    rated = []
+    for game in sorted(rows):
+        got = await hub.records.rank_of(game, msg.player)
+        if got is not None:
+            rated.append({"game": game, "rating": ratings.shown(got[1]), "games": int(got[1]["games"]),
+                          "rank": got[0], "provisional": ratings.provisional(got[1])})  # fmt: skip
+    left = {game: int(row["games"]) for game, row in rows.items()}  # rated games counted back from the newest
+    games = []
+    for rec in await hub.records.history(None, msg.player, 4 * HISTORY_LIMIT):
+        score = rec.get("_score")
+        shown = None
+        if score is not None:
+            number = left.get(str(rec["game"]), 0)
+            left[str(rec["game"])] = number - 1
+            value = round(float(score) * 100)
+            shown = max(0, value) if number < ratings.PROVISIONAL_GAMES else value  # provisional then
+        if rec.get("_public", True) or conn.player in rec.get("_players", []):
+            out = {k: v for k, v in rec.items() if not k.startswith("_")}
+            if shown is not None:
+                out["rating"] = shown
+            games.append(out)
+    name = account.name if account is not None else next(
+        (row["name"] for row in rows.values() if row.get("name")), None
+    )
+    conn.push({"t": "player", "re": msg.id, "player": msg.player, "name": name, "account": account is not None,
+               "ratings": rated, "games": games[:HISTORY_LIMIT]})  # fmt: skip
 
 
 # ---- replays ----------------------------------------------------------------------------------

@@ -162,15 +162,24 @@ class Records(ABC):
 
     @abstractmethod
     async def history(self, game: str | None, player: str | None, limit: int) -> list[dict[str, Any]]:
-        """The newest finished games first (records as archived, with `_players`)."""
+        """The newest finished games first (records as archived, with `_players`); with `player`, each record
+        also has `_score`: that player's leaderboard score after the game (None: the game did not rate it)."""
 
     @abstractmethod
     async def archived(self, room: str) -> dict[str, Any] | None:
         """What the replay of an archived game needs (`{"meta": ..., "entries": [...]}`), or None."""
 
     @abstractmethod
-    async def leaderboard(self, game: str, limit: int) -> list[tuple[str, dict[str, Any]]]:
-        """The best `limit` rating rows of a game, best first: (player, row)."""
+    async def leaderboard(self, game: str, limit: int, offset: int = 0) -> list[tuple[str, dict[str, Any]]]:
+        """A page of a game's rating rows, best first: (player, row); `offset` rows skipped."""
+
+    @abstractmethod
+    async def rank_of(self, game: str, player: str) -> tuple[int, dict[str, Any]] | None:
+        """The player's place on the game's leaderboard (1: the best) and row, if it has one."""
+
+    @abstractmethod
+    async def ratings_by_player(self, player: str) -> dict[str, dict[str, Any]]:
+        """The player's rating row in each game it has one."""
 
     @abstractmethod
     async def ratings_of(
@@ -306,6 +315,9 @@ class MemoryRecords(Records):
             rows = self._ratings.setdefault(game, {})
             new = rate({p: unpack(rows[p]) for p in sorted(set(rated)) if p in rows})
             rows.update({k: pack(v) for k, v in new.items()})
+            scores = {p: score_of(v) for p, v in new.items() if p in players}
+            if scores:
+                self._games[0] = (room, pack({**record, "_players": players, "_scores": scores}))
         return True
 
     async def history(self, game: str | None, player: str | None, limit: int) -> list[dict[str, Any]]:
@@ -313,6 +325,9 @@ class MemoryRecords(Records):
         for _, packed in self._games:
             rec = unpack(packed)
             if (game is None or rec["game"] == game) and (player is None or player in rec.get("_players", [])):
+                scores = rec.pop("_scores", None) or {}
+                if player is not None:
+                    rec["_score"] = scores.get(player)
                 out.append(rec)
                 if len(out) >= limit:
                     break
@@ -322,10 +337,21 @@ class MemoryRecords(Records):
         got = self._replays.get(room)
         return None if got is None else dict(unpack(got))
 
-    async def leaderboard(self, game: str, limit: int) -> list[tuple[str, dict[str, Any]]]:
+    async def leaderboard(self, game: str, limit: int, offset: int = 0) -> list[tuple[str, dict[str, Any]]]:
         rows = [(p, unpack(v)) for p, v in self._ratings.get(game, {}).items()]
         rows.sort(key=lambda pr: (-score_of(pr[1]), pr[0]))
-        return rows[:limit]
+        return rows[offset : offset + limit]
+
+    async def rank_of(self, game: str, player: str) -> tuple[int, dict[str, Any]] | None:
+        rows = self._ratings.get(game, {})
+        if player not in rows:
+            return None
+        mine = unpack(rows[player])
+        key = (-score_of(mine), player)
+        return 1 + sum(1 for p, v in rows.items() if (-score_of(unpack(v)), p) < key), mine
+
+    async def ratings_by_player(self, player: str) -> dict[str, dict[str, Any]]:
+        return {game: unpack(rows[player]) for game, rows in self._ratings.items() if player in rows}
 
     async def ratings_of(
         self, game: str, players: list[str], timeout: float | None = None

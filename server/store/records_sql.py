@@ -75,6 +75,7 @@ game_players_table = sa.Table(
     "records_game_players", _meta,
     sa.Column("player", sa.String, primary_key=True),
     sa.Column("game_id", sa.Integer, primary_key=True),
+    sa.Column("score", sa.Float, nullable=True),
 )  # fmt: skip
 ratings_table = sa.Table(
     "records_ratings", _meta,
@@ -283,18 +284,36 @@ class SqlRecords(Records):
                             sa.select(sa.func.pg_advisory_xact_lock(sa.func.hashtext(f"rating/{game}/{pid}")))
                         )
                 rows = await self._ratings_of(conn, game, ids)
-                await self._put_ratings(conn, game, rate(rows), replace=True)
+                new = rate(rows)
+                await self._put_ratings(conn, game, new, replace=True)
+                gp = game_players_table.c
+                for pid in sorted(set(new) & set(people)):  # each rated person's score after this game
+                    await conn.execute(
+                        game_players_table.update().where(gp.game_id == game_id, gp.player == pid)
+                        .values(score=score_of(new[pid]))
+                    )  # fmt: skip
         return True
 
     async def history(self, game: str | None, player: str | None, limit: int) -> list[dict[str, Any]]:
         g, gp = games_table.c, game_players_table.c
-        query = sa.select(g.data).order_by(g.id.desc()).limit(limit)
         if player is not None:
-            query = query.join(game_players_table, gp.game_id == g.id).where(gp.player == player)
+            query = (
+                sa.select(g.data, gp.score).join(game_players_table, gp.game_id == g.id)
+                .where(gp.player == player).order_by(g.id.desc()).limit(limit)
+            )  # fmt: skip
+        else:
+            query = sa.select(g.data).order_by(g.id.desc()).limit(limit)
         if game is not None:
             query = query.where(g.game == game)
         async with self._tx() as conn:
-            return [unpack(r.data) for r in await conn.execute(query)]
+            rows = (await conn.execute(query)).all()
+        out = []
+        for r in rows:
+            rec = unpack(r.data)
+            if player is not None:
+                rec["_score"] = r.score
+            out.append(rec)
+        return out
 
     async def archived(self, room: str) -> dict[str, Any] | None:
         g = games_table.c
@@ -302,11 +321,31 @@ class SqlRecords(Records):
             got = (await conn.execute(sa.select(g.replay).where(g.room == room))).scalar()
         return None if got is None else dict(unpack(got))
 
-    async def leaderboard(self, game: str, limit: int) -> list[tuple[str, dict[str, Any]]]:
+    async def leaderboard(self, game: str, limit: int, offset: int = 0) -> list[tuple[str, dict[str, Any]]]:
         r = ratings_table.c
-        query = sa.select(r.player, r.data).where(r.game == game).order_by(r.score.desc(), r.player).limit(limit)
+        query = (
+            sa.select(r.player, r.data).where(r.game == game).order_by(r.score.desc(), r.player)
+            .limit(limit).offset(offset)
+        )  # fmt: skip
         async with self._tx() as conn:
             return [(row.player, unpack(row.data)) for row in await conn.execute(query)]
+
+    async def rank_of(self, game: str, player: str) -> tuple[int, dict[str, Any]] | None:
+        r = ratings_table.c
+        async with self._tx() as conn:
+            mine = (await conn.execute(sa.select(r.data, r.score).where(r.game == game, r.player == player))).first()
+            if mine is None:
+                return None
+            # the rows above it, counted through the (game, score DESC, player) index
+            above = sa.or_(r.score > mine.score, sa.and_(r.score == mine.score, r.player < player))
+            count = (await conn.execute(sa.select(sa.func.count()).where(r.game == game, above))).scalar_one()
+        return 1 + int(count), unpack(mine.data)
+
+    async def ratings_by_player(self, player: str) -> dict[str, dict[str, Any]]:
+        r = ratings_table.c
+        async with self._tx() as conn:
+            rows = await conn.execute(sa.select(r.game, r.data).where(r.player == player))
+            return {row.game: unpack(row.data) for row in rows}
 
     async def ratings_of(
         self, game: str, players: list[str], timeout: float | None = None

@@ -1,11 +1,12 @@
 """Two real nodes on Redis (a redis-server of the test's own) sharing a real PostgreSQL records database (a
 database of this run's own, see tests/conftest.py): records outlive the node that wrote them.
 
-Games against server bots are played at the same time on both nodes, so both nodes' game ends update the one
-rating row of the bots close together: every one of them is counted (tests/store/test_records_sql.py makes
-the ends truly concurrent, where a read-modify-write without a lock loses some). Then each node
-in turn is SIGKILLed: through the other one, the leaderboard, the history, a room's chat, the lobby's chat and
-the replays of every finished game are all still there; the killed node is started again and serves them too.
+Games of two accounts (v1.2: only accounts are rated) against server bots are played at the same time on both
+nodes, so both nodes' game ends update the one rating row of the bots close together: every one of them is
+counted (tests/store/test_records_sql.py makes the ends truly concurrent, where a read-modify-write without a
+lock loses some). Then each node in turn is SIGKILLed: through the other one, the leaderboard, the history, a
+room's chat, the lobby's chat and the replays of every finished game are all still there; the killed node is
+started again and serves them too.
 """
 
 from __future__ import annotations
@@ -17,11 +18,32 @@ from typing import Any
 
 import pytest
 
+from clients.client import Client
+
 from .procs import REDIS_SERVER, NodeProc, Player, RedisProc
 
 pytestmark = [pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not installed"), pytest.mark.faults]
 
 PAIRS = 2  # rounds of two games ending together (one on each node)
+
+PASSWORD = "correct horse battery"
+#: cheap password hashes for tests (the server's defaults are OWASP's: 19 MiB, two passes)
+CHEAP = ["--password-memory-kib", "1024", "--password-time-cost", "1"]
+
+
+async def _sign_up(p: Player, node: int = 0) -> None:
+    """Make `p` an account (v1.2: only accounts are rated): sign up on a connection of its own, then connect
+    with the account's token (a hello with it resumes the account, as every reconnect of `p` does)."""
+    c = Client(p.urls[node])
+    await c.connect()
+    try:
+        answer = await c.request("sign_up", name=p.name, password=PASSWORD)
+        assert answer["t"] == "welcome" and answer["account"] is True, answer
+    finally:
+        await c.close()
+    p.token = answer["token"]
+    await p.connect(node)
+    assert p.client is not None and p.client.player == answer["player"]
 
 
 async def _bot_game(p: Player, seed: int) -> str:
@@ -54,7 +76,7 @@ async def test_records_on_postgresql_outlive_either_node_and_concurrent_game_end
     redis = RedisProc()
     redis.start()
     prefix = f"mp{secrets.token_hex(3)}:"
-    extra = ["--records", pg_url]
+    extra = ["--records", pg_url, *CHEAP]
     nodes = [NodeProc(f"rec-{i}", redis.url, prefix, extra=extra) for i in range(2)]
     players: list[Player] = []
     try:
@@ -63,8 +85,8 @@ async def test_records_on_postgresql_outlive_either_node_and_concurrent_game_end
         urls = [n.url for n in nodes]
         ann, bob = Player("ann", urls), Player("bob", urls)
         players = [ann, bob]
-        await ann.connect(0)
-        await bob.connect(1)
+        await _sign_up(ann, 0)  # accounts, each signed up on its own node (the accounts are in the shared records)
+        await _sign_up(bob, 1)
         rooms: list[str] = []
         for pair in range(PAIRS):  # ann's game on node 0, bob's on node 1, played at once to their ends
             mine = [await _bot_game(p, 400 + 10 * pair + i) for i, p in enumerate(players)]

@@ -5,9 +5,10 @@ stays for the audit); two players play a room while a third has already finished
 and a fourth room waits in the lobby. The node is SIGKILLed mid-game and started again on the same file and
 port: the players reconnect with their tokens and get their own seats back, play on, and the stored log is
 audited against every `ok`; the finished game and the waiting room are still there, and so are the records
-of the finished game (its history, its player's rating, its room chat and the lobby's chat). The restarted node runs
-under another node id (as after a change of `--node-id`): it takes every room at once all the same, since a
-server opens its file as its one writer and so fences every lease of the killed process.
+of the finished game (its history, its player's rating, its room chat and the lobby's chat). The player of the
+finished game is an account (v1.2: only accounts are rated), whose account and token outlive the crash too. The
+restarted node runs under another node id (as after a change of `--node-id`): it takes every room at once all
+the same, since a server opens its file as its one writer and so fences every lease of the killed process.
 """
 
 from __future__ import annotations
@@ -17,17 +18,38 @@ import random
 import time
 from pathlib import Path
 
+from clients.client import Client
 from server.store import open_store
 
 from .procs import NodeProc, Player, audit
 from .test_faults import play_through
+
+PASSWORD = "correct horse battery"
+#: cheap password hashes for tests (the server's defaults are OWASP's: 19 MiB, two passes)
+CHEAP = ["--password-memory-kib", "1024", "--password-time-cost", "1"]
+
+
+async def _sign_up(p: Player, node: int = 0) -> None:
+    """Make `p` an account (v1.2: only accounts are rated): sign up on a connection of its own, then connect
+    with the account's token (a hello with it resumes the account, as every reconnect of `p` does)."""
+    c = Client(p.urls[node])
+    await c.connect()
+    try:
+        answer = await c.request("sign_up", name=p.name, password=PASSWORD)
+        assert answer["t"] == "welcome" and answer["account"] is True, answer
+    finally:
+        await c.close()
+    p.token = answer["token"]
+    await p.connect(node)
+    assert p.client is not None and p.client.player == answer["player"]
 
 
 async def test_a_sigkilled_node_restarted_on_its_file_resumes_every_room_token_and_finished_game(
     tmp_path: Path,
 ) -> None:
     url = f"sqlite://{tmp_path}/data/marcopolo.db"
-    default = ["--records", ""]  # the server's default: the records in the store's own file (not the suite's memory)
+    # the server's default: the records in the store's own file (not the suite's memory); cheap password hashes
+    default = ["--records", "", *CHEAP]
     node = NodeProc("solo", url, "mp:", extra=default)
     again = NodeProc("solo-again", url, "mp:", extra=default)
     again.port = node.port  # the same address, so the players' reconnects find it
@@ -36,11 +58,12 @@ async def test_a_sigkilled_node_restarted_on_its_file_resumes_every_room_token_a
     try:
         ann, bob, cyd = (Player(name, [node.url]) for name in ("ann", "bob", "cyd"))
         players = [ann, bob, cyd]
-        for p in players:
-            await p.connect()
+        await ann.connect()
+        await bob.connect()
+        await _sign_up(cyd)  # an account: her game against the bot is rated
         who = {p.name: (p.token, p.client.player if p.client else None) for p in players}
         assert ann.client is not None and cyd.client is not None
-        # a game finished before the crash: cyd against a server bot
+        # a game finished before the crash: cyd (an account, every move of her seat her own) against a server bot
         answer = await cyd.client.request(
             "create", game="expedition", seats=2, public=True, options={"seed": 301}, bots=1
         )
@@ -75,9 +98,11 @@ async def test_a_sigkilled_node_restarted_on_its_file_resumes_every_room_token_a
         assert figures["acks"] >= 24 and figures["log"] >= figures["acks"]
         state = await cyd.settle(finished)
         assert state.get("result"), "the finished game is gone after the restart"
-        # the records of that game (its history, the players' ratings, its chat) are in the same file
+        # the records of that game (its history, the players' ratings, its chat) are in the same file, and so is
+        # cyd's account: she came back through its token as herself
+        assert cyd.client is not None and cyd.client.player == who["cyd"][1]
         board = await cyd.client.request("ratings", game="expedition")
-        assert {row["player"] for row in board["players"]} == {who["cyd"][1], "bot"}, board
+        assert {row["player"]: row["games"] for row in board["players"]} == {who["cyd"][1]: 1, "bot": 1}, board
         history = await cyd.client.request("history", game="expedition")
         assert [g["room"] for g in history["games"]] == [finished]
         said = await cyd.client.request("chat_log", room=finished)

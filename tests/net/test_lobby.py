@@ -31,6 +31,9 @@ from .conftest import play_to_end, start_app
 
 GAME = get_game("expedition")
 SCALE = 0.05  # a 10 s clock lasts 0.5 s
+PASSWORD = "correct horse battery"
+#: cheap password hashes for tests (the server's defaults are OWASP's: 19 MiB, two passes)
+CHEAP = {"password_memory_kib": 1024, "password_time_cost": 1}
 
 
 async def _redis_up() -> bool:
@@ -56,7 +59,7 @@ class Server:
     def __init__(self, kind: str, **settings: Any) -> None:
         self.kind = kind
         self.store = _new_store(kind)
-        self.settings = {"clock_scale": SCALE, "bot_delay": 0.05, **settings}
+        self.settings = {"clock_scale": SCALE, "bot_delay": 0.05, **CHEAP, **settings}
         self.app: App | None = None
         self.clients: list[Client] = []
 
@@ -83,12 +86,20 @@ class Server:
         finally:
             self.store.close = real_close  # type: ignore[method-assign]
 
-    async def client(self, name: str | None = None, keep_frames: bool = False, token: str | None = None) -> Client:
+    async def client(
+        self, name: str | None = None, keep_frames: bool = False, token: str | None = None, account: bool = False
+    ) -> Client:
+        """A connected client that said hello as `name` (a guest), or with `account` signed up as `name` (v1.2:
+        only accounts are rated); a `token` resumes a player, guest or account."""
         assert self.app is not None
         c = Client(f"ws://127.0.0.1:{self.app.port}/ws", keep_frames=keep_frames)
         await c.connect()
         self.clients.append(c)
-        if name is not None:
+        if name is not None and account:
+            answer = await c.request("sign_up", name=name, password=PASSWORD)
+            assert answer["t"] == "welcome" and answer["account"] is True, answer
+            c.player, c.token = answer["player"], answer["token"]
+        elif name is not None:
             await c.hello(name, token)
         return c
 
@@ -122,9 +133,12 @@ async def make_server(request: pytest.FixtureRequest) -> AsyncIterator[Callable[
         await srv.close()
 
 
-async def _two_player_game(srv: Server, keep_frames: bool = False, **create: Any) -> tuple[str, list[Client]]:
-    a = await srv.client("ann", keep_frames=keep_frames)
-    b = await srv.client("bob", keep_frames=keep_frames)
+async def _two_player_game(
+    srv: Server, keep_frames: bool = False, accounts: bool = False, **create: Any
+) -> tuple[str, list[Client]]:
+    """ann and bob (guests, or with `accounts` signed up) seated in a new public 2-seat Expedition that started."""
+    a = await srv.client("ann", keep_frames=keep_frames, account=accounts)
+    b = await srv.client("bob", keep_frames=keep_frames, account=accounts)
     room = await a.create_room("expedition", 2, options={"seed": 11}, **create)
     await a.join(room)
     await b.join(room)
@@ -371,8 +385,11 @@ async def test_a_game_whose_players_all_went_away_is_closed(make_server: Any) ->
 # ---- history, replays, ratings, rematch -------------------------------------------------------
 
 
-async def _finished_game(srv: Server, keep_frames: bool = False) -> tuple[str, list[Client], Client, Any]:
-    room, players = await _two_player_game(srv, keep_frames=keep_frames)
+async def _finished_game(
+    srv: Server, keep_frames: bool = False, accounts: bool = False
+) -> tuple[str, list[Client], Client, Any]:
+    """`_two_player_game` played to its end by its players themselves, watched by a spectator (a guest)."""
+    room, players = await _two_player_game(srv, keep_frames=keep_frames, accounts=accounts)
     spectator = await srv.client("watcher", keep_frames=keep_frames)
     await spectator.join(room, spectate=True)
     start_v = players[0].views[room].v
@@ -426,9 +443,10 @@ async def test_a_replay_stepped_to_the_last_version_ends_at_the_spectators_final
 
 async def test_a_finished_games_replay_outlives_its_room_in_the_archive(make_server: Any, tmp_path: Path) -> None:
     """The live room expires (here: the node stops and the room is deleted from the store); the replay, the
-    history and the ratings come from the records database, the replay the same frame for frame."""
+    history and the ratings come from the records database, the replay the same frame for frame. Its players
+    are accounts, so that the game is rated (v1.2)."""
     srv = await make_server(records=f"sqlite:///{tmp_path}/records.db")
-    room, players, _spectator, _ = await _finished_game(srv)
+    room, players, _spectator, _ = await _finished_game(srv, accounts=True)
     reader = await srv.client("reader")
     await _eventually(lambda: reader.history(), bool)
     live = [await reader.replay(room, v) for v in range(0, (await reader.replay(room))["last"] + 1)]
@@ -527,18 +545,22 @@ async def test_a_replay_of_a_running_game_is_refused(make_server: Any) -> None:
 
 
 async def test_ratings_move_the_right_way_and_history_lists_the_game(make_server: Any) -> None:
+    """A public game of two accounts who made their own moves is rated (v1.2): both get a row, the winner's
+    above the loser's (both are provisional after one game, so shown at 0 or above)."""
     srv = await make_server()
-    room, players, _spectator, _ = await _finished_game(srv)
+    room, players, _spectator, _ = await _finished_game(srv, accounts=True)
     result = players[0].view(room)["result"]
     winner = result["winners"][0]
     loser = 1 - winner
     board = await _eventually(lambda: players[0].ratings("expedition"), lambda r: len(r) == 2)
     by_player = {row["player"]: row for row in board}
     win_row, lose_row = by_player[players[winner].player], by_player[players[loser].player]
+    assert set(by_player) == {p.player for p in players}
     if len(result["winners"]) == 1:
         assert win_row["rating"] > lose_row["rating"]
         assert board[0]["player"] == players[winner].player  # best first
     assert win_row["games"] == lose_row["games"] == 1
+    assert all(row["rating"] >= 0 for row in board)  # provisional (fewer than 5 rated games): never below 0
     history = await _eventually(lambda: players[0].history(game="expedition"), bool)
     assert history[0]["room"] == room and history[0]["result"] == result
     assert history[0]["players"] == ["ann", "bob"]
@@ -548,8 +570,10 @@ async def test_ratings_move_the_right_way_and_history_lists_the_game(make_server
 
 
 async def test_server_bots_are_rated_too(make_server: Any) -> None:
+    """An account's public game against a server bot, every move of the account's seat its own: both are rated,
+    the bot under the one identity `bot`."""
     srv = await make_server()
-    ann = await srv.client("ann")
+    ann = await srv.client("ann", account=True)
     room = await ann.create_room("expedition", 2, options={"seed": 3}, bots=1)
     await ann.join(room)
     await ann.wait_for(room, lambda s: s["status"] == "playing")
@@ -574,6 +598,79 @@ async def test_server_bots_are_rated_too(make_server: Any) -> None:
     with pytest.raises(ServerError) as err:
         await ann.ratings("no_such_game")
     assert err.value.code == "not_found"
+
+
+async def test_farmed_games_move_no_rating_and_only_an_all_account_public_game_played_by_its_players_does(
+    make_server: Any,
+) -> None:
+    """Rating farming (v1.2): an account's games in unlisted rooms against a guest (its own second tab) or
+    another account, its public game against a guest, and its public game against a server bot in which
+    autoplay made every move of its seat change no rating row of any player (the last rates the bot only).
+    Then two accounts' public game, each playing its own moves, is rated: both get a row."""
+    srv = await make_server(bot_delay=0.0)
+    farmer = await srv.client("farmer", account=True)
+    rival = await srv.client("rival", account=True)
+    alt = await srv.client("alt")  # a guest
+    assert await farmer.ratings("expedition") == []
+
+    async def play_out(room: str, players: list[Client], seed: int) -> None:
+        for c in players:
+            await c.wait_for(room, lambda s: s["status"] == "playing")
+        await play_to_end(room, players, random.Random(seed))
+        for c in players:
+            await c.wait_for(room, lambda s: s["result"] is not None)
+        # the game is archived (listed in its players' history), so its rating step, if any, is done
+        await _eventually(lambda: farmer.history(), lambda h: room in [g["room"] for g in h])
+        assert room in [g["room"] for g in await farmer.history()]
+
+    # (a) three games in unlisted rooms against a guest: the leaderboard stays empty
+    for seed in (1, 2, 3):
+        room = await farmer.create_room("expedition", 2, options={"seed": seed}, public=False)
+        await farmer.join(room)
+        await alt.join(room, invite=farmer.invites[room])
+        await play_out(room, [farmer, alt], seed)
+        assert await farmer.ratings("expedition") == [], f"unlisted game {seed} was rated"
+    # ... and one against another account: still unlisted, still unrated
+    room = await farmer.create_room("expedition", 2, options={"seed": 7}, public=False)
+    await farmer.join(room)
+    await rival.join(room, invite=farmer.invites[room])
+    await play_out(room, [farmer, rival], 7)
+    assert await farmer.ratings("expedition") == [], "an unlisted game of two accounts was rated"
+    # (b) a public game against a guest: no row appears
+    room = await farmer.create_room("expedition", 2, options={"seed": 4})
+    await farmer.join(room)
+    await alt.join(room)
+    seats = farmer.view(room)["seats"]
+    assert [seat.get("guest") for seat in seats] == [False, True]  # the guest's seat says so
+    await play_out(room, [farmer, alt], 4)
+    assert await farmer.ratings("expedition") == [], "a public game with a guest was rated"
+    # (c) a public game against a server bot, the account's seat on autoplay from its first move to the end:
+    # the game is rated (the bot's row), the account's own row is not made (none of its seat's moves was its own)
+    room = await farmer.create_room("expedition", 2, options={"seed": 5}, bots=1)
+    await farmer.join(room)
+    await farmer.wait_for(room, lambda s: s["status"] == "playing")
+    me = farmer.view(room)["you"]
+    await farmer.autoplay(room, "easy")
+    await farmer.wait_for(room, lambda s: s["result"] is not None, timeout=60)
+    assert farmer.view(room)["seats"][me].get("autoplay") == "random"  # never taken back by a move of its own
+    await _eventually(lambda: farmer.history(), lambda h: room in [g["room"] for g in h])
+    rows = await _eventually(lambda: farmer.ratings("expedition"), bool)
+    assert [(row["player"], row["games"]) for row in rows] == [("bot", 1)], rows
+    # (d) two accounts' public game, each playing its own moves: both are rated
+    room = await farmer.create_room("expedition", 2, options={"seed": 6})
+    await farmer.join(room)
+    await rival.join(room)
+    assert [seat.get("guest") for seat in farmer.view(room)["seats"]] == [False, False]
+    await play_out(room, [farmer, rival], 6)
+    rows = await _eventually(lambda: farmer.ratings("expedition"), lambda r: len(r) == 3)
+    board = {row["player"]: row for row in rows}
+    assert set(board) == {"bot", farmer.player, rival.player}
+    assert board[farmer.player]["games"] == board[rival.player]["games"] == board["bot"]["games"] == 1
+    result = farmer.view(room)["result"]
+    if len(result["winners"]) == 1:
+        winner = [farmer, rival][result["winners"][0]]
+        loser = rival if winner is farmer else farmer
+        assert board[winner.player]["rating"] > board[loser.player]["rating"]
 
 
 async def test_a_rematch_opens_one_new_room_with_the_same_game_and_seats(make_server: Any) -> None:
@@ -738,3 +835,26 @@ def test_a_quick_match_stuck_on_another_servers_event_loop_does_not_break_this_o
         first.run_until_complete(stop(app, c))
     finally:
         first.close()
+
+
+async def test_a_leaderboard_page_shows_ranks_the_askers_own_row_and_a_player_page(make_server: Any) -> None:
+    srv = await make_server()
+    room, players, _spectator, _ = await _finished_game(srv, accounts=True)
+    ann, bob = players
+    await _eventually(lambda: ann.request("ratings", game="expedition"), lambda a: len(a["players"]) == 2)
+    board = await ann.request("ratings", game="expedition")
+    assert [r["rank"] for r in board["players"]] == [1, 2] and board["offset"] == 0
+    assert all(r["provisional"] is True and r["rating"] >= 0 for r in board["players"])  # one rated game each
+    assert board["me"]["player"] == ann.player and board["me"]["rank"] in (1, 2)
+    second = await ann.request("ratings", game="expedition", offset=1, limit=1)
+    assert [r["player"] for r in second["players"]] == [board["players"][1]["player"]]
+    assert second["players"][0]["rank"] == 2 and second["offset"] == 1
+    guest = await srv.client("guest")
+    assert "me" not in await guest.request("ratings", game="expedition")  # nobody rated by that name
+    page = await guest.request("player", player=bob.player)
+    assert page["account"] is True and page["name"] == "bob"
+    assert [(r["game"], r["games"], r["provisional"]) for r in page["ratings"]] == [("expedition", 1, True)]
+    [game] = page["games"]
+    assert game["room"] == room and game["rating"] == page["ratings"][0]["rating"]
+    nobody = await guest.request("player", player="p0000000000000000")
+    assert nobody["account"] is False and nobody["ratings"] == [] and nobody["games"] == []

@@ -105,11 +105,18 @@ def _frames(client: Client, t: str) -> list[dict[str, Any]]:
 
 
 async def test_two_rated_players_see_each_others_ratings_in_the_room_and_the_lobby(make_server: Any) -> None:
+    """ann and bob are accounts (v1.2: only accounts are rated) whose public game made their rows; cy is a guest
+    (never rated): no rating beside her seat."""
     srv = await make_server()
-    _room, (ann, bob), _spectator, _ = await _finished_game(srv)
+    first, (ann, bob), _spectator, _ = await _finished_game(srv, accounts=True)
     board = await _eventually(lambda: ann.ratings("expedition"), lambda r: len(r) == 2)
     rating = {row["player"]: row["rating"] for row in board}
-    cy = await srv.client("cy")  # never played: no rating yet
+    assert set(rating) == {ann.player, bob.player} and all(row["games"] == 1 for row in board)
+    winners = ann.view(first)["result"]["winners"]
+    if len(winners) == 1:  # the winner's row went up past the loser's (provisional: shown at 0 or above)
+        won, lost = (ann, bob) if winners == [0] else (bob, ann)
+        assert rating[won.player] > rating[lost.player] >= 0
+    cy = await srv.client("cy")  # a guest who never played: no rating
     room = await bob.create_room("expedition", 4, options={"seed": 4}, bots=1)
     await ann.join(room)
     await bob.join(room)
@@ -121,6 +128,7 @@ async def test_two_rated_players_see_each_others_ratings_in_the_room_and_the_lob
     want = [rating[ann.player], rating[bob.player], None, None]
     for client in (ann, bob, cy):
         assert [seat["rating"] for seat in client.view(room)["seats"]] == want
+        assert [seat.get("guest") for seat in client.view(room)["seats"]] == [False, False, True, None]
     listed = next(r for r in (await ann.request("list_rooms"))["rooms"] if r["room"] == room)
     assert listed["ratings"] == want and listed["players"] == ["ann", "bob", "cy", "Bot 1"]
     # a seat freed before the start loses its rating; a player seated again shows it again
@@ -135,8 +143,10 @@ async def test_two_rated_players_see_each_others_ratings_in_the_room_and_the_lob
 
 
 async def test_a_bots_rating_shows_beside_its_seat_once_bots_are_rated(make_server: Any) -> None:
+    """ann, an account, plays a public game against a server bot, every move of her seat her own: both are rated
+    (the bot as `bot`), and the bot's rating shows beside a bot seat of her next room."""
     srv = await make_server()
-    ann = await srv.client("ann")
+    ann = await srv.client("ann", account=True)
     first = await ann.create_room("expedition", 2, options={"seed": 3}, bots=1)
     await ann.join(first)
     rng = random.Random(3)
@@ -150,6 +160,7 @@ async def test_a_bots_rating_shows_beside_its_seat_once_bots_are_rated(make_serv
             assert err.code in ("not_your_turn", "illegal_move", "stale"), err
     rows = await _eventually(lambda: ann.ratings("expedition"), lambda r: len(r) == 2)
     rating = {row["player"]: row["rating"] for row in rows}
+    assert set(rating) == {ann.player, "bot"} and all(row["games"] == 1 for row in rows)
     room = await ann.create_room("expedition", 3)
     await ann.join(room)
     await ann.host(room, "add_bot", seat=2)

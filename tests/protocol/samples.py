@@ -73,6 +73,8 @@ CLIENT_SAMPLES: list[BaseModel] = [
     m.DevicesRequest(id=36),
     m.ChangePassword(id=37, password="correct horse battery", new_password="another long one"),
     m.DeleteAccount(id=38, password="another long one"),
+    m.RatingsRequest(id=39, game="khan", offset=100, limit=50),
+    m.PlayerRequest(id=40, player="p-1"),
 ]
 
 SERVER_SAMPLES: list[BaseModel] = [
@@ -126,5 +128,10 @@ SERVER_SAMPLES: list[BaseModel] = [
     m.GameLog(re=37, room="r1", v=9, events=[{"n": 1, "kind": "roll", "seat": 0}]),
     m.AutoplayDone(re=38, room="r1", v=10),
     m.Devices(re=36, devices=[m.DeviceInfo(id="0123456789abcdef", device="phone", created=1700000000, current=True)]),
+    m.Ratings(re=39, game="khan", offset=100, players=[m.Rated(player="p-1", name="Ann", rating=0, games=1, rank=101,
+              provisional=True)], me=m.Rated(player="p-2", name="Bo", rating=1200, games=9, rank=3, provisional=False)),
+    m.PlayerPage(re=40, player="p-1", name="Ann", account=True,
+                 ratings=[m.GameRating(game="khan", rating=0, games=1, rank=101, provisional=True)],
+                 games=[{"room": "r1", "game": "khan", "rating": 0}]),
     m.Rooms(rooms=[ROOM.model_copy(update={"ratings": [1250, None, -30]})]),
 ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -106,3 +107,29 @@ async def test_a_deleted_accounts_games_stay_under_deleted_player_and_its_rating
     assert kept is not None and kept["meta"]["names"] == [DELETED_NAME, "Bob"]
     assert [e["name"] for e in kept["entries"]] == [DELETED_NAME, "Bob"]
     assert [p for p, _ in await records.leaderboard("expedition", 10)] == ["pb"]
+
+
+async def test_leaderboard_pages_ranks_and_a_players_rows_and_score_history(records: Records) -> None:
+    def rows_for(mus: dict[str, float]) -> Any:
+        def rate(old: dict[str, dict[str, object]]) -> dict[str, dict[str, object]]:
+            return {p: {"mu": mu, "sigma": 1.0, "games": 1, "name": p} for p, mu in mus.items()}
+
+        return rate
+
+    mus = {f"p{i}": 10.0 + i for i in range(7)}  # p6 best
+    record = {"room": "r1", "game": "classic", "seats": 7, "players": list(mus), "result": {}}
+    assert await records.finish_game(record, list(mus), rated=list(mus), rate=rows_for(mus))
+    page = await records.leaderboard("classic", 3, offset=2)
+    assert [p for p, _ in page] == ["p4", "p3", "p2"]
+    got = await records.rank_of("classic", "p3")
+    assert got is not None and got[0] == 4 and got[1]["mu"] == 13.0
+    assert await records.rank_of("classic", "nobody") is None and await records.rank_of("khan", "p3") is None
+    later = {"p3": 30.0, "p0": 5.0}
+    record2 = {"room": "r2", "game": "khan", "seats": 2, "players": ["p3", "p0"], "result": {}}
+    assert await records.finish_game(record2, ["p3", "p0"], rated=["p3", "p0"], rate=rows_for(later))
+    assert set(await records.ratings_by_player("p3")) == {"classic", "khan"}
+    history = await records.history(None, "p3", 10)
+    assert [(g["room"], g["_score"]) for g in history] == [("r2", 30.0 - 3), ("r1", 13.0 - 3)]
+    unrated = {"room": "r3", "game": "khan", "seats": 2, "players": ["p3", "px"], "result": {}}
+    assert await records.finish_game(unrated, ["p3", "px"])
+    assert (await records.history(None, "p3", 1))[0]["_score"] is None

@@ -195,7 +195,7 @@ async def test_a_file_written_before_migrations_is_brought_to_the_newest_layout(
     assert not await records.finish_game({"room": "old", "game": "classic"}, ["pa"])  # archived already
     await records.close()
     with sqlite3.connect(path) as db:
-        assert db.execute("SELECT version_num FROM records_alembic_version").fetchall() == [("0004",)]
+        assert db.execute("SELECT version_num FROM records_alembic_version").fetchall() == [("0005",)]
         plan = " ".join(
             str(r[-1])
             for r in db.execute(
