@@ -67,6 +67,9 @@ class Client:
         #: v1.1: chat lines pushed to this connection (room and lobby), oldest first
         self.chats: list[dict[str, Any]] = []
         self.chat_changed = asyncio.Event()
+        #: v1.2: whether the last `welcome` was an account's (False: a guest), and the name it shows
+        self.account: bool = False
+        self.name: str | None = None
 
     async def connect(self) -> None:
         self.ws = await connect(self.url, max_size=2**22, compression=None)
@@ -115,7 +118,56 @@ class Client:
             fields["token"] = token
         answer = await self.request("hello", **fields)
         self.player, self.token = answer["player"], answer["token"]
+        self._welcomed(answer)
         return answer
+
+    # ---- v1.2: accounts ---------------------------------------------------------------------
+
+    def _welcomed(self, answer: dict[str, Any]) -> None:
+        self.account = bool(answer.get("account"))
+        self.name = answer.get("name")
+
+    async def sign_up(self, name: str, password: str, device: str | None = None) -> dict[str, Any]:
+        """Make an account (after a guest `hello`, that guest becomes it); returns `welcome`, keeps player/token."""
+        return await self._sign("sign_up", name, password, device)
+
+    async def sign_in(self, name: str, password: str, device: str | None = None) -> dict[str, Any]:
+        """Sign in to an account with a new token for this device; returns `welcome`, keeps player/token."""
+        return await self._sign("sign_in", name, password, device)
+
+    async def _sign(self, t: str, name: str, password: str, device: str | None) -> dict[str, Any]:
+        fields: dict[str, Any] = {"name": name, "password": password}
+        if device:
+            fields["device"] = device
+        answer = await self.request(t, **fields)
+        self.player, self.token = answer["player"], answer["token"]
+        self._welcomed(answer)
+        return answer
+
+    async def sign_out(self, everywhere: bool = False, device: str | None = None) -> None:
+        """Stop this connection's token (`everywhere`: every token of the account); the server then closes the
+        connection (4002). With `device` (an id of `devices()`), only that other device is signed out."""
+        fields: dict[str, Any] = {}
+        if everywhere:
+            fields["everywhere"] = True
+        if device is not None:
+            fields["device"] = device
+        await self.request("sign_out", **fields)
+        if device is None:
+            self.token = None
+
+    async def devices(self) -> list[dict[str, Any]]:
+        """The devices the account is signed in on, newest first: `{id, device, created, current}`."""
+        return list((await self.request("devices"))["devices"])
+
+    async def change_password(self, old: str, new: str) -> None:
+        """A new password; every other device of the account is signed out."""
+        await self.request("change_password", password=old, new_password=new)
+
+    async def delete_account(self, password: str) -> None:
+        """Delete the account; the server then closes the connection (4002) and every token stops."""
+        await self.request("delete_account", password=password)
+        self.token = None
 
     async def create(self, game: str, seats: int, options: dict[str, Any] | None = None, public: bool = True) -> str:
         fields: dict[str, Any] = {"game": game, "seats": seats, "public": public}

@@ -1,7 +1,8 @@
 """`python -m clients.cli` (console script `marcopolo-cli`): the reference terminal client.
 
-Owns: the command line, opening the session (token file, hello, re-joining held seats), and choosing
-the mode: interactive (lobby menu and room screen, `clients.cli.interactive`) or `--bot random|greedy`
+Owns: the command line, opening the session (token file, hello or a sign-up / sign-in, re-joining held
+seats), the one-shot account commands (`--sign-out`, `--devices`), and choosing the mode: interactive (lobby
+menu and room screen, `clients.cli.interactive`) or `--bot random|greedy`
 (`clients.cli.bot`), which creates or joins one room, plays it to the end and prints the result.
 `run(argv, console=..., lines=...)` is the async entry point that tests call directly; `main()` wraps
 it in `asyncio.run`.
@@ -24,12 +25,23 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from clients.cli.account import (
+    PASSWORD_ENV,
+    SIGN_IN,
+    SIGN_UP,
+    Credentials,
+    PasswordMissing,
+    account_sentence,
+    default_device,
+    devices_table,
+    read_password,
+)
 from clients.cli.bot import LEVELS, BotGaveUp, RandomBot
-from clients.cli.i18n import LANGUAGES, error_sentence, language_from_env, set_language
+from clients.cli.i18n import LANGUAGES, _, error_sentence, language_from_env, set_language
 from clients.cli.interactive import Interactive, stdin_lines
 from clients.cli.public import invite_link, parse_link
 from clients.cli.render import renderer_for, result_lines
-from clients.cli.session import Session, SessionLost, default_token_file
+from clients.cli.session import AuthError, Session, SessionLost, default_token_file, forget_token, read_token
 from clients.client import ServerError
 
 DEFAULT_URL = "ws://127.0.0.1:8765/ws"
@@ -47,6 +59,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--url", default=DEFAULT_URL, help=f"server WebSocket URL (default {DEFAULT_URL})")
     ap.add_argument("--name", default=os.environ.get("USER") or "player", help="your player name")
     ap.add_argument("--token-file", help="where the player token is kept (default ~/.marcopolo/token-NAME)")
+    acc = ap.add_argument_group(
+        "accounts",
+        f"guest play needs none of these. The password is asked for on the terminal (hidden), or read from "
+        f"${PASSWORD_ENV} in a script; the account's token is then kept in the token file, so the next start "
+        f"resumes the account without a password",
+    )
+    acc.add_argument(
+        "--sign-up", action="store_true", help="make an account called --name (a guest's games go with it)"
+    )
+    acc.add_argument("--sign-in", action="store_true", help="sign in to the account called --name")
+    acc.add_argument("--sign-out", action="store_true", help="sign this device out of the account and exit")
+    acc.add_argument("--everywhere", action="store_true", help="with --sign-out: sign out every device of the account")
+    acc.add_argument("--devices", action="store_true", help="list the devices the account is signed in on and exit")
+    acc.add_argument("--device", metavar="LABEL", help="what the account's list of devices calls this one")
     ap.add_argument(
         "--bot",
         choices=list(LEVELS),
@@ -97,6 +123,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = ap.parse_args(argv)
     if sum(bool(x) for x in (args.create, args.join, args.spectate, args.quick, args.replay)) > 1:
         ap.error("use at most one of --create, --join, --spectate, --quick and --replay")
+    if sum(bool(x) for x in (args.sign_up, args.sign_in, args.sign_out)) > 1:
+        ap.error("use at most one of --sign-up, --sign-in and --sign-out")
+    if args.everywhere and not args.sign_out:
+        ap.error("--everywhere goes with --sign-out")
+    if (args.sign_out or args.devices) and (args.bot or args.create or args.join or args.spectate or args.quick):
+        ap.error("--sign-out and --devices do their work and exit: no --bot, --create, --join, --spectate or --quick")
     n_bots = len(args.bots) if isinstance(args.bots, list) else args.bots
     if n_bots < 0 or (n_bots and n_bots >= args.seats):
         ap.error("--bots N wants 0 <= N < --seats (you take a seat too)")
@@ -152,16 +184,40 @@ async def run(
         out.print(Text(str(err), style="red"))
         return 2
     token_file = Path(args.token_file).expanduser() if args.token_file else default_token_file(args.name)
+    credentials = None
+    if args.sign_up or args.sign_in:
+        confirm = bool(args.sign_up)
+        credentials = Credentials(
+            SIGN_UP if args.sign_up else SIGN_IN,
+            lambda: read_password(confirm=confirm),
+            args.device or default_device(),
+        )
+    if args.sign_out and read_token(token_file) is None:
+        out.print(Text(_("Not signed in: there is no saved token in {file}.").format(file=token_file)))
+        return 0
     session = Session(
         args.url,
         args.name,
         token_file,
         attempts=max(1, args.reconnect_attempts),
         say=lambda msg: out.print(Text(msg, style="dim")),
+        credentials=credentials,
     )
+    session.rejoin = not (args.sign_out or args.devices)
     try:
         welcome = await session.open()
-        out.print(Text(f"welcome {args.name}: player {welcome['player']} (token in {token_file})", style="dim"))
+        shown = welcome.get("name") or args.name
+        out.print(Text(f"welcome {shown}: player {welcome['player']} (token in {token_file})", style="dim"))
+        if welcome.get("account"):
+            out.print(Text(_("Signed in to the account {name}.").format(name=shown), style="green"))
+        if args.sign_out:
+            return await sign_out(session, args, out)
+        if args.devices:
+            try:
+                out.print(devices_table(await session.c.devices()))
+            except ServerError as err:
+                raise AuthError("devices", err.code, err.message) from None
+            return 0
         if args.bot:
             return await run_bot(session, args, options, out)
         create: tuple[Any, ...] | None = (args.game, args.seats, options, args.bots) if args.create else None
@@ -175,9 +231,22 @@ async def run(
             lines = prompt.start()
         ui = Interactive(session, out, lines if lines is not None else stdin_lines(), prompt=prompt)
         quick = (args.game, args.seats, args.turn_seconds) if args.quick else None
-        return await ui.run(create=create, join=args.join, spectate=args.spectate, quick=quick, replay=args.replay)
+        status = await ui.run(create=create, join=args.join, spectate=args.spectate, quick=quick, replay=args.replay)
+        if ui.farewell:  # printed after the screen is left (a terminal's alternate screen would hide it)
+            out.print(Text(ui.farewell, style="green"))
+        return status
+    except PasswordMissing as err:
+        out.print(Text(str(err), style="red"))
+        return 2
     except SessionLost as err:
         out.print(Text(str(err), style="red"))
+        return 1
+    except AuthError as err:
+        if args.sign_out and err.request == "resume":  # the saved token resumes nobody: signed out already
+            forget_token(token_file)
+            out.print(Text(_("Not signed in: the saved token had stopped already; it is removed.")))
+            return 0
+        out.print(Text(account_sentence(err.request, err.code, err.message), style="red"))
         return 1
     except ServerError as err:
         out.print(Text(error_sentence(err.code, err.message), style="red"))
@@ -187,6 +256,18 @@ async def run(
         return 1
     finally:
         await session.close()
+
+
+async def sign_out(session: Session, args: argparse.Namespace, out: Console) -> int:
+    """`--sign-out [--everywhere]`: sign this device (or every device) out of the account; the token file goes."""
+    if not session.account:
+        out.print(Text(_("This client plays as a guest: there is no account to sign out of.")))
+        return 0
+    name = session.welcome.get("name") or args.name
+    await session.sign_out(everywhere=args.everywhere)
+    done = _("Signed every device out of the account {name}.") if args.everywhere else _("Signed out of {name}.")
+    out.print(Text(done.format(name=name), style="green"))
+    return 0
 
 
 async def run_bot(session: Session, args: argparse.Namespace, options: dict[str, Any], out: Console) -> int:

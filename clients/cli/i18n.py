@@ -93,6 +93,8 @@ ERRORS: dict[str, str] = {
     "unavailable": N_("The server cannot reach its storage right now: try again in a moment."),
     "internal": N_("Something went wrong on the server."),
     "stale": N_("The game moved on before your move arrived."),
+    "name_taken": N_("An account holds that name (or one that reads the same): choose another."),
+    "bad_credentials": N_("No account has that name and password."),
 }
 
 

@@ -5,8 +5,9 @@ ticks, a dropped connection), the lobby screen (rooms numbered; create, join, sp
 quick match, open a link, finished games, ratings, chat), the room screen (the view drawn by `render`,
 the prompt's options numbered so a move is one number + Enter; the turn clock, the room's link, chat;
 `s` sync, `l` leave, `q` quit, `t` take a seat, `r` rematch), the replay screen (first, back, forward,
-last, go to a version), and reading stdin on a daemon thread so the event loop never blocks (a thread that
-never returns cannot hold up the exit, unlike one in the default executor).
+last, go to a version), the account's commands (`devices` lists where it is signed in, `sign out` [everywhere
+| N] signs this device, every device or device N out), and reading stdin on a daemon thread so the event loop
+never blocks (a thread that never returns cannot hold up the exit, unlike one in the default executor).
 Must not: know any game's rules or draw a view itself; all drawing is in `render`.
 """
 
@@ -22,6 +23,7 @@ from rich.console import Console
 from rich.text import Text
 
 from clients.cli import public
+from clients.cli.account import account_sentence, devices_table
 from clients.cli.i18n import N_, _, error_sentence
 from clients.cli.render import (
     known_games,
@@ -30,7 +32,7 @@ from clients.cli.render import (
     render_prompt,
     render_view,
 )
-from clients.cli.session import CONNECTION_ERRORS, Session, SessionLost
+from clients.cli.session import CONNECTION_ERRORS, AuthError, Session, SessionLost
 from clients.client import ServerError
 
 LOBBY_MENU = N_("1) create a room   2) join a room   3) spectate a room   4) refresh   5) quit")
@@ -43,6 +45,11 @@ ROOM_MORE = N_(
     "log: the whole game   say TEXT: chat   t: take a free seat   r: rematch (at the end)   replay: watch it again"
 )
 LOG_HELP = N_("log N: older page   Enter: back to the room")
+ACCOUNT_HELP = N_(
+    "Account {name}   devices: where you are signed in   sign out: this device   sign out everywhere   "
+    "sign out N: device N"
+)
+GUEST_HELP = N_("Playing as the guest {name}: start with --sign-up to keep your name and ratings, or --sign-in.")
 REPLAY_HELP = N_("f: first   b: back   n or Enter: forward   e: last   g N: go to version N   l: lobby   q: quit")
 #: the clock of a room made by `quick` (as in the browser): strangers cannot hold a game up for long
 QUICK_TURN_SECONDS = 120
@@ -96,6 +103,10 @@ class Interactive:
         self.logs: dict[str, dict[int, str]] = {}
         #: the page of the whole log on screen (1: the newest), or None for the room screen
         self.log_shown: int | None = None
+        #: the account's devices as last listed (`devices`), numbered on screen for `sign out N`
+        self.devices: list[dict[str, Any]] | None = None
+        #: said once the screen is left (after a sign-out), or None
+        self.farewell: str | None = None
 
     # ---- main loop ------------------------------------------------------------------------
 
@@ -267,11 +278,17 @@ class Interactive:
                 self.console.print(public.history_table(self.history))
             if self.board is not None:
                 self.console.print(public.ratings_table(*self.board, you=self.session.player))
+            if self.devices is not None:
+                self.console.print(devices_table(self.devices))
             chat = public.chat_lines(self.chats(None))
             if chat is not None:
                 self.console.print(chat)
             self.console.print(Text(_(LOBBY_MENU), style="bold"))
             self.console.print(Text(_(LOBBY_MORE), style="dim"))
+            welcome = getattr(self.session, "welcome", None) or {}
+            name = str(welcome.get("name") or getattr(self.session, "name", ""))
+            account = _(ACCOUNT_HELP) if welcome.get("account") else _(GUEST_HELP)
+            self.console.print(Text(account.format(name=name), style="dim"))
         if self.pending is not None:
             self.console.print(Text(self._question(), style="bold yellow"))
         if self.notice:
@@ -300,6 +317,12 @@ class Interactive:
             if self.pending is not None:
                 await self._answer(line)
                 return True
+            words = " ".join(line.lower().split())
+            if words == "sign out" or words.startswith("sign out "):
+                return await self._sign_out(words.removeprefix("sign out").strip())
+            if words == "devices" and self.replay is None and self.room is None:
+                await self._list_devices()
+                return True
             if self.replay is not None:
                 return await self._replay_command(line)
             if line.lower().startswith("say "):
@@ -322,6 +345,47 @@ class Interactive:
             await self.session.reconnect()
             self.notice = _("Reconnected; please try again.")
         return True
+
+    # ---- the account (v1.2) ----------------------------------------------------------------
+
+    async def _list_devices(self) -> None:
+        try:
+            self.devices = await self.session.c.devices()
+        except ServerError as err:
+            self.notice = account_sentence("devices", err.code, err.message)
+
+    async def _sign_out(self, what: str) -> bool:
+        """`sign out` (this device; quits), `sign out everywhere` (every device; quits), `sign out N` (device N
+        of the list `devices` showed; this device stays)."""
+        if what.isdigit():
+            if not self.devices or not 1 <= int(what) <= len(self.devices):
+                self.notice = _("Type devices first, then sign out N with a number from that list.")
+                return True
+            device = self.devices[int(what) - 1]
+            if not device.get("current"):
+                try:
+                    await self.session.c.sign_out(device=str(device["id"]))
+                except ServerError as err:
+                    self.notice = account_sentence("sign_out", err.code, err.message)
+                else:
+                    self.notice = _("Signed the device {device} out of the account.").format(
+                        device=device.get("device")
+                    )
+                await self._list_devices()
+                return True
+            what = ""
+        if what not in ("", "everywhere"):
+            self.notice = _("Unknown command {line}.").format(line=repr("sign out " + what))
+            return True
+        name = str(self.session.welcome.get("name") or self.session.name)
+        try:
+            await self.session.sign_out(everywhere=what == "everywhere")
+        except AuthError as err:
+            self.notice = account_sentence(err.request, err.code, err.message)
+            return True
+        done = _("Signed every device out of the account {name}.") if what else _("Signed out of {name}.")
+        self.farewell = done.format(name=name)
+        return False
 
     async def _lobby_command(self, line: str) -> bool:
         word, _sep, rest = line.partition(" ")

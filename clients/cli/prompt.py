@@ -37,6 +37,9 @@ COMMANDS = (
     "take",
     "rematch",
     "log",
+    "devices",
+    "sign out",
+    "sign out everywhere",
 )
 
 

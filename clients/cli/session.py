@@ -1,9 +1,11 @@
 """One player's session for the terminal client: a `clients.client.Client` plus what outlives a socket.
 
 Owns: the token file (read before `hello`, written after `welcome`, so a restarted client resumes the
-same player), re-joining the rooms listed in `welcome.rooms` and the rooms this session joined itself,
-reconnecting with backoff when the connection drops, the invites of unlisted rooms (kept across connections),
-and one event queue fed by the client (`("update", room)`, `("lobby", None)`, `("chat", room)`,
+same player, a guest or an account), a sign-up or sign-in on the first connection (v1.2 accounts: the password
+asked for only when the saved token does not resume that account already, sent once, never kept), signing
+out (the token file is removed), re-joining the rooms listed in `welcome.rooms` and the rooms this session
+joined itself, reconnecting with backoff when the connection drops, the invites of unlisted rooms (kept across
+connections), and one event queue fed by the client (`("update", room)`, `("lobby", None)`, `("chat", room)`,
 `("closed", client)`) that the interactive loop and the bot read.
 Must not: render or decide moves; game rules stay on the server.
 """
@@ -20,12 +22,15 @@ from typing import Any
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from clients.cli.account import RESUME, SIGN_UP, Credentials
 from clients.client import Client, ServerError
 
 Event = tuple[str, Any]
 
 #: close code the server uses when the same player connects again elsewhere
 REPLACED = 4001
+#: close code after a sign-out of this device or the deletion of the account (v1.2): its token resumes nothing
+SIGNED_OUT = 4002
 
 #: errors that mean "the connection is gone or never came up": worth a reconnect
 CONNECTION_ERRORS: tuple[type[BaseException], ...] = (OSError, ConnectionClosed, InvalidHandshake, TimeoutError)
@@ -33,6 +38,15 @@ CONNECTION_ERRORS: tuple[type[BaseException], ...] = (OSError, ConnectionClosed,
 
 class SessionLost(Exception):
     """Every attempt to (re)connect failed; not an OSError, so retry loops do not catch it."""
+
+
+class AuthError(ServerError):
+    """An account's error (v1.2) answered to `request` (`sign_up`, `sign_in`, or `resume`: a saved token that no
+    longer resumes its account); never retried."""
+
+    def __init__(self, request: str, code: str, message: str) -> None:
+        super().__init__(code, message)
+        self.request = request
 
 
 def default_token_file(name: str) -> Path:
@@ -48,6 +62,11 @@ def read_token(path: Path) -> str | None:
     except FileNotFoundError:
         return None
     return token or None
+
+
+def forget_token(path: Path) -> None:
+    """Remove the saved token (after a sign-out: it resumes nobody)."""
+    path.unlink(missing_ok=True)
 
 
 def write_token(path: Path, token: str) -> None:
@@ -70,6 +89,7 @@ class Session:
         attempts: int = 5,
         backoff: float = 0.25,
         say: Callable[[str], None] | None = None,
+        credentials: Credentials | None = None,
     ) -> None:
         self.url = url
         self.name = name
@@ -77,6 +97,10 @@ class Session:
         self.attempts = attempts
         self.backoff = backoff
         self.say = say or (lambda _msg: None)
+        #: a sign-up or sign-in to make on the first connection (then None: the saved token resumes the account)
+        self.credentials = credentials
+        #: re-join the held rooms on every connection (False for a one-shot command such as --sign-out)
+        self.rejoin = True
         self.client: Client | None = None
         self.player: str | None = None
         self.welcome: dict[str, Any] = {}
@@ -110,10 +134,12 @@ class Session:
         A connection the server closed because the same player connected elsewhere (code 4001) is not
         taken back: two clients sharing a token would otherwise push each other out forever.
         """
-        replaced = self.client is not None and self.client.close_code == REPLACED
+        code = self.client.close_code if self.client is not None else None
         await self._drop()
-        if replaced:
+        if code == REPLACED:
             raise SessionLost("this player connected from somewhere else; leaving the seat to that connection")
+        if code == SIGNED_OUT:
+            raise SessionLost("this device was signed out of the account (or the account deleted)")
         self.say("connection lost; reconnecting…")
         return await self._with_retries(first=False)
 
@@ -139,7 +165,7 @@ class Session:
             except InvalidURI:
                 raise
             except ServerError as err:
-                if err.code not in ("unavailable", "rate_limited"):
+                if isinstance(err, AuthError) or err.code not in ("unavailable", "rate_limited"):
                     await self._drop()
                     raise
                 last = err
@@ -150,10 +176,26 @@ class Session:
         raise SessionLost(f"could not {verb} {self.url}: {last}") from last
 
     async def _open_once(self) -> dict[str, Any]:
+        token = read_token(self.token_file)
+        if self.credentials is not None and not token:
+            # asked before connecting: the server waits only `hello_timeout` for a connection's first message
+            await self.credentials.password()
         client = Client(self.url)
         self.client = client
         await client.connect()
-        welcome = await client.hello(self.name, read_token(self.token_file))
+        if self.credentials is not None:
+            welcome = await self._sign(client, token, self.credentials)
+            self.credentials.forget()
+            self.credentials = None  # every later connection resumes the account with its token
+        else:
+            try:
+                welcome = await client.hello(self.name, token)
+            except ServerError as err:
+                if err.code == "name_taken":
+                    raise AuthError(RESUME if token else "hello", err.code, err.message) from None
+                raise
+            if token and welcome["token"] != token:
+                self.say("the saved token resumes nobody any more: playing as a new guest")
         self.welcome = welcome
         self.player = welcome["player"]
         write_token(self.token_file, welcome["token"])
@@ -164,7 +206,7 @@ class Session:
             asyncio.create_task(self._watch_lobby(client)),
             asyncio.create_task(self._watch_chat(client)),
         ]
-        for held in welcome.get("rooms") or []:
+        for held in (welcome.get("rooms") or []) if self.rejoin else []:
             self.rooms.setdefault(held["room"], False)
             self.seats[held["room"]] = held.get("seat")
         for room, spectate in list(self.rooms.items()):
@@ -183,6 +225,46 @@ class Session:
             await client.request("watch_lobby")
             self.events.put_nowait(("lobby", None))
         return welcome
+
+    async def _sign(self, client: Client, token: str | None, creds: Credentials) -> dict[str, Any]:
+        """Sign up or in on a new connection. A saved token is tried first: when it resumes that account already,
+        no password is needed; a guest's carries its games into a new account (`sign_up` after `hello`)."""
+        if token:
+            try:
+                welcome = await client.hello(self.name, token)
+            except ServerError as err:
+                if err.code != "name_taken":  # name_taken: the token resumes nobody and the name is an account's
+                    raise
+            else:
+                if welcome.get("account") and str(welcome.get("name", "")).casefold() == self.name.casefold():
+                    self.say(f"signed in to the account {welcome.get('name')} already (the saved token)")
+                    return welcome
+        call = client.sign_up if creds.mode == SIGN_UP else client.sign_in
+        try:
+            return await call(self.name, await creds.password(), creds.device)
+        except ServerError as err:
+            if err.code in ("unavailable", "internal"):
+                raise
+            raise AuthError(creds.mode, err.code, err.message) from None
+
+    @property
+    def account(self) -> bool:
+        """Whether this session is an account's (False: a guest's)."""
+        return bool(self.welcome.get("account"))
+
+    async def sign_out(self, *, everywhere: bool = False) -> None:
+        """Sign this device (or every device) out of the account: the token file is removed and the server
+        closes the connection (4002), which is not reconnected."""
+        self._closing = True
+        try:
+            await self.c.sign_out(everywhere=everywhere)
+        except ServerError as err:
+            self._closing = False
+            raise AuthError("sign_out", err.code, err.message) from None
+        except BaseException:
+            self._closing = False
+            raise
+        forget_token(self.token_file)
 
     async def _drop(self) -> None:
         tasks, self._tasks = self._tasks, []

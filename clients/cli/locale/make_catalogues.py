@@ -1512,6 +1512,222 @@ T: dict[str, dict[str, str]] = {
         "it": "gratis",
         "es": "gratis",
     },
+    # ---- accounts (v1.2) ----
+    "Not signed in: there is no saved token in {file}.": {
+        "hu": "Nem vagy bejelentkezve: a(z) {file} fájlban nincs mentett token.",
+        "fi": "Et ole kirjautuneena: tiedostossa {file} ei ole tallennettua tunnistetta.",
+        "it": "Non hai effettuato l'accesso: in {file} non c'è alcun token salvato.",
+        "es": "No has iniciado sesión: no hay ningún token guardado en {file}.",
+    },
+    "Signed in to the account {name}.": {
+        "hu": "Bejelentkeztél a(z) {name} fiókba.",
+        "fi": "Kirjauduit tilille {name}.",
+        "it": "Hai effettuato l'accesso all'account {name}.",
+        "es": "Has iniciado sesión en la cuenta {name}.",
+    },
+    "Not signed in: the saved token had stopped already; it is removed.": {
+        "hu": "Nem vagy bejelentkezve: a mentett token már nem érvényes; törölve.",
+        "fi": "Et ole kirjautuneena: tallennettu tunniste oli jo lakannut toimimasta; se on poistettu.",
+        "it": "Non hai effettuato l'accesso: il token salvato non valeva più; è stato rimosso.",
+        "es": "No has iniciado sesión: el token guardado ya no valía; se ha borrado.",
+    },
+    "This client plays as a guest: there is no account to sign out of.": {
+        "hu": "Ez a kliens vendégként játszik: nincs fiók, amelyből ki lehetne jelentkezni.",
+        "fi": "Tämä asiakas pelaa vieraana: ei ole tiliä, josta kirjautua ulos.",
+        "it": "Questo client gioca come ospite: non c'è alcun account da cui uscire.",
+        "es": "Este cliente juega como invitado: no hay ninguna cuenta de la que cerrar sesión.",
+    },
+    "Signed every device out of the account {name}.": {
+        "hu": "A(z) {name} fiók minden eszközéről kijelentkeztél.",
+        "fi": "Kirjasit tilin {name} ulos kaikilta laitteilta.",
+        "it": "Hai chiuso la sessione dell'account {name} su tutti i dispositivi.",
+        "es": "Has cerrado la sesión de la cuenta {name} en todos los dispositivos.",
+    },
+    "Signed out of {name}.": {
+        "hu": "Kijelentkeztél: {name}.",
+        "fi": "Kirjauduit ulos tililtä {name}.",
+        "it": "Sei uscito dall'account {name}.",
+        "es": "Has cerrado la sesión de {name}.",
+    },
+    "Cancelled: no password was given.": {
+        "hu": "Megszakítva: nem adtál meg jelszót.",
+        "fi": "Peruttu: salasanaa ei annettu.",
+        "it": "Annullato: nessuna password inserita.",
+        "es": "Cancelado: no se ha dado ninguna contraseña.",
+    },
+    "No password: type it on a terminal, or set {var} for a script.": {
+        "hu": "Nincs jelszó: írd be terminálban, vagy szkripthez állítsd be a(z) {var} változót.",
+        "fi": "Ei salasanaa: kirjoita se päätteessä tai aseta skriptiä varten {var}.",
+        "it": "Nessuna password: scrivila in un terminale, oppure imposta {var} per uno script.",
+        "es": "No hay contraseña: escríbela en un terminal o define {var} para un script.",
+    },
+    "Password: ": {
+        "hu": "Jelszó: ",
+        "fi": "Salasana: ",
+        "it": "Password: ",
+        "es": "Contraseña: ",
+    },
+    "The same password again: ": {
+        "hu": "Ugyanaz a jelszó még egyszer: ",
+        "fi": "Sama salasana uudelleen: ",
+        "it": "La stessa password di nuovo: ",
+        "es": "La misma contraseña otra vez: ",
+    },
+    "The two passwords differ; nothing was sent.": {
+        "hu": "A két jelszó eltér; semmi sem lett elküldve.",
+        "fi": "Salasanat eroavat toisistaan; mitään ei lähetetty.",
+        "it": "Le due password sono diverse; non è stato inviato nulla.",
+        "es": "Las dos contraseñas no coinciden; no se ha enviado nada.",
+    },
+    "No account has that name and password: check both and try again.": {
+        "hu": "Nincs ilyen nevű és jelszavú fiók: ellenőrizd mindkettőt, és próbáld újra.",
+        "fi": "Millään tilillä ei ole tätä nimeä ja salasanaa: tarkista molemmat ja yritä uudelleen.",
+        "it": "Nessun account ha questo nome e questa password: controlla entrambi e riprova.",
+        "es": "Ninguna cuenta tiene ese nombre y esa contraseña: revisa ambos y vuelve a intentarlo.",
+    },
+    "An account holds that name (or one that reads the same): choose another name, or sign in with --sign-in "
+    "if it is yours.": {
+        "hu": "Ez a név (vagy egy ugyanígy olvasható) már egy fiókhoz tartozik: válassz másik nevet, vagy "
+        "jelentkezz be a --sign-in kapcsolóval, ha a tiéd.",
+        "fi": "Nimi (tai samalta näyttävä nimi) kuuluu jo tilille: valitse toinen nimi tai kirjaudu sisään "
+        "valitsimella --sign-in, jos tili on sinun.",
+        "it": "Questo nome (o uno che si legge allo stesso modo) appartiene già a un account: scegline un altro, "
+        "oppure accedi con --sign-in se è tuo.",
+        "es": "Ese nombre (u otro que se lee igual) pertenece ya a una cuenta: elige otro, o inicia sesión con "
+        "--sign-in si es tuya.",
+    },
+    "The saved sign-in has stopped (signed out here or on another device, the password changed, or the account "
+    "deleted): sign in again with --sign-in, or play as a guest under another --name.": {
+        "hu": "A mentett bejelentkezés megszűnt (kijelentkezés itt vagy egy másik eszközön, jelszócsere vagy "
+        "törölt fiók): jelentkezz be újra a --sign-in kapcsolóval, vagy játssz vendégként más --name névvel.",
+        "fi": "Tallennettu kirjautuminen on päättynyt (uloskirjautuminen täällä tai toisella laitteella, "
+        "vaihdettu salasana tai poistettu tili): kirjaudu uudelleen valitsimella --sign-in tai pelaa vieraana "
+        "toisella nimellä (--name).",
+        "it": "L'accesso salvato non vale più (uscita qui o da un altro dispositivo, password cambiata o account "
+        "eliminato): accedi di nuovo con --sign-in, oppure gioca come ospite con un altro --name.",
+        "es": "La sesión guardada ya no vale (cerrada aquí o en otro dispositivo, contraseña cambiada o cuenta "
+        "borrada): vuelve a iniciar sesión con --sign-in, o juega como invitado con otro --name.",
+    },
+    "Too many failed sign-ins for this name or from this address: wait a few minutes, then try again.": {
+        "hu": "Túl sok sikertelen bejelentkezés ezzel a névvel vagy erről a címről: várj néhány percet, "
+        "aztán próbáld újra.",
+        "fi": "Liian monta epäonnistunutta kirjautumista tällä nimellä tai tästä osoitteesta: odota muutama "
+        "minuutti ja yritä sitten uudelleen.",
+        "it": "Troppi accessi falliti per questo nome o da questo indirizzo: aspetta qualche minuto, poi riprova.",
+        "es": "Demasiados inicios de sesión fallidos con este nombre o desde esta dirección: espera unos "
+        "minutos y vuelve a intentarlo.",
+    },
+    "Too many accounts were made from this address: try again later.": {
+        "hu": "Erről a címről túl sok fiók készült: próbáld újra később.",
+        "fi": "Tästä osoitteesta on luotu liian monta tiliä: yritä myöhemmin uudelleen.",
+        "it": "Da questo indirizzo sono stati creati troppi account: riprova più tardi.",
+        "es": "Se han creado demasiadas cuentas desde esta dirección: inténtalo más tarde.",
+    },
+    "That password is too short: this server asks for at least {n} characters.": {
+        "hu": "Ez a jelszó túl rövid: ez a szerver legalább {n} karaktert kér.",
+        "fi": "Salasana on liian lyhyt: tämä palvelin vaatii vähintään {n} merkkiä.",
+        "it": "Questa password è troppo corta: questo server chiede almeno {n} caratteri.",
+        "es": "Esa contraseña es demasiado corta: este servidor pide al menos {n} caracteres.",
+    },
+    "The server refused that name ({why}): choose another.": {
+        "hu": "A szerver nem fogadta el ezt a nevet ({why}): válassz másikat.",
+        "fi": "Palvelin hylkäsi nimen ({why}): valitse toinen.",
+        "it": "Il server ha rifiutato questo nome ({why}): scegline un altro.",
+        "es": "El servidor rechazó ese nombre ({why}): elige otro.",
+    },
+    "This client is signed in to an account already: sign out first (--sign-out) to make another.": {
+        "hu": "Ez a kliens már be van jelentkezve egy fiókba: előbb jelentkezz ki (--sign-out), ha újat készítenél.",
+        "fi": "Tämä asiakas on jo kirjautuneena tilille: kirjaudu ensin ulos (--sign-out) luodaksesi uuden.",
+        "it": "Questo client ha già effettuato l'accesso a un account: esci prima (--sign-out) per crearne un altro.",
+        "es": "Este cliente ya ha iniciado sesión en una cuenta: cierra antes la sesión (--sign-out) para crear otra.",
+    },
+    "Only an account can do that, and you play as a guest: start with --sign-up or --sign-in.": {
+        "hu": "Ezt csak fiókkal lehet, te pedig vendégként játszol: indítsd a --sign-up vagy a --sign-in kapcsolóval.",
+        "fi": "Vain tili voi tehdä tämän, ja pelaat vieraana: käynnistä valitsimella --sign-up tai --sign-in.",
+        "it": "Solo un account può farlo, e tu giochi come ospite: avvia con --sign-up o --sign-in.",
+        "es": "Solo una cuenta puede hacer eso, y juegas como invitado: empieza con --sign-up o --sign-in.",
+    },
+    "The account has no such device (any more): type devices to see the list.": {
+        "hu": "A fióknak nincs (már) ilyen eszköze: a devices paranccsal láthatod a listát.",
+        "fi": "Tilillä ei ole (enää) tällaista laitetta: kirjoita devices nähdäksesi luettelon.",
+        "it": "L'account non ha (più) questo dispositivo: scrivi devices per vedere l'elenco.",
+        "es": "La cuenta no tiene (ya) ese dispositivo: escribe devices para ver la lista.",
+    },
+    "The account is signed in on no device.": {
+        "hu": "A fiók egyetlen eszközön sincs bejelentkezve.",
+        "fi": "Tili ei ole kirjautuneena millään laitteella.",
+        "it": "L'account non è connesso su alcun dispositivo.",
+        "es": "La cuenta no tiene la sesión iniciada en ningún dispositivo.",
+    },
+    "Signed in on": {
+        "hu": "Bejelentkezve ezeken:",
+        "fi": "Kirjautuneena laitteilla",
+        "it": "Connesso su",
+        "es": "Sesión iniciada en",
+    },
+    "device": {
+        "hu": "eszköz",
+        "fi": "laite",
+        "it": "dispositivo",
+        "es": "dispositivo",
+    },
+    "since": {
+        "hu": "mióta",
+        "fi": "alkaen",
+        "it": "dal",
+        "es": "desde",
+    },
+    "(this device)": {
+        "hu": "(ez az eszköz)",
+        "fi": "(tämä laite)",
+        "it": "(questo dispositivo)",
+        "es": "(este dispositivo)",
+    },
+    "An account holds that name (or one that reads the same): choose another.": {
+        "hu": "Ez a név (vagy egy ugyanígy olvasható) már egy fiókhoz tartozik: válassz másikat.",
+        "fi": "Nimi (tai samalta näyttävä nimi) kuuluu jo tilille: valitse toinen.",
+        "it": "Questo nome (o uno che si legge allo stesso modo) appartiene già a un account: scegline un altro.",
+        "es": "Ese nombre (u otro que se lee igual) pertenece ya a una cuenta: elige otro.",
+    },
+    "No account has that name and password.": {
+        "hu": "Nincs ilyen nevű és jelszavú fiók.",
+        "fi": "Millään tilillä ei ole tätä nimeä ja salasanaa.",
+        "it": "Nessun account ha questo nome e questa password.",
+        "es": "Ninguna cuenta tiene ese nombre y esa contraseña.",
+    },
+    "Account {name}   devices: where you are signed in   sign out: this device   sign out everywhere   "
+    "sign out N: device N": {
+        "hu": "Fiók: {name}   devices: hol vagy bejelentkezve   sign out: erről az eszközről   "
+        "sign out everywhere: mindenhonnan   sign out N: az N. eszközről",
+        "fi": "Tili {name}   devices: missä olet kirjautuneena   sign out: tämä laite   "
+        "sign out everywhere: kaikki laitteet   sign out N: laite N",
+        "it": "Account {name}   devices: dove hai effettuato l'accesso   sign out: questo dispositivo   "
+        "sign out everywhere: ovunque   sign out N: il dispositivo N",
+        "es": "Cuenta {name}   devices: dónde tienes la sesión iniciada   sign out: este dispositivo   "
+        "sign out everywhere: en todos   sign out N: el dispositivo N",
+    },
+    "Playing as the guest {name}: start with --sign-up to keep your name and ratings, or --sign-in.": {
+        "hu": "Vendégként játszol ({name}): indítsd a --sign-up kapcsolóval, hogy megtartsd a neved és az "
+        "értékszámaidat, vagy a --sign-in kapcsolóval.",
+        "fi": "Pelaat vieraana nimellä {name}: käynnistä valitsimella --sign-up pitääksesi nimesi ja "
+        "luokituksesi, tai --sign-in.",
+        "it": "Giochi come ospite {name}: avvia con --sign-up per tenere il tuo nome e le tue valutazioni, "
+        "oppure con --sign-in.",
+        "es": "Juegas como el invitado {name}: empieza con --sign-up para conservar tu nombre y tus "
+        "puntuaciones, o con --sign-in.",
+    },
+    "Type devices first, then sign out N with a number from that list.": {
+        "hu": "Előbb írd be: devices, aztán sign out N, a lista egy számával.",
+        "fi": "Kirjoita ensin devices ja sitten sign out N jollakin luettelon numerolla.",
+        "it": "Scrivi prima devices, poi sign out N con un numero di quell'elenco.",
+        "es": "Escribe primero devices y luego sign out N con un número de esa lista.",
+    },
+    "Signed the device {device} out of the account.": {
+        "hu": "A(z) {device} eszköz kijelentkeztetve a fiókból.",
+        "fi": "Laite {device} kirjattiin ulos tililtä.",
+        "it": "Il dispositivo {device} è stato disconnesso dall'account.",
+        "es": "Se ha cerrado la sesión del dispositivo {device} en la cuenta.",
+    },
 }
 
 
