@@ -598,10 +598,27 @@ class Hub:
             if target is not None:
                 target.abort(int(payload.get("code", 1012)), str(payload.get("reason", "")))
         elif op == "kick":
-            old = self.players.get(payload["player"])
-            if old is not None and old.id != payload["keep"]:
-                old.abort(4001, "replaced by a newer connection of the same player")
-                await self.disconnected(old)
+            await self._kick(payload["player"], payload.get("keep"), payload.get("tokens"))
+
+    async def _kick(self, player: str, keep: str | None, tokens: list[str] | None = None) -> None:
+        """Close this node's connection of `player` (unless it is `keep`): replaced by a newer one (4001), or, with
+        `tokens` (hashes), signed out (4002) when it said hello with one of them."""
+        old = self.players.get(player)
+        if old is None or old.id == keep:
+            return
+        if tokens is None:
+            old.abort(4001, "replaced by a newer connection of the same player")
+        elif getattr(old, "token_key", None) in tokens:
+            old.abort(4002, "signed out")
+        else:
+            return
+        await self.disconnected(old)
+
+    async def _signed_out(self, player: str, keep: str, tokens: list[str]) -> None:
+        """The connections that said hello with these tokens close (4002), on this node and the others."""
+        await self._kick(player, keep, tokens)
+        if self.cluster.clustered:
+            self.cluster.broadcast({"op": "kick", "player": player, "keep": keep, "tokens": tokens})
 
     def _refuse_remote(self, payload: dict[str, Any]) -> None:
         """A forwarded request for a room this node does not run: `unavailable`, and the sender re-checks."""
@@ -814,12 +831,12 @@ class Hub:
                 player, msg.password, msg.new_password, conn.addr, conn.token_key
             )
             await self.store.delete_sessions(keys)
+            await self._signed_out(player, conn.id, keys)
             conn.push({"t": "ok", "re": msg.id})
         else:
             keys = await self.accounts.delete(player, msg.password, conn.addr)
             await self.store.delete_sessions(sorted(set(keys) | {conn.token_key or ""} - {""}))
-            if self.cluster.clustered:
-                self.cluster.broadcast({"op": "kick", "player": player, "keep": conn.id})
+            await self._signed_out(player, conn.id, keys)
             conn.push({"t": "ok", "re": msg.id})
             conn.abort(4002, "account deleted")
 
@@ -838,12 +855,12 @@ class Hub:
                 if not keys:
                     raise RoomError("not_found", "the account has no such device")
                 await self.store.delete_sessions(keys)
+                await self._signed_out(player, conn.id, keys)
                 conn.push({"t": "ok", "re": msg.id})
                 return
         keys = await self.accounts.sign_out(player, conn.token_key, bool(msg.everywhere))
         await self.store.delete_sessions(keys)
-        if msg.everywhere and self.cluster.clustered:
-            self.cluster.broadcast({"op": "kick", "player": conn.player, "keep": conn.id})
+        await self._signed_out(player, conn.id, keys)
         conn.push({"t": "ok", "re": msg.id})
         conn.abort(4002, "signed out")
 

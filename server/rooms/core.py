@@ -313,16 +313,35 @@ class Room:
         for ext in self._hooks["on_dispose"]:
             ext.on_dispose(self)
 
+    def _release(self) -> None:
+        """The actor ended: let go of what points back at the room (its handlers are its own bound methods) and of
+        what it holds (state, views, viewers), so reference counting frees it at once. A served node rarely runs
+        a full collection (`server.net.app.serve`): a cycle here kept every finished room."""
+        self._handlers = {}
+        self._hooks = {name: [] for name in _HOOKS}
+        self.extensions = []
+        self.viewers = {}
+        self.state = None
+        self._shared_key, self._shared, self._own, self._prompts = None, {}, {}, (None, {})
+        self.events = None
+
     async def submit(self, kind: str, conn: Conn | None, re: int | None = None, **args: Any) -> Any:
         """Queue a command for the actor and wait for its outcome (raises RoomError)."""
         if self._stopped:
             raise RoomError("unavailable", "the room was closed here; retry")
-        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        fut: asyncio.Future[Any] | None = asyncio.get_running_loop().create_future()
+        assert fut is not None
         await self._inbox.put(Command(kind, conn, args, re, fut))
-        return await fut
+        try:
+            return await fut
+        except RoomError:
+            fut = None  # the future holds the error, whose traceback holds this frame: no cycle through it
+            raise
 
     async def _run(self) -> None:
+        cmd: Command | None = None
         while True:
+            cmd = None  # the last command (its connection, its outbox) is not kept while the actor waits
             cmd = await self._inbox.get()
             if cmd is None:
                 # commands queued behind the stop are answered, never left waiting forever
@@ -330,6 +349,7 @@ class Room:
                     late = self._inbox.get_nowait()
                     if late is not None and not late.done.done():
                         late.done.set_exception(RoomError("unavailable", "the room was closed here; retry"))
+                self._release()
                 return
             if self.fenced:
                 if not cmd.done.done():
@@ -349,7 +369,7 @@ class Room:
                     cmd.done.set_result(result)
             except RoomError as err:
                 if not cmd.done.done():
-                    cmd.done.set_exception(err)
+                    cmd.done.set_exception(err.with_traceback(None))  # its frames would hold the room
             except StoreFenced as err:
                 self._lost(str(err))
                 if not cmd.done.done():
