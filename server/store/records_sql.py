@@ -287,11 +287,14 @@ class SqlRecords(Records):
                 new = rate(rows)
                 await self._put_ratings(conn, game, new, replace=True)
                 gp = game_players_table.c
-                for pid in sorted(set(new) & set(people)):  # each rated person's score after this game
+                scored = [{"g": game_id, "p": pid, "s": score_of(new[pid])} for pid in sorted(set(new) & set(people))]
+                if scored:  # each rated person's score after this game, in one statement
                     await conn.execute(
-                        game_players_table.update().where(gp.game_id == game_id, gp.player == pid)
-                        .values(score=score_of(new[pid]))
-                    )  # fmt: skip
+                        game_players_table.update()
+                        .where(gp.game_id == sa.bindparam("g"), gp.player == sa.bindparam("p"))
+                        .values(score=sa.bindparam("s")),
+                        scored,
+                    )
         return True
 
     async def history(self, game: str | None, player: str | None, limit: int) -> list[dict[str, Any]]:

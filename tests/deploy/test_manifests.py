@@ -225,8 +225,9 @@ def _exposed_metric_names() -> set[str]:
     """Every series name server/metrics.py exposes (with _total, _bucket, _count, _sum)."""
     m = Metrics()
     m.rooms.labels("expedition", "playing").set(1)
-    for c in (m.messages_in, m.messages_out, m.errors):
+    for c in (m.messages_in, m.messages_out, m.errors, m.auth_failures, m.accounts):
         c.labels("x").inc()
+    m.tables.labels("rooms").set(1)
     m.bytes_out.inc()
     m.move_latency.observe(0.01)
     m.store_latency.labels("append").observe(0.01)

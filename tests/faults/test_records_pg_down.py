@@ -30,6 +30,7 @@ import pytest
 from clients.client import Client, ServerError
 
 from .procs import PG_BINDIR, NodeProc, PgProc, Player
+from .test_records_nodes import CHEAP, _sign_up
 
 pytestmark = [
     pytest.mark.skipif(PG_BINDIR is None, reason="no PostgreSQL server (initdb) installed"),
@@ -145,13 +146,14 @@ async def test_records_postgresql_killed_and_restarted_holds_no_move_up_and_lose
         pg.start()
         await pg.create_database()
         node = NodeProc(
-            "pgdown", f"sqlite://{tmp_path}/rooms.db", "mp:", extra=["--records", pg.url, "--records-timeout", "1"]
-        )
+            "pgdown", f"sqlite://{tmp_path}/rooms.db", "mp:",
+            extra=["--records", pg.url, "--records-timeout", "1", *CHEAP],
+        )  # fmt: skip
         node.start()
         ann, bob = Player("ann", [node.url]), Player("bob", [node.url])
         players = [ann, bob]
-        await ann.connect()
-        await bob.connect()
+        await _sign_up(ann)  # accounts (v1.2: only accounts are rated), signed up while PostgreSQL is up
+        await _sign_up(bob)
         assert ann.client is not None and bob.client is not None
         me = ann.client.player
 

@@ -27,7 +27,8 @@ async def test_the_bench_ends_rated_games_and_reads_through_the_records(tmp_path
         assert scores == sorted(scores, reverse=True)
         assert 0 < r["end_ms_median"] <= r["end_ms_p95"] <= r["end_ms_max"]
         assert r["cpu_ms_per_end"] > 0 and r["leaderboard_ms_median"] > 0 and r["history_ms_median"] > 0
-        assert r["statements_per_end"] == 4  # the archive row, its players, the 4 rating rows read, then written
+        # the archive row, its players, the 4 rating rows read, then written, then the players' scores after it
+        assert r["statements_per_end"] == 5
     assert list(tmp_path.iterdir()) == []  # its temporary directory is gone
 
 

@@ -46,12 +46,18 @@ async def _play_some(room: str, players: list[Client], rng: random.Random, moves
             await asyncio.sleep(0.005)
 
 
-async def game_under_way(url: str, names: tuple[str, str], seed: int, moves: int = 0) -> tuple[str, Client, Client]:
-    """Two connected clients seated in a new 2-seat Expedition (seeded) that has started; `moves` played."""
+async def game_under_way(
+    url: str, names: tuple[str, str], seed: int, moves: int = 0, accounts: bool = False
+) -> tuple[str, Client, Client]:
+    """Two connected clients seated in a new 2-seat Expedition (seeded) that has started; `moves` played.
+    With `accounts`, the two sign up (v1.2: only games of accounts are rated) instead of saying hello."""
     a, b = Client(url), Client(url)
     for c, name in zip((a, b), names, strict=True):
         await c.connect()
-        await c.hello(name)
+        if accounts:
+            await c.sign_up(name, "correct horse battery")
+        else:
+            await c.hello(name)
     room = await a.create_room("expedition", 2, options={"seed": seed})
     await a.join(room)
     await b.join(room)

@@ -353,8 +353,9 @@ async def test_a_node_started_on_the_old_layout_serves_the_moved_records(old: Ol
         # the leaderboards: the moved rows, best first
         for game in RATINGS:
             board = await c.request("ratings", game=game)
-            want = [{"player": p, "name": row["name"], "rating": ratings.shown(row), "games": row["games"]}
-                    for p, row in _board(game)]  # fmt: skip
+            want = [{"player": p, "name": row["name"], "rating": ratings.shown(row), "games": row["games"],
+                     "rank": i + 1, "provisional": ratings.provisional(row)}
+                    for i, (p, row) in enumerate(_board(game))]  # fmt: skip
             assert board["players"] == want, board
         # the history: newest first, without the game of the unlisted room (eve did not play it)
         listed = [{k: v for k, v in rec.items() if not k.startswith("_")} for rec in HISTORY if rec["_public"]]

@@ -69,7 +69,7 @@ def test_other_players_ratings_show_in_the_lobby_and_in_the_room(browser: Any, s
     url = ws(server)
 
     async def rated_pair() -> tuple[str, dict[str, int]]:
-        first, a, b = await game_under_way(url, ("Rita", "Sam"), 6)
+        first, a, b = await game_under_way(url, ("Rita", "Sam"), 6, accounts=True)  # only accounts are rated
         await play_to_end(first, [a, b], random.Random(6))
         rows: list[dict[str, Any]] = []
         for _ in range(100):
