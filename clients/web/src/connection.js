@@ -5,6 +5,8 @@ import { pack, unpack } from "./codec.js";
 const TIMEOUT_MS = 15000;
 /** Close code of a connection replaced by a newer one of the same player (another tab). */
 export const REPLACED = 4001;
+/** Close code after `sign_out` or `delete_account` (v1.2): this token resumes nobody any more. */
+export const SIGNED_OUT = 4002;
 
 export class ServerError extends Error {
   constructor(code, message) {
@@ -16,7 +18,7 @@ export class ServerError extends Error {
 export class Connection {
   /**
    * `onOpen()` runs on every (re)connection and must say hello; `onMessage(msg)` gets every frame;
-   * `onState(state, detail)` reports "connecting" | "open" | "closed" | "replaced" | "idle" (stopped).
+   * `onState(state, detail)` reports "connecting" | "open" | "closed" | "replaced" | "signedout" | "idle" (stopped).
    */
   constructor(url, { onOpen, onMessage, onState }) {
     this.url = url;
@@ -80,6 +82,11 @@ export class Connection {
       if (ev.code === REPLACED) {
         this.onState("replaced");
         return; // another tab has this player now: fighting over the seat would never end
+      }
+      if (ev.code === SIGNED_OUT) {
+        this.stopped = true; // the token is dead: the app decides what to say next (a guest hello, or a name first)
+        this.onState("signedout");
+        return;
       }
       this.onState("closed");
       if (!this.stopped) {

@@ -53,17 +53,38 @@ export function clickable(el, label, onActivate) {
   return el;
 }
 
+/** The text selection (or caret) of a text field, if it has one (number and email fields have none). */
+function selectionOf(el) {
+  try {
+    if (typeof el.selectionStart === "number") return [el.selectionStart, el.selectionEnd, el.selectionDirection];
+  } catch {
+    /* a field type without a selection */
+  }
+  return null;
+}
+
 /**
  * Replace the children of `host` with `node`, then put the focus back on the element with the same
- * `data-key` as the one that had it (re-rendering must not throw a keyboard user back to the top).
+ * `data-key` as the one that had it (re-rendering must not throw a keyboard user back to the top), and the
+ * caret or selection of a text field where it was (a redraw while typing must not move it or drop a selection).
  */
 export function replaceKeepingFocus(host, node) {
   const active = document.activeElement;
   const key = active && host.contains(active) ? active.getAttribute("data-key") : null;
+  const selection = key ? selectionOf(active) : null;
+  const value = key && "value" in active ? active.value : null;
   host.replaceChildren(node);
   if (key) {
     const again = host.querySelector(`[data-key="${CSS.escape(key)}"]`);
-    if (again) again.focus({ preventScroll: true });
-    else host.closest("main")?.focus({ preventScroll: true });
+    if (again) {
+      again.focus({ preventScroll: true });
+      if (selection && "value" in again && again.value === value) {
+        try {
+          again.setSelectionRange(selection[0], selection[1], selection[2]);
+        } catch {
+          /* a field type without a selection */
+        }
+      }
+    } else host.closest("main")?.focus({ preventScroll: true });
   }
 }

@@ -1,8 +1,10 @@
-// The lobby: choose a name, see the public rooms (live, from `watch_lobby`), create, join or watch.
+// The lobby: choose a name (or sign in), see the public rooms (live, from `watch_lobby`), create, join or watch.
 // Owns: lobby markup and the create form. Must not: keep state beyond what the app holds.
+import { forms, welcomeCard } from "./account.js";
 import { chatPanel } from "./chat.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { passkeysAvailable } from "./passkey.js";
 import { ownRating } from "./ratings.js";
 import { creatableGames, gameTitle } from "./registry.js";
 
@@ -30,14 +32,110 @@ function nameForm(app) {
     const name = input.value.trim();
     if (name) app.setName(name);
   };
+  if (app.nameError) {
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", "name-error");
+  }
   return h(
     "form",
-    { class: "card-panel name-form", onSubmit: submit },
-    h("h2", null, t("lobby.welcome")),
+    { class: "name-form", onSubmit: submit, "data-testid": "guest-form" },
     h("label", { for: "name" }, t("lobby.yourName")),
     h("div", { class: "row" }, input, h("button", { type: "submit", "data-key": "enter" }, t("lobby.enter"))),
+    app.nameError ? h("p", { class: "form-error", id: "name-error", role: "alert", "data-testid": "name-error" }, app.nameError) : null,
     h("p", { class: "hint" }, t("lobby.kept")),
-    app.route ? h("p", { class: "hint invited", "data-testid": "invited" }, t("lobby.nameFirst", { room: app.route })) : null,
+  );
+}
+
+/** The first screen: play as a guest (the name form), sign in or create an account. */
+function welcome(app) {
+  const invited = app.route ? h("p", { class: "hint invited", "data-testid": "invited" }, t("lobby.nameFirst", { room: app.route })) : null;
+  return h("div", { class: "lobby" }, welcomeCard(app, nameForm(app), invited));
+}
+
+/** Right after a sign-up, where the browser has passkeys: "add a passkey" (or not now). */
+function passkeyOffer(app) {
+  if (!app.offerPasskey || !passkeysAvailable()) return null;
+  return h(
+    "div",
+    { class: "passkey-offer", "data-testid": "passkey-offer" },
+    h("p", { class: "hint" }, t("passkey.offer")),
+    h(
+      "div",
+      { class: "row" },
+      h(
+        "button",
+        { type: "button", "data-key": "passkey-offer-add", "data-testid": "passkey-offer-add", "aria-busy": forms.pkAddBusy ? "true" : null, onClick: () => app.acceptPasskeyOffer() },
+        forms.pkAddBusy ? t("passkey.waiting") : t("passkey.add"),
+      ),
+      h("button", { type: "button", class: "link", "data-key": "passkey-offer-no", "data-testid": "passkey-offer-no", onClick: () => app.declinePasskeyOffer() }, t("passkey.notNow")),
+    ),
+  );
+}
+
+/** "Hello, NAME": the seats this player holds; an account's page, or a guest's name and the way to an account. */
+function mePanel(app, mine) {
+  return h(
+    "section",
+    { class: "card-panel me", "aria-labelledby": "me-title" },
+    h("h2", { id: "me-title" }, t("lobby.hello", { name: app.name })),
+    app.account
+      ? [
+          h("p", { class: "hint", "data-testid": "me-account" }, t("lobby.asAccount"), " ", h("a", { href: "#/account", "data-key": "me-account" }, t("lobby.accountLink"))),
+          passkeyOffer(app),
+        ]
+      : h(
+          "p",
+          { class: "hint", "data-testid": "me-guest" },
+          t("lobby.asGuest"),
+          " ",
+          h(
+            "a",
+            {
+              href: "#/account",
+              "data-key": "me-sign-up",
+              "data-testid": "me-sign-up",
+              onClick: () => {
+                forms.mode = "sign_up";
+                if (!forms.name) forms.name = app.name || "";
+              },
+            },
+            t("lobby.makeAccount"),
+          ),
+        ),
+    mine.length
+      ? h(
+          "ul",
+          { class: "mine" },
+          mine.map(([room, r]) =>
+            h(
+              "li",
+              null,
+              h(
+                "a",
+                { href: `#/room/${encodeURIComponent(room)}`, "data-key": `mine-${room}` },
+                `${gameTitle(r.game || app.store.get(room)?.view.game || "room")} `,
+                h("code", null, room),
+              ),
+              r.seat !== null && r.seat !== undefined ? ` ${t("lobby.seatN", { n: r.seat + 1 })}` : "",
+            ),
+          ),
+        )
+      : h("p", { class: "hint" }, t("lobby.noSeat")),
+    app.account
+      ? null
+      : h(
+          "button",
+          {
+            type: "button",
+            class: "link",
+            "data-key": "rename",
+            onClick: () => {
+              app.name = null;
+              app.render();
+            },
+          },
+          t("lobby.rename"),
+        ),
   );
 }
 
@@ -302,7 +400,7 @@ function createForm(app) {
 
 /** The whole lobby page. */
 export function renderLobby(app) {
-  if (!app.name) return h("div", { class: "lobby" }, nameForm(app));
+  if (!app.name) return welcome(app);
   if (!app.player) return h("div", { class: "lobby" }, h("p", { class: "hint" }, app.net === "open" ? t("lobby.signingIn") : t("lobby.connecting")));
   const mine = [...app.held.entries()];
   const rooms = app.lobby;
@@ -311,43 +409,7 @@ export function renderLobby(app) {
     { class: "lobby" },
     quickPanel(app),
     navPanel(),
-    h(
-      "section",
-      { class: "card-panel", "aria-labelledby": "me-title" },
-      h("h2", { id: "me-title" }, t("lobby.hello", { name: app.name })),
-      mine.length
-        ? h(
-            "ul",
-            { class: "mine" },
-            mine.map(([room, r]) =>
-              h(
-                "li",
-                null,
-                h(
-                  "a",
-                  { href: `#/room/${encodeURIComponent(room)}`, "data-key": `mine-${room}` },
-                  `${gameTitle(r.game || app.store.get(room)?.view.game || "room")} `,
-                  h("code", null, room),
-                ),
-                r.seat !== null && r.seat !== undefined ? ` ${t("lobby.seatN", { n: r.seat + 1 })}` : "",
-              ),
-            ),
-          )
-        : h("p", { class: "hint" }, t("lobby.noSeat")),
-      h(
-        "button",
-        {
-          type: "button",
-          class: "link",
-          "data-key": "rename",
-          onClick: () => {
-            app.name = null;
-            app.render();
-          },
-        },
-        t("lobby.rename"),
-      ),
-    ),
+    mePanel(app, mine),
     h(
       "section",
       { class: "card-panel", "aria-labelledby": "rooms-title" },

@@ -1,6 +1,8 @@
-// The app shell: connection + store + routing, and what survives a reload (name and token).
-// Owns: the hello/welcome sequence, re-joining held rooms, lobby watching, sending requests, notices.
+// The app shell: connection + store + routing, and what survives a reload (name, token, account).
+// Owns: the hello/welcome sequence (and sign-in, sign-up, sign-out of accounts, v1.2), re-joining held rooms,
+// lobby watching, sending requests, notices.
 // Must not: decide any rule. Moves are options of the view's prompt, sent back exactly as listed.
+import { PASSWORD_MIN, authErrorKey, clearForms, deviceLabel, drawAccountControl, forms, renderAccount, roughlySame } from "./account.js";
 import { scrollChats } from "./chat.js";
 import { tickClocks } from "./clock.js";
 import { Connection, ServerError } from "./connection.js";
@@ -11,6 +13,7 @@ import { renderRatings } from "./ratings.js";
 import { creatableGames } from "./registry.js";
 import { renderHistory, renderReplay } from "./replay.js";
 import { forgetLog, gatherLog, mergeLog, renderRoom } from "./room.js";
+import { PasskeyError, addPasskey, signInWithPasskey } from "./passkey.js";
 import { session } from "./session.js";
 import { Store } from "./store.js";
 
@@ -24,7 +27,7 @@ export const QUICK_TURN_SECONDS = 120;
 
 /**
  * The page in the address: `#/` the lobby, `#/room/ID[?invite=SECRET]` a room, `#/history`,
- * `#/replay/ID`, `#/ratings[/GAME]`.
+ * `#/replay/ID`, `#/ratings[/GAME]`, `#/account`.
  */
 export function parseRoute(hash) {
   const [path, query = ""] = hash.replace(/^#/, "").split("?");
@@ -34,6 +37,7 @@ export function parseRoute(hash) {
   if (parts[0] === "replay" && parts[1]) return { page: "replay", id: parts[1] };
   if (parts[0] === "history") return { page: "history" };
   if (parts[0] === "ratings") return { page: "ratings", id: parts[1] || null };
+  if (parts[0] === "account") return { page: "account" };
   return { page: "lobby" };
 }
 
@@ -61,15 +65,53 @@ export function errorSentence(code, message) {
   return message ? t("error.other", { message }) : t("error.unknown");
 }
 
+/** An account request's error as a sentence for its form (`kind`: sign_in, sign_up, change_password, delete_account). */
+export function authText(err, kind) {
+  if (!(err instanceof ServerError)) return String(err);
+  const detail = err.message.replace(/^[a-z_]+: /, "");
+  const key = authErrorKey(err.code, detail, kind);
+  if (!key) return errorSentence(err.code, detail);
+  return t(key, { n: Number(/(\d+)/.exec(detail)?.[1]) || PASSWORD_MIN }); // the server's minimum, when it says one
+}
+
+/** A failed passkey ceremony as a sentence for its form (`kind`: "sign_in" or "add"). */
+export function passkeyText(err, kind) {
+  const code = err instanceof PasskeyError ? err.code : "failed";
+  if (code === "cancelled") return t("passkey.cancelled");
+  if (code === "unsupported") return t("passkey.unsupported");
+  if (code === "network" || code === "unavailable") return t("passkey.unreachable");
+  if (code === "rate_limited") return t("auth.tooManyTries");
+  if (code === "exists") return t("passkey.exists");
+  if (code === "forbidden") return t("passkey.signInFirst");
+  if (code === "bad_credentials") {
+    if (kind === "add") return /registered already/.test(err.message) ? t("passkey.exists") : t("passkey.notAdded");
+    return t("passkey.notAccepted");
+  }
+  return kind === "add" ? t("passkey.notAdded") : t("passkey.failed");
+}
+
 class App {
   constructor() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     this.url = `${proto}//${location.host}/ws`;
-    this.name = session.name;
+    /** The name shown: the account's while signed in to one, else the guest's. */
+    this.name = session.account || session.name;
+    /** Signed in to an account (v1.2); false: a guest (or nobody yet). */
+    this.account = Boolean(session.account);
+    /** The account's devices (`devices`), while its page is open; null: not loaded. */
+    this.devices = null;
+    /** A `sign_in`/`sign_up` waiting for a socket to be its first message: {kind, fields, resolve}. */
+    this.auth = null;
+    /** Why the welcome card is back (signed out, deleted), said in the card itself (a notice would cover it). */
+    this.farewell = null;
+    /** Just signed up: the lobby offers to add a passkey (until added or declined). */
+    this.offerPasskey = false;
     /** What is typed in the name form so far (a redraw must not lose it). */
     this.nameDraft = "";
+    /** Why the server refused the name last entered (shown by the name form until the next one). */
+    this.nameError = null;
     this.player = null;
-    /** The socket: "idle" (none: no name yet), "connecting", "open", "closed" (reconnecting), "replaced". */
+    /** The socket: "idle" (none: no name yet), "connecting", "open", "closed" (reconnecting), "replaced", "signedout". */
     this.net = this.name ? "connecting" : "idle";
     this.lobby = [];
     this.held = new Map(); // room -> {game, seat}: rooms where this player holds a seat
@@ -160,6 +202,7 @@ class App {
     else if (r.page === "replay" && !this.replays.get(r.id)?.state) this.loadReplay(r.id, 0);
     else if (r.page === "ratings") this.loadRatings(r.id || this.defaultGame());
     else if (r.page === "lobby") this.loadAllRatings();
+    else if (r.page === "account" && this.account) this.loadDevices();
   }
 
   defaultGame() {
@@ -208,44 +251,279 @@ class App {
       this.player = null;
       this.joined.clear();
     }
-    if (state === "replaced") this.notify(t("net.replacedNotice"), "error", true);
+    if (state === "replaced") this.notify(this.account ? t("net.replacedAccount") : t("net.replacedNotice"), "error", true);
+    if (state === "signedout") {
+      // the server closed the connection after a sign-out or a deletion whose answer never arrived (4002)
+      this.leaveAccount("auth.signedOut");
+      return;
+    }
     this.render();
   }
 
   async hello() {
-    if (!this.name) {
+    if (this.auth) {
+      // the first message of this socket is a sign-in or sign-up (nobody to say hello as yet)
+      const { kind, fields, resolve } = this.auth;
+      this.auth = null;
+      const refused = await this.sendAuth(kind, fields);
+      resolve(refused);
+      // refused, on a socket opened for it: the guest this browser is (if any) says hello as before
+      if (refused !== null && this.name && this.conn.open && !this.player) this.hello();
+      return;
+    }
+    const name = session.account || this.name; // (another tab may have signed in or out meanwhile)
+    if (!name) {
       this.conn.stop(); // the lobby asks for a name first; `setName` connects again
       return this.render();
     }
     let welcome;
     try {
-      const fields = { name: this.name };
+      const fields = { name };
       if (session.token) fields.token = session.token;
       welcome = await this.conn.request("hello", fields);
     } catch (err) {
-      if (err.code === "bad_message") {
-        // the server refused the name (length, characters): ask again
-        this.fail(err, t("fail.name"));
+      if (session.account && (err.code === "name_taken" || err.code === "bad_message")) {
+        // the account's token resumes nobody now (signed out on another device, a new password, deleted):
+        // hello became a guest's, with the account's name
+        this.leaveAccount("auth.signedOutElsewhere");
+        return;
+      }
+      if (err.code === "bad_message" || err.code === "name_taken") {
+        // the server refused the name (length, characters, an account's): ask again, saying why by the form
+        this.nameError = err.code === "name_taken" ? t("auth.guestNameTaken") : t("auth.nameRefused");
+        this.nameDraft = this.name || "";
         this.name = null;
         session.name = null;
+        this.conn.stop(); // nobody to be on this socket: the next name (or a sign-in) opens a new one
       } else this.fail(err);
       return this.render();
     }
+    await this.welcomed(welcome);
+  }
+
+  /** After `welcome` (to hello, sign_in or sign_up): who this is now, then the lobby, chat and held seats again. */
+  async welcomed(welcome) {
     session.token = welcome.token;
+    if (welcome.account) {
+      this.account = true;
+      this.name = welcome.name || this.name;
+      session.account = this.name;
+    } else {
+      if (session.account) this.notify(t("auth.signedOutElsewhere"), "info"); // a token no longer an account's
+      this.account = false;
+      session.account = null;
+      if (welcome.name) this.name = welcome.name;
+    }
     this.player = welcome.player;
     this.held = new Map(welcome.rooms.map((r) => [r.room, { game: r.game, seat: r.seat }]));
     this.render();
     this.conn.request("watch_lobby").catch((err) => this.fail(err));
     this.loadChat("");
     // back into every seat this player holds: a reload or a reconnection keeps the seat
-    const again = welcome.rooms.map((r) => this.join(r.room, { seat: r.seat }, { quiet: true }));
+    const again = welcome.rooms.filter((r) => !this.joined.has(r.room)).map((r) => this.join(r.room, { seat: r.seat }, { quiet: true }));
     await Promise.all(again);
     this.loadPage();
   }
 
+  // ---- accounts (v1.2) ----------------------------------------------------------------------
+
+  /**
+   * Sign in (`sign_in`) or make an account (`sign_up`) with a name and password; resolves to null when signed
+   * in, else the sentence to show in the form. On a guest's connection a sign-up keeps its seats and games.
+   */
+  authenticate(kind, { name, password }) {
+    const fields = { name, password, device: deviceLabel() };
+    if (this.conn.open) return this.sendAuth(kind, fields);
+    // no socket yet (no name was entered, or signed out): one whose first message is this request
+    return new Promise((resolve) => {
+      this.auth = { kind, fields, resolve };
+      if (!this.conn.connecting) this.conn.connect();
+    });
+  }
+
+  async sendAuth(kind, fields) {
+    const before = this.player;
+    let welcome;
+    try {
+      welcome = await this.conn.request(kind, fields);
+    } catch (err) {
+      // a refused first message leaves the socket nobody's: close it (the server's hello deadline would)
+      if (!this.player && !this.name) this.conn.stop();
+      return authText(err, kind);
+    }
+    if (before && before !== welcome.player) {
+      // a sign-in leaves the guest this connection was: its views are detached
+      this.joined.clear();
+      this.store.rooms.clear();
+      this.ui.clear();
+    }
+    this.devices = null;
+    this.farewell = null;
+    clearForms();
+    forms.mode = "guest";
+    this.offerPasskey = kind === "sign_up";
+    this.notify(t(kind === "sign_up" ? "auth.welcomeNew" : "auth.welcomeBack", { name: welcome.name || fields.name }), "info");
+    if (this.page.page === "account") location.hash = "#/";
+    await this.welcomed(welcome);
+    return null;
+  }
+
+  /**
+   * Sign in with a passkey of this device (the HTTP routes, then `hello` with the account's token on a socket
+   * of its own); resolves to null when signed in, else the sentence for the form.
+   */
+  async passkeySignIn() {
+    let who;
+    try {
+      who = await signInWithPasskey(deviceLabel());
+    } catch (err) {
+      return passkeyText(err, "sign_in");
+    }
+    // the guest this connection was (if any) is left: its views are detached
+    this.joined.clear();
+    this.store.rooms.clear();
+    this.ui.clear();
+    session.token = who.token;
+    session.account = who.name;
+    this.name = who.name;
+    this.account = true;
+    this.player = null;
+    this.auth = null;
+    this.devices = null;
+    this.farewell = null;
+    clearForms();
+    forms.mode = "guest";
+    this.notify(t("auth.welcomeBack", { name: who.name }), "info");
+    if (this.page.page === "account") location.hash = "#/";
+    this.conn.connect(); // (closes a guest's socket first); its hello resumes the account
+    return null;
+  }
+
+  /** Add a passkey to this account (the browser asks for it); resolves to null when added, else the sentence. */
+  async addPasskey() {
+    if (!this.account || !session.token) return t("passkey.signInFirst");
+    try {
+      await addPasskey(session.token);
+    } catch (err) {
+      return passkeyText(err, "add");
+    }
+    return null;
+  }
+
+  /** The lobby's offer after a sign-up: add a passkey there (its outcome said in a notice), or not now. */
+  async acceptPasskeyOffer() {
+    if (forms.pkAddBusy) return;
+    forms.pkAddBusy = true;
+    this.render();
+    const error = await this.addPasskey();
+    forms.pkAddBusy = false;
+    if (error) this.notify(error, "error");
+    else {
+      this.offerPasskey = false;
+      this.notify(t("passkey.addedHere"), "info");
+    }
+  }
+
+  declinePasskeyOffer() {
+    this.offerPasskey = false;
+    this.render();
+  }
+
+  /** Sign this device out (or every device of the account): the server answers, then closes with 4002. */
+  async signOut(everywhere = false) {
+    try {
+      await this.conn.request("sign_out", everywhere ? { everywhere: true } : {});
+    } catch (err) {
+      this.fail(err, t("fail.signOut"));
+      return;
+    }
+    this.leaveAccount(everywhere ? "auth.signedOutEverywhere" : "auth.signedOut");
+  }
+
+  async signOutDevice(id) {
+    try {
+      await this.conn.request("sign_out", { device: id });
+      this.notify(t("account.deviceSignedOut"), "info");
+    } catch (err) {
+      if (err.code === "not_found") this.notify(t("account.deviceGone"), "info");
+      else this.fail(err, t("fail.signOut"));
+    }
+    await this.loadDevices();
+  }
+
+  async loadDevices() {
+    try {
+      const answer = await this.conn.request("devices");
+      this.devices = answer.devices;
+    } catch (err) {
+      if (err.code !== "closed") this.fail(err, t("fail.devices"));
+    }
+    this.render();
+  }
+
+  /** A new password; resolves to null when changed, else the sentence for the form. */
+  async changePassword(password, next) {
+    try {
+      await this.conn.request("change_password", { password, new_password: next });
+    } catch (err) {
+      return authText(err, "change_password");
+    }
+    this.notify(t("account.passwordChanged"), "info");
+    this.loadDevices();
+    return null;
+  }
+
+  /** Delete the account (its password confirms it); resolves to the sentence for the form when refused. */
+  async deleteAccount(password) {
+    try {
+      await this.conn.request("delete_account", { password });
+    } catch (err) {
+      return authText(err, "delete_account");
+    }
+    this.leaveAccount("auth.deleted");
+    return null;
+  }
+
+  /**
+   * The account's token is dead (signed out, deleted, or signed out from elsewhere): forget it and go back to
+   * being a guest, by the guest name this browser used before (a fresh hello) or, without one, the name form.
+   */
+  leaveAccount(noticeKey) {
+    const was = session.account || (this.account ? this.name : null);
+    session.token = null;
+    session.account = null;
+    this.account = false;
+    this.player = null;
+    this.devices = null;
+    this.auth = null;
+    this.offerPasskey = false;
+    this.held = new Map();
+    this.joined.clear();
+    this.store.rooms.clear();
+    this.ui.clear();
+    this.rematches.clear();
+    this.history = { games: null, game: null, mine: false, loading: false };
+    clearForms();
+    forms.mode = "guest";
+    const guest = session.name;
+    this.name = guest && !roughlySame(guest, was) ? guest : null;
+    if (!this.name) session.name = null; // the account's own name: a guest may not use it
+    // back in the lobby as a guest: a notice; back to the welcome card: a line in the card
+    const said = t(noticeKey, { name: was || "" });
+    this.farewell = this.name ? null : said;
+    if (this.name) this.notify(said, "info");
+    if (this.page.page !== "lobby") location.hash = "#/";
+    if (this.name) this.conn.connect(); // a fresh guest hello, without a token
+    else this.conn.stop();
+    this.render();
+  }
+
   setName(name) {
+    this.nameError = null;
+    this.farewell = null;
     this.name = name;
     session.name = name;
+    this.account = false;
     if (this.conn.open && this.player) this.conn.connect(); // (closes the named socket first)
     else if (this.conn.open) this.hello();
     else if (!this.conn.connecting) this.conn.connect(); // (an opening socket says hello once it opens)
@@ -570,8 +848,7 @@ class App {
     if (net.textContent !== label) net.textContent = label; // a live region: only real changes are read out
     net.dataset.state = this.net;
     net.hidden = this.net === "idle"; // no socket before a name: nothing to report
-    const who = this.player && this.name ? this.name : "";
-    if (document.getElementById("who").textContent !== who) document.getElementById("who").textContent = who;
+    drawAccountControl(this, document.getElementById("who"));
     const page = this.name && this.player ? this.page : { page: "lobby" };
     const main = document.getElementById("main");
     main.dataset.view = page.page;
@@ -580,6 +857,7 @@ class App {
     else if (page.page === "history") node = renderHistory(this);
     else if (page.page === "replay") node = renderReplay(this, page.id);
     else if (page.page === "ratings") node = renderRatings(this, page.id);
+    else if (page.page === "account") node = renderAccount(this);
     else node = renderLobby(this);
     replaceKeepingFocus(main, node);
     scrollChats(main);

@@ -40,6 +40,11 @@ function seatRating(app, view, i, s) {
   return h("span", { class: "rating-badge", title: t("ratings.of", { name: s.name }) }, t("ratings.badge", { rating }));
 }
 
+/** "guest" beside a person's seat taken without an account (v1.2 `guest: true`): words, not a colour alone. */
+function guestTag(s) {
+  return s.taken && s.guest === true ? h("span", { class: "tag guest-tag", "data-testid": "guest-tag", title: t("room.guestTitle") }, t("room.guestTag")) : null;
+}
+
 function seatsList(app, view) {
   return h(
     "ol",
@@ -51,6 +56,7 @@ function seatsList(app, view) {
         h("span", { class: "dot", "aria-hidden": "true" }),
         h("span", { class: "seat-n" }, `${i + 1}. `),
         s.taken ? s.name : t("room.free"),
+        guestTag(s),
         i === view.you ? h("span", { class: "you" }, ` ${t("room.you")}`) : null,
         seatRating(app, view, i, s),
         s.autoplay ? h("span", { class: "autoplay-badge", "data-testid": `autoplay-${i}` }, t("room.autoplayBadge")) : null,
@@ -413,6 +419,8 @@ function hostPanel(app, room, view) {
       "li",
       { "data-seat": i },
       `${i + 1}. ${st.taken ? st.name : t("room.free")} `,
+      guestTag(st),
+      " ",
       action
         ? h("button", { type: "button", class: "link", "data-key": `host-${action[0]}-${i}`, onClick: () => app.host(room, action[0], i) }, action[1])
         : null,

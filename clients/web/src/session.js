@@ -1,6 +1,8 @@
-// What survives a reload: the player's name and token, in localStorage.
+// What survives a reload: the guest's name, the token (a guest's or an account's), and the account's name.
+// docs/security.md ("Accounts and passwords"): an account's token is kept where a guest's is, in localStorage.
 const NAME = "marcopolo.name";
 const TOKEN = "marcopolo.token";
+const ACCOUNT = "marcopolo.account";
 
 function get(key) {
   try {
@@ -20,6 +22,7 @@ function set(key, value) {
 }
 
 export const session = {
+  /** The name this browser plays under as a guest (kept while signed in: a sign-out returns to it). */
   get name() {
     return get(NAME);
   },
@@ -31,5 +34,12 @@ export const session = {
   },
   set token(v) {
     set(TOKEN, v);
+  },
+  /** The account's name while `token` is an account's (signed up or in); null for a guest. */
+  get account() {
+    return get(ACCOUNT);
+  },
+  set account(v) {
+    set(ACCOUNT, v);
   },
 };
