@@ -718,7 +718,6 @@ def report(out: dict[str, Any]) -> str:
         )
     if a.get("tracemalloc"):
         lines.append("tracemalloc run: the server is traced, its RSS is not that of a normal run")
-    lines.append("tasks and per-room dicts: not sampled (needs a server endpoint)")
     load = out["load"]
     mins = a["minutes"]
     lines.append(
