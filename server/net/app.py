@@ -302,7 +302,8 @@ class App:
                 else:
                     peer = str(connection.remote_address[0]) if connection.remote_address else ""
                     addr = client_address(peer, h.get("X-Forwarded-For"), self.proxies)
-                    device = (h.get("X-Device") or "")[:32].strip() or None
+                    label = "".join(ch for ch in (h.get("X-Device") or "") if ch.isprintable())
+                    device = label[:32].strip() or None  # shown in `devices`: printable, as a name
                     who = await accounts.passkey_login(store, ceremony, credential, rp_id, origins, addr, device)
                     await self.hub.signed_in_elsewhere(who)
                     body = {"player": who.player, "name": who.name, "token": who.token}

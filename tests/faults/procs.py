@@ -515,3 +515,23 @@ class PgProc:
     def stop(self) -> None:
         self.kill()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+PASSWORD = "correct horse battery"
+#: cheap password hashes for tests (the server's defaults are OWASP's: 19 MiB, two passes)
+CHEAP = ["--password-memory-kib", "1024", "--password-time-cost", "1"]
+
+
+async def _sign_up(p: Player, node: int = 0) -> None:
+    """Make `p` an account (v1.2: only accounts are rated): sign up on a connection of its own, then connect
+    with the account's token (a hello with it resumes the account, as every reconnect of `p` does)."""
+    c = Client(p.urls[node])
+    await c.connect()
+    try:
+        answer = await c.request("sign_up", name=p.name, password=PASSWORD)
+        assert answer["t"] == "welcome" and answer["account"] is True, answer
+    finally:
+        await c.close()
+    p.token = answer["token"]
+    await p.connect(node)
+    assert p.client is not None and p.client.player == answer["player"]

@@ -29,8 +29,7 @@ import pytest
 
 from clients.client import Client, ServerError
 
-from .procs import PG_BINDIR, NodeProc, PgProc, Player
-from .test_records_nodes import CHEAP, _sign_up
+from .procs import CHEAP, PG_BINDIR, NodeProc, PgProc, Player, _sign_up
 
 pytestmark = [
     pytest.mark.skipif(PG_BINDIR is None, reason="no PostgreSQL server (initdb) installed"),

@@ -18,30 +18,10 @@ import random
 import time
 from pathlib import Path
 
-from clients.client import Client
 from server.store import open_store
 
-from .procs import NodeProc, Player, audit
+from .procs import CHEAP, NodeProc, Player, _sign_up, audit
 from .test_faults import play_through
-
-PASSWORD = "correct horse battery"
-#: cheap password hashes for tests (the server's defaults are OWASP's: 19 MiB, two passes)
-CHEAP = ["--password-memory-kib", "1024", "--password-time-cost", "1"]
-
-
-async def _sign_up(p: Player, node: int = 0) -> None:
-    """Make `p` an account (v1.2: only accounts are rated): sign up on a connection of its own, then connect
-    with the account's token (a hello with it resumes the account, as every reconnect of `p` does)."""
-    c = Client(p.urls[node])
-    await c.connect()
-    try:
-        answer = await c.request("sign_up", name=p.name, password=PASSWORD)
-        assert answer["t"] == "welcome" and answer["account"] is True, answer
-    finally:
-        await c.close()
-    p.token = answer["token"]
-    await p.connect(node)
-    assert p.client is not None and p.client.player == answer["player"]
 
 
 async def test_a_sigkilled_node_restarted_on_its_file_resumes_every_room_token_and_finished_game(

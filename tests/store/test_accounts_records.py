@@ -1,3 +1,4 @@
+# ruff: noqa: F811 - `records` is the fixture imported from test_records_sql
 """Accounts in the records database: the same behaviour on SQLite, a real PostgreSQL and in memory. A name key is
 held by one live account; a deleted account keeps it until its name is free; devices (token hashes) are listed,
 dropped one by one or all at once and die with the account; failed sign-ins are counted per key in a window."""
@@ -5,27 +6,11 @@ dropped one by one or all at once and die with the account; failed sign-ins are 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
-import pytest
+from server.store.records import DELETED_NAME, Account, Device, Records
 
-from server.store.records import DELETED_NAME, Account, Device, MemoryRecords, Records
-from server.store.records_sql import SqlRecords
-
-
-@pytest.fixture(params=["sqlite", "postgresql", "memory"])
-async def records(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Records]:
-    if request.param == "memory":
-        found: Records = MemoryRecords()
-    elif request.param == "sqlite":
-        found = SqlRecords(f"sqlite:///{tmp_path}/records.db")
-    else:
-        found = SqlRecords(request.getfixturevalue("pg_url"))
-    await found.migrate()
-    yield found
-    await found.close()
+from .test_records_sql import records  # noqa: F401 - the fixture: SQLite, PostgreSQL, memory
 
 
 def _account(player: str, key: str, at: int = 1000, name: str | None = None) -> Account:
