@@ -93,11 +93,15 @@ class RoomInfo(_Shape):
     public: bool
     #: addition: each seat's public rating in the game (the leaderboard's figure; None: free or not rated yet)
     ratings: list[int | None] | None = None
+    #: (v1.2 addition) per seat: true for a person playing as a guest, false for an account, None for a free
+    #: seat or a bot
+    guests: list[bool | None] | None = None
 
     @model_validator(mode="after")
     def _one_entry_per_seat(self) -> Self:
-        if len(self.players) != self.seats or (self.ratings is not None and len(self.ratings) != self.seats):
-            raise ValueError(f"players (and ratings) must have one entry per seat ({self.seats})")
+        per_seat = (self.players, self.ratings, self.guests)
+        if any(x is not None and len(x) != self.seats for x in per_seat):
+            raise ValueError(f"players (ratings, guests) must have one entry per seat ({self.seats})")
         return self
 
 
@@ -599,6 +603,8 @@ class ChatLine(_Shape):
     name: Name
     text: ChatText
     at: Annotated[int, Field(ge=0)]
+    #: (v1.2 addition) true: the sender played as a guest (no account)
+    guest: bool | None = None
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, populate_by_name=True, serialize_by_alias=True)
 
@@ -612,6 +618,8 @@ class Chat(_Message):
     name: Name
     text: ChatText
     at: Annotated[int, Field(ge=0)]
+    #: (v1.2 addition) true: the sender played as a guest (no account)
+    guest: bool | None = None
 
     model_config = ConfigDict(
         extra="forbid",
@@ -640,6 +648,9 @@ class GameRecord(_Shape):
     players: list[Name | None]
     result: JsonMap | None
     finished_at: Annotated[int, Field(ge=0)]
+    #: (v1.2 addition) per seat: true for a person who was a guest when the game ended, false for an account,
+    #: None for a bot or a free seat (absent in games archived before v1.2)
+    guests: list[bool | None] | None = None
 
 
 class History(_Answer):

@@ -39,7 +39,9 @@ def check_chat(settings: Settings, conn: Conn, text: str) -> str:
 
 def chat_line(room: str | None, conn: Conn, text: str) -> dict[str, Any]:
     """The chat message every viewer (or lobby watcher) receives."""
-    return {"t": "chat", "room": room, "from": conn.player, "name": conn.name, "text": text, "at": now_ms()}
+    line = {"t": "chat", "room": room, "from": conn.player, "name": conn.name, "text": text, "at": now_ms()}
+    line["guest"] = not getattr(conn, "account", False)  # v1.2: marked wherever a name is shown
+    return line
 
 
 class Chat(Extension):

@@ -150,7 +150,11 @@ async def archive(
 async def _finish(
     records: Records, record: dict[str, Any], people: list[str], rated_now: RatedFn, replay: dict[str, Any] | None
 ) -> bool:
-    rated, rate = rated_now(await records.accounts_among(people))
+    accounts = await records.accounts_among(people)
+    rated, rate = rated_now(accounts)
+    seat_players = record.get("_seat_players") or []
+    guests = [None if p is None or str(p).startswith("bot:") else str(p) not in accounts for p in seat_players]
+    record = {**record, "guests": guests}  # v1.2: marked wherever a name is shown
     return await records.finish_game(record, people, rated=rated, rate=rate, replay=replay)
 
 

@@ -569,6 +569,45 @@ async def test_ratings_move_the_right_way_and_history_lists_the_game(make_server
     assert await players[1].history(player="pnobody") == []
 
 
+async def test_a_guest_is_marked_wherever_its_name_is_shown(make_server: Any) -> None:
+    """v1.2: a guest is marked as one in the lobby's room list, on chat lines (room and lobby, pushed and in the
+    chat log) and in the history of the finished game; an account is marked as not a guest, a bot and a free
+    seat as neither."""
+    srv = await make_server(bot_delay=0.0)
+    ann = await srv.client("ann", account=True)
+    gus = await srv.client("gus")  # a guest
+    room = await ann.create_room("expedition", 2, options={"seed": 3})
+    await ann.join(room)
+
+    async def listed(r: str) -> dict[str, Any]:
+        return next(x for x in (await gus.request("list_rooms"))["rooms"] if x["room"] == r)
+
+    assert (await listed(room))["guests"] == [False, None]
+    with_bot = await gus.create_room("expedition", 2, bots=1)
+    await gus.join(with_bot)
+    assert (await listed(with_bot))["guests"] in ([True, None], [None, True])
+    await gus.join(room)
+    assert (await listed(room))["guests"] == [False, True]
+    await ann.chat("hi from an account", room=room)
+    await gus.chat("hi from a guest", room=room)
+    line = await ann.wait_chat(lambda x: x["text"] == "hi from a guest")
+    assert line["guest"] is True and line["room"] == room
+    assert (await gus.wait_chat(lambda x: x["text"] == "hi from an account"))["guest"] is False
+    await gus.chat("a guest in the lobby")
+    logged = {x["text"]: x["guest"] for x in await ann.chat_log(None)} | {
+        x["text"]: x["guest"] for x in await ann.chat_log(room)
+    }
+    assert logged == {"a guest in the lobby": True, "hi from an account": False, "hi from a guest": True}
+    for c in (ann, gus):
+        await c.wait_for(room, lambda s: s["status"] == "playing")
+    assert [s.get("guest") for s in ann.view(room)["seats"]] == [False, True]
+    await play_to_end(room, [ann, gus], random.Random(3))
+    history = await _eventually(lambda: gus.history(), lambda h: room in [g["room"] for g in h])
+    assert next(g for g in history if g["room"] == room)["guests"] == [False, True]
+    page = await ann.request("player", player=gus.player)
+    assert next(g for g in page["games"] if g["room"] == room)["guests"] == [False, True]
+
+
 async def test_server_bots_are_rated_too(make_server: Any) -> None:
     """An account's public game against a server bot, every move of the account's seat its own: both are rated,
     the bot under the one identity `bot`."""
