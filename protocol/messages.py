@@ -361,11 +361,12 @@ class Autoplay(_Request):
     level: BotLevel | None = None
 
 
-HostAction = Literal["kick", "add_bot", "remove_bot", "options", "start"]
+HostAction = Literal["kick", "add_bot", "remove_bot", "options", "start", "mute", "unmute"]
 
 
 class Host(_Request):
-    """The room's creator, before the start: remove a player, add or remove a bot, change options, start."""
+    """The room's creator, before the start: remove a player, add or remove a bot, change options, start;
+    (v1.2 additions) while the room waits or plays: `mute` / `unmute` a seat's chat."""
 
     t: Literal["host"] = "host"
     room: RoomId
@@ -436,6 +437,42 @@ class DeleteAccount(_Request):
     password: Password
 
 
+# ---- client -> server, v1.2: moderation (DESIGN.md section 3c) ------------------------------
+
+ReportReason = Annotated[str, Field(min_length=1, max_length=500)]
+
+
+class Block(_Request):
+    """(v1.2) Receive no chat line of `player` any more (rooms and lobby); it cannot join a room you host."""
+
+    t: Literal["block"] = "block"
+    player: PlayerId
+    #: the name the client showed for that player (kept with the block, listed by `blocks`)
+    name: Name | None = None
+
+
+class Unblock(_Request):
+    """(v1.2) Lift your block of `player`."""
+
+    t: Literal["unblock"] = "unblock"
+    player: PlayerId
+
+
+class BlocksRequest(_Request):
+    """(v1.2 addition) The players you block; answered by `blocks`."""
+
+    t: Literal["blocks"] = "blocks"
+
+
+class ReportRequest(_Request):
+    """(v1.2) Report `player` to the server's moderators, with the context of `room` (None: the lobby)."""
+
+    t: Literal["report"] = "report"
+    player: PlayerId
+    room: RoomId | None = None
+    reason: ReportReason
+
+
 ClientMessage = Annotated[
     Hello
     | ListRooms
@@ -463,7 +500,11 @@ ClientMessage = Annotated[
     | DevicesRequest
     | ChangePassword
     | DeleteAccount
-    | PlayerRequest,
+    | PlayerRequest
+    | Block
+    | Unblock
+    | BlocksRequest
+    | ReportRequest,
     Field(discriminator="t"),
 ]
 
@@ -605,6 +646,8 @@ class ChatLine(_Shape):
     at: Annotated[int, Field(ge=0)]
     #: (v1.2 addition) true: the sender played as a guest (no account)
     guest: bool | None = None
+    #: (v1.2 addition) the line's id (what `chat_deleted` names)
+    line: Annotated[str, Field(min_length=1, max_length=64)] | None = None
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, populate_by_name=True, serialize_by_alias=True)
 
@@ -620,6 +663,8 @@ class Chat(_Message):
     at: Annotated[int, Field(ge=0)]
     #: (v1.2 addition) true: the sender played as a guest (no account)
     guest: bool | None = None
+    #: (v1.2 addition) the line's id (what `chat_deleted` names)
+    line: Annotated[str, Field(min_length=1, max_length=64)] | None = None
 
     model_config = ConfigDict(
         extra="forbid",
@@ -762,7 +807,31 @@ class Closed(_Message):
 
     t: Literal["closed"] = "closed"
     room: RoomId
-    reason: Literal["nobody_joined", "abandoned"]
+    reason: Literal["nobody_joined", "abandoned", "moderator"]
+    #: (v1.2 addition) with `moderator`: the reason the moderator gave, for the viewers
+    message: Annotated[str, Field(max_length=500)] | None = None
+
+
+class Blocked(_Shape):
+    """(v1.2 addition) A player you block, with the name kept when you blocked it."""
+
+    player: PlayerId
+    name: Name | None = None
+
+
+class Blocks(_Answer):
+    """(v1.2 addition) Answer to `blocks`: the players you block, newest first."""
+
+    t: Literal["blocks"] = "blocks"
+    players: list[Blocked]
+
+
+class ChatDeleted(_Message):
+    """(v1.2 addition) Push: a moderator deleted chat line `line` of `room` (None: the lobby); clients drop it."""
+
+    t: Literal["chat_deleted"] = "chat_deleted"
+    room: RoomId | None
+    line: Annotated[str, Field(min_length=1, max_length=64)]
 
 
 class DeviceInfo(_Shape):
@@ -806,7 +875,9 @@ ServerMessage = Annotated[
     | GameLog
     | AutoplayDone
     | Devices
-    | PlayerPage,
+    | PlayerPage
+    | Blocks
+    | ChatDeleted,
     Field(discriminator="t"),
 ]
 
@@ -816,7 +887,7 @@ CLIENT_TYPES: dict[str, type[BaseModel]] = {
         Hello, ListRooms, WatchLobby, UnwatchLobby, Create, Join, Move, Sync, Leave, Ping,
         QuickMatch, ChatSend, ChatLog, HistoryRequest, ReplayRequest, RatingsRequest, Rematch, Host,
         GameLogRequest, Autoplay, SignUp, SignIn, SignOut, DevicesRequest, ChangePassword, DeleteAccount,
-        PlayerRequest,
+        PlayerRequest, Block, Unblock, BlocksRequest, ReportRequest,
     )
 }
 SERVER_TYPES: dict[str, type[BaseModel]] = {
@@ -824,6 +895,6 @@ SERVER_TYPES: dict[str, type[BaseModel]] = {
     for m in (
         Welcome, Rooms, Lobby, Created, Joined, Snapshot, Patch, Ok, Left, Error, Pong,
         Chat, ChatLogAnswer, History, Replay, Ratings, RematchOpened, HostDone, Closed, GameLog, AutoplayDone,
-        Devices, PlayerPage,
+        Devices, PlayerPage, Blocks, ChatDeleted,
     )
 }

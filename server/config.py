@@ -17,6 +17,7 @@ import os
 import socket
 import sys
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -171,6 +172,18 @@ class Settings(BaseSettings):
     )
     chat_lines: int = Field(5, ge=0, description="chat lines one connection may send per chat-window (0: any)")
     chat_window: float = Field(10.0, gt=0, description="seconds of the chat rate limit's window")
+    # moderation (server.node.moderation, docs/security.md)
+    chat_lines_per_addr: int = Field(
+        15, ge=0, description="chat lines one client address may send per chat-window on all nodes together (0: any)"
+    )
+    chat_deny: tuple[str, ...] = Field(
+        (), description="words a chat line may not hold (compared folded like names), comma-separated"
+    )
+    chat_deny_file: Path | None = Field(None, description="a file of denied words, one per line (# comments)")
+    reports_per_hour: int = Field(20, ge=1, description="reports one player may file per hour")
+    admin_token: str = Field(
+        "", description="bearer token of the /admin/ HTTP API (set it in the environment; empty: the API is off)"
+    )
     close_waiting_after: int = Field(3600, ge=0, description="seconds after which a waiting room closes (0: never)")
     close_away_after: int = Field(
         24 * 3600, ge=0, description="seconds all players of a game may be away before it closes (0: never)"

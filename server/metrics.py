@@ -46,6 +46,8 @@ class Metrics:
             registry=r,
         )
         self.accounts = Counter("mp_account_actions", "Sign-ups, sign-ins and sign-outs", ["action"], registry=r)
+        self.reports = Counter("mp_reports", "Reports players filed", registry=r)
+        self.admin_actions = Counter("mp_admin_actions", "Administrators' actions, by kind", ["action"], registry=r)
         self.store_refused = Counter(
             "mp_store_refused_writes", "Room writes the store refused outright (disk full, out of memory, read-only)",
             registry=r,

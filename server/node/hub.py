@@ -17,7 +17,7 @@ import hmac
 import logging
 import secrets
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from typing import Any, Protocol
 
 from pydantic import ValidationError
@@ -31,6 +31,7 @@ from server.metrics import Metrics
 from server.node import lobby
 from server.node.accounts import DEVICE_ID_CHARS, Accounts, Identity, token_key
 from server.node.cluster import LocalCluster, RedisCluster, RemoteConn
+from server.node.moderation import Moderation
 from server.rooms import botpool
 from server.rooms.clock import DEFAULT_MAX_EXPIRIES
 from server.rooms.core import Room, RoomError
@@ -75,6 +76,8 @@ class Connection(Protocol):
     name: str | None
     #: the client's address, for per-address limits ("" when unknown)
     addr: str
+    #: v1.2: the players this connection's player blocks
+    blocked: set[str]
 
     def push(self, msg: dict[str, Any]) -> None: ...
 
@@ -161,6 +164,7 @@ class Hub:
         self.metrics = metrics or Metrics()
         self.cluster = cluster or LocalCluster(self.node, store)
         self.accounts = Accounts(settings, self.records, self.metrics)
+        self.moderation = Moderation(self, settings)
         self.rooms: dict[str, Room] = {}
         #: quick matches on this node run one at a time (two lone players must land in one room, not two)
         self.match_lock = asyncio.Lock()
@@ -194,8 +198,6 @@ class Hub:
         self._parked: dict[str, list[dict[str, Any]]] = {}
         #: invites of private rooms local viewers joined elsewhere (to re-join them when the room moves)
         self.invites: dict[str, str] = {}
-        #: creation times in the last minute, by "p:PLAYER" and "a:ADDRESS"
-        self._creates: dict[str, deque[float]] = {}
         #: rooms each player created that may still be waiting (pruned on the player's next create)
         self._created_by: dict[str, set[str]] = {}
 
@@ -287,6 +289,7 @@ class Hub:
         self.rooms.clear()
         if self._lobby_task is not None:
             self._lobby_task.cancel()
+        await self.moderation.close()
 
     # ---- the Hub protocol rooms call back ---------------------------------------------------
 
@@ -415,12 +418,17 @@ class Hub:
             await self._sign_out(conn, msg)
         elif isinstance(msg, (m.DevicesRequest, m.ChangePassword, m.DeleteAccount)):
             await self._account_request(conn, msg)
+        elif isinstance(msg, (m.Block, m.Unblock, m.BlocksRequest, m.ReportRequest)):
+            await self.moderation.request(conn, msg)
         elif isinstance(msg, m.Create):
             room_id = await self.create_room(msg, conn, host=conn.player)
             invite = self.rooms[room_id].meta.invite if room_id in self.rooms else None
             conn.push({"t": "created", "re": msg.id, "room": room_id, "invite": invite})
         elif isinstance(msg, m.Join):
             room = await self.room_for(msg.room)
+            host = room.meta.host if isinstance(room, Room) else getattr(await self.meta_of(msg.room), "host", None)
+            if await self.moderation.host_blocks(host, conn.player):
+                raise RoomError("forbidden", "the room's host does not admit you")
             args: dict[str, Any] = {"seat": msg.seat, "spectate": msg.spectate}
             if msg.invite is not None:
                 args["invite"] = msg.invite
@@ -438,6 +446,7 @@ class Hub:
             await room.submit("leave", conn, msg.id)
         elif isinstance(msg, m.ChatSend) and msg.room is not None:
             room = await self._followed(msg.room, conn)
+            await self.moderation.check_chat(conn, msg.text)
             await room.submit("chat", conn, msg.id, text=msg.text)
         elif isinstance(msg, m.Host):
             room = await self._followed(msg.room, conn)
@@ -609,6 +618,15 @@ class Hub:
                 target.abort(int(payload.get("code", 1012)), str(payload.get("reason", "")))
         elif op == "kick":
             await self._kick(payload["player"], payload.get("keep"), payload.get("tokens"))
+        elif op == "banned":
+            await self.moderation.close_banned(payload)
+        elif op == "chat_deleted":
+            self.moderation.chat_deleted_local(payload)
+        elif op == "moderator_close":
+            room = self.rooms.get(payload["room"])
+            if room is not None:
+                with contextlib.suppress(RoomError):
+                    await room.submit("moderator_close", None, message=str(payload.get("message", "")))
 
     async def _kick(self, player: str, keep: str | None, tokens: list[str] | None = None) -> None:
         """Close this node's connection of `player` (unless it is `keep`): replaced by a newer one (4001), or, with
@@ -764,6 +782,7 @@ class Hub:
             assert token is not None
             player = str(session["player"])
             account = bool(session.get("account"))
+        await self.moderation.check_banned(player, conn.addr)
         # an account is shown by its own name; a guest may not use a name an account holds
         name = str(session["name"]) if account and session else msg.name
         if not account and await self.accounts.name_held(name):
@@ -792,6 +811,7 @@ class Hub:
         conn.account = account
         conn.token_key = token_key(token)
         self.players[player] = conn
+        await self.moderation.load_blocks(conn)
         if self.cluster.clustered:
             self.cluster.broadcast({"op": "kick", "player": player, "keep": conn.id})
         held = []
@@ -806,6 +826,7 @@ class Hub:
     async def _sign_up(self, conn: Connection, msg: m.SignUp) -> None:
         if conn.account:
             raise RoomError("forbidden", "this connection is signed in to an account already")
+        await self.moderation.check_banned(conn.player, conn.addr)
         guest, guest_key = conn.player, conn.token_key
         who = await self.accounts.sign_up(msg.name, msg.password, conn.addr, guest, msg.device)
         if guest_key is not None:  # the guest's token no longer resumes the player id the account took over
@@ -814,7 +835,14 @@ class Hub:
         await self._signed_in(conn, msg.id, who)
 
     async def _sign_in(self, conn: Connection, msg: m.SignIn) -> None:
+        await self.moderation.check_banned(None, conn.addr)
         who = await self.accounts.sign_in(msg.name, msg.password, conn.addr, msg.device)
+        try:
+            await self.moderation.check_banned(who.player, None)
+        except RoomError:
+            with contextlib.suppress(StoreUnavailable):  # the token just made is of no use to a banned account
+                await self.records.drop_devices(who.player, [token_key(who.token)])
+            raise
         if conn.player is not None and conn.player != who.player:
             await self._forget_identity(conn)  # the guest (or other account) this connection was
         await self._signed_in(conn, msg.id, who)
@@ -903,7 +931,7 @@ class Hub:
     # ---- rooms and lobby --------------------------------------------------------------------
 
     def _check_create_limits(self, conn: Connection) -> None:
-        """Rooms per minute (per player and per client address) and waiting rooms per player."""
+        """Waiting rooms per player (rooms per minute are counted on all nodes: `Moderation.check_create`)."""
         s = self.settings
         player = conn.player or ""
         if s.waiting_rooms_per_player:
@@ -917,19 +945,6 @@ class Hub:
                 raise RoomError(
                     "rate_limited", f"you already have {len(mine)} rooms waiting for players; start one first"
                 )
-        if s.creates_per_minute:
-            now = time.monotonic()
-            keys = [f"p:{player}"] + ([f"a:{conn.addr}"] if conn.addr else [])
-            for key in keys:
-                stamps = self._creates.get(key)
-                while stamps and now - stamps[0] > 60:
-                    stamps.popleft()
-                if stamps is not None and len(stamps) >= s.creates_per_minute:
-                    raise RoomError("rate_limited", f"at most {s.creates_per_minute} new rooms a minute; retry later")
-            if len(self._creates) > 10_000:  # forget keys with nothing in the last minute
-                self._creates = {k: d for k, d in self._creates.items() if d and now - d[-1] <= 60}
-            for key in keys:
-                self._creates.setdefault(key, deque()).append(now)
 
     async def meta_of(self, room_id: str) -> RoomMeta | None:
         """A room's meta: the one of the room run here, else the stored one (None: no such room)."""
@@ -944,6 +959,7 @@ class Hub:
         who may use host controls). Returns the room id."""
         if conn is not None:
             self._check_create_limits(conn)
+            await self.moderation.check_create(conn)
         games = all_games()
         game = games.get(msg.game)
         if game is None:
@@ -1073,7 +1089,6 @@ class Hub:
             "room_locks": len(self._room_locks),
             "parked": len(self._parked),
             "invites": len(self.invites),
-            "creates": len(self._creates),
             "created_by": len(self._created_by),
         }
 

@@ -43,6 +43,7 @@ class Node(Protocol):
     rooms: dict[str, Room]
     watchers: Any
     match_lock: asyncio.Lock
+    moderation: Any
 
     async def room_for(self, room_id: str) -> Any: ...
 
@@ -108,7 +109,10 @@ async def quick_match(hub: Node, conn: Any, msg: m.QuickMatch) -> None:
 
 
 async def lobby_chat(hub: Node, conn: Any, msg: m.ChatSend) -> None:
-    line = chat_line(None, conn, check_chat(hub.settings, conn, msg.text))
+    hub.moderation.check_words(msg.text)
+    text = check_chat(hub.settings, conn, msg.text)
+    await hub.moderation.check_chat_limits(conn)
+    line = chat_line(None, conn, text)
     await hub.records.add_chat(None, line)
     conn.push({"t": "ok", "re": msg.id})
     if hub.cluster.clustered:
@@ -130,8 +134,10 @@ async def chat_log(hub: Node, conn: Any, msg: m.ChatLog) -> None:
             if local is None or conn.id not in local.viewers:
                 raise RoomError("forbidden", "the chat of an unlisted room is for its viewers")
     lines = await hub.records.chat(msg.room)
+    blocked = getattr(conn, "blocked", None) or set()
     conn.push({"t": "chat_log", "re": msg.id, "room": msg.room,
-               "messages": [{k: v for k, v in x.items() if k != "t"} for x in lines]})  # fmt: skip
+               "messages": [{k: v for k, v in x.items() if k != "t"} for x in lines
+                            if x.get("from") not in blocked]})  # fmt: skip
 
 
 # ---- history and ratings ----------------------------------------------------------------------

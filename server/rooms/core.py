@@ -888,6 +888,12 @@ class Room:
         await self.after_commit()
         return self.v
 
+    def public_log(self) -> list[dict[str, Any]]:
+        """The game's public log as every viewer sees it (a copy; what a report keeps as its context)."""
+        shared, _own = self._view_parts()
+        events = self.events if self.events is not None else shared["public"].get("log")
+        return [dict(e) if isinstance(e, dict) else e for e in events or []]
+
     async def _do_game_log(self, cmd: Command) -> None:
         """The game's whole public log to a viewer (one that joined mid-game or came back sees it all)."""
         conn = cmd.conn

@@ -94,6 +94,8 @@ class RoomMeta:
     #: per seat: [moves its own player chose, moves of the seat] (clock expiries, autoplay and bots are not
     #: the player's choice)
     decisions: list[list[int]] | None = None
+    #: per seat: the host muted its chat (v1.2; server.rooms.chat)
+    muted: list[bool] | None = None
 
     #: stored keys this version does not know, written back as they were
     extra: dict[str, Any] = field(default_factory=dict)
@@ -138,10 +140,15 @@ class RoomMeta:
         self.unmark_account(seat)
 
     def unmark_account(self, seat: int) -> None:
+        """The seat changes hands: its account mark and its mute go."""
         if self.accounts and seat < len(self.accounts) and self.accounts[seat]:
             accounts = self.per_seat(self.accounts, False)
             accounts[seat] = False
             self.accounts = accounts
+        if self.muted and seat < len(self.muted) and self.muted[seat]:
+            muted = self.per_seat(self.muted, False)
+            muted[seat] = False
+            self.muted = muted
 
     # ---- versions ------------------------------------------------------------------------------
 
@@ -162,7 +169,7 @@ class RoomMeta:
         new.expiries, new.auto = self.expiries, self.auto
         new.fill_bots_after, new.fill_at, new.closed = self.fill_bots_after, self.fill_at, self.closed
         new.away_since, new.ratings, new.extra = self.away_since, self.ratings, self.extra
-        new.accounts, new.decisions = self.accounts, self.decisions
+        new.accounts, new.decisions, new.muted = self.accounts, self.decisions, self.muted
         for name, value in changes.items():
             setattr(new, name, value)
         return new

@@ -10,17 +10,26 @@ Must not: decide rules or touch sockets; the close-after settings come from the 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, ClassVar
 
 from server.config import Settings
-from server.rooms.core import Extension, Room, now_ms
+from server.rooms.core import Command, Extension, Room, RoomError, now_ms
 from server.rooms.meta import RoomMeta
 
 log = logging.getLogger("marcopolo.lobby")
 
 
 class RoomTimers(Extension):
-    """Fill a waiting room with bots when its fill deadline passes; close waiting rooms and abandoned games."""
+    """Fill a waiting room with bots when its fill deadline passes; close waiting rooms and abandoned games;
+    (v1.2) close a room a moderator closes (`moderator_close`, from the node, never from a client)."""
+
+    requests: ClassVar[dict[str, str]] = {"moderator_close": "moderator_close"}
+
+    async def moderator_close(self, room: Room, cmd: Command) -> None:
+        if cmd.conn is not None:  # pragma: no cover - the hub never forwards a client's command of this kind
+            raise RoomError("forbidden", "only a moderator closes a room so")
+        if room.status != "finished":
+            await close(room, "moderator", str(cmd.args.get("message") or "")[:500] or None)
 
     def __init__(self, settings: Settings) -> None:
         self.scale = float(settings.clock_scale)
@@ -92,14 +101,18 @@ class RoomTimers(Extension):
         return False
 
 
-async def close(room: Room, reason: str) -> None:
-    """Close a room nobody uses: one version with status finished; it leaves the lobby and expires."""
+async def close(room: Room, reason: str, message: str | None = None) -> None:
+    """Close a room nobody uses (or a moderator closes): one version with status finished; it leaves the lobby
+    and expires."""
     meta = room.next_meta(status="finished", closed=reason, clock=None)
     await room.commit(None, meta)
     room.meta = meta
     room.broadcast()
+    push: dict[str, Any] = {"t": "closed", "room": room.id, "reason": reason}
+    if message:
+        push["message"] = message
     for viewer in list(room.viewers.values()):
-        viewer.conn.push({"t": "closed", "room": room.id, "reason": reason})
+        viewer.conn.push(push)
     room.changed()
     await room.after_commit()
     log.info("room %s closed: %s", room.id, reason)

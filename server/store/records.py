@@ -309,8 +309,12 @@ class Records(ABC):
         """Delete the kept chat line with that `id` from a room (None: the lobby); the line deleted, or None."""
 
     @abstractmethod
-    async def set_block(self, player: str, other: str, blocked: bool, now: int) -> None:
-        """`player` blocks (or unblocks) `other`."""
+    async def set_block(self, player: str, other: str, blocked: bool, now: int, name: str | None = None) -> None:
+        """`player` blocks (or unblocks) `other` (shown as `name`)."""
+
+    @abstractmethod
+    async def block_list(self, player: str) -> list[tuple[str, str | None]]:
+        """The players `player` blocks and their names, newest first (at most `BLOCKS_MAX`)."""
 
     @abstractmethod
     async def blocked_by(self, player: str) -> set[str]:
@@ -374,7 +378,7 @@ class MemoryRecords(Records):
         self._devices: dict[str, Device] = {}
         self._attempts: dict[str, list[int]] = {}
         self._passkeys: dict[str, Passkey] = {}
-        self._blocks: dict[str, dict[str, int]] = {}
+        self._blocks: dict[str, dict[str, tuple[int, str | None]]] = {}
         self._reports: list[Report] = []
         self._bans: list[Ban] = []
         self._audit: list[dict[str, Any]] = []
@@ -574,21 +578,24 @@ class MemoryRecords(Records):
         lines = self._chat.get(room or LOBBY, [])
         for i, packed in enumerate(lines):
             got = unpack(packed)
-            if got.get("id") == line:
+            if got.get("line") == line:
                 del lines[i]
                 return dict(got)
         return None
 
-    async def set_block(self, player: str, other: str, blocked: bool, now: int) -> None:
+    async def set_block(self, player: str, other: str, blocked: bool, now: int, name: str | None = None) -> None:
         mine = self._blocks.setdefault(player, {})
         if blocked:
-            mine.setdefault(other, now)
+            mine.setdefault(other, (now, name))
         else:
             mine.pop(other, None)
 
-    async def blocked_by(self, player: str) -> set[str]:
+    async def block_list(self, player: str) -> list[tuple[str, str | None]]:
         mine = self._blocks.get(player, {})
-        return set(sorted(mine, key=lambda p: -mine[p])[:BLOCKS_MAX])
+        return [(p, mine[p][1]) for p in sorted(mine, key=lambda p: (-mine[p][0], p))[:BLOCKS_MAX]]
+
+    async def blocked_by(self, player: str) -> set[str]:
+        return {p for p, _ in await self.block_list(player)}
 
     async def blocks(self, player: str, other: str) -> bool:
         return other in self._blocks.get(player, {})

@@ -123,6 +123,7 @@ blocks_table = sa.Table(
     "records_blocks", _meta,
     sa.Column("player", sa.String, primary_key=True),
     sa.Column("blocked", sa.String, primary_key=True),
+    sa.Column("name", sa.String, nullable=True),
     sa.Column("created_at", sa.BigInteger, nullable=False),
 )  # fmt: skip
 reports_table = sa.Table(
@@ -615,17 +616,17 @@ class SqlRecords(Records):
             )
             for r in rows.all():
                 got = unpack(r.data)
-                if got.get("id") == line:
+                if got.get("line") == line:
                     await conn.execute(chat_table.delete().where(c.id == r.id))
                     return dict(got)
         return None
 
-    async def set_block(self, player: str, other: str, blocked: bool, now: int) -> None:
+    async def set_block(self, player: str, other: str, blocked: bool, now: int, name: str | None = None) -> None:
         b = blocks_table.c
         async with self._tx() as conn:
             if blocked:
                 await conn.execute(
-                    self._insert(blocks_table).values(player=player, blocked=other, created_at=now)
+                    self._insert(blocks_table).values(player=player, blocked=other, name=name, created_at=now)
                     .on_conflict_do_nothing(index_elements=["player", "blocked"])
                 )  # fmt: skip
             else:
@@ -638,6 +639,15 @@ class SqlRecords(Records):
                 sa.select(b.blocked).where(b.player == player).order_by(b.created_at.desc()).limit(BLOCKS_MAX)
             )
             return {r[0] for r in rows}
+
+    async def block_list(self, player: str) -> list[tuple[str, str | None]]:
+        b = blocks_table.c
+        async with self._tx() as conn:
+            rows = await conn.execute(
+                sa.select(b.blocked, b.name).where(b.player == player)
+                .order_by(b.created_at.desc(), b.blocked).limit(BLOCKS_MAX)
+            )  # fmt: skip
+            return [(r[0], r[1]) for r in rows]
 
     async def blocks(self, player: str, other: str) -> bool:
         b = blocks_table.c

@@ -11,11 +11,12 @@ from .test_records_sql import records  # noqa: F401 - the fixture: SQLite, Postg
 
 
 async def test_blocks_are_one_players_list(records: Records) -> None:
-    await records.set_block("pa", "pb", True, 100)
-    await records.set_block("pa", "pb", True, 101)  # twice: one block
+    await records.set_block("pa", "pb", True, 100, "Bob")
+    await records.set_block("pa", "pb", True, 101, "Bobby")  # twice: one block, the first name
     await records.set_block("pa", "pc", True, 102)
     await records.set_block("pb", "pa", True, 103)
     assert await records.blocked_by("pa") == {"pb", "pc"}
+    assert await records.block_list("pa") == [("pc", None), ("pb", "Bob")]  # newest first
     assert await records.blocks("pa", "pb") and not await records.blocks("pc", "pa")
     await records.set_block("pa", "pb", False, 104)
     await records.set_block("pa", "zz", False, 105)  # nothing to unblock: no error
@@ -70,10 +71,10 @@ async def test_the_audit_log_reads_newest_first(records: Records) -> None:
 
 async def test_a_chat_line_is_deleted_by_its_id(records: Records) -> None:
     for i in range(3):
-        await records.add_chat("r1", {"id": f"l{i}", "text": f"line {i}", "room": "r1"})
-        await records.add_chat(None, {"id": f"l{i}", "text": f"lobby {i}", "room": None})
+        await records.add_chat("r1", {"line": f"l{i}", "text": f"line {i}", "room": "r1"})
+        await records.add_chat(None, {"line": f"l{i}", "text": f"lobby {i}", "room": None})
     gone = await records.delete_chat("r1", "l1")
     assert gone is not None and gone["text"] == "line 1"
-    assert [x["id"] for x in await records.chat("r1")] == ["l0", "l2"]
-    assert [x["id"] for x in await records.chat(None)] == ["l0", "l1", "l2"]  # the lobby's own lines stay
+    assert [x["line"] for x in await records.chat("r1")] == ["l0", "l2"]
+    assert [x["line"] for x in await records.chat(None)] == ["l0", "l1", "l2"]  # the lobby's own lines stay
     assert await records.delete_chat("r1", "l1") is None

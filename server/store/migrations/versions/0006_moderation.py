@@ -21,6 +21,7 @@ def upgrade() -> None:
         "records_blocks",
         sa.Column("player", sa.String, primary_key=True),  # who blocks
         sa.Column("blocked", sa.String, primary_key=True),
+        sa.Column("name", sa.String, nullable=True),  # the blocked player's name when blocked
         sa.Column("created_at", sa.BigInteger, nullable=False),
     )
     op.create_table(
