@@ -96,10 +96,12 @@ class SharedLimits:
         return bool(await self._local.hit(item, *keys))
 
     async def close(self) -> None:
-        reset = getattr(self.shared, "close", None)
-        if reset is not None:
+        """Close the shared store's connections (the library keeps a redis-py client on its bridge)."""
+        client = getattr(getattr(self.shared, "bridge", None), "storage", None)
+        closer = getattr(client, "aclose", None)
+        if closer is not None:
             try:
-                await reset()
+                await closer()
             except Exception:  # noqa: BLE001 - closing a store that is gone
                 pass
 
@@ -187,7 +189,7 @@ class Moderation:
         ban = await self.records.add_ban(kind, value, reason, int(time.time()), until, by)
         self._nets = (0.0, [])
         order = {"op": "banned", "kind": kind, "value": value, "message": ban_message(ban)}
-        await self.close_banned(order)
+        await self.close_banned(order)  # here at once (again when the broadcast comes back: nothing left then)
         if self.hub.cluster.clustered:
             self.hub.cluster.broadcast(order)
         return ban
@@ -361,9 +363,10 @@ class Moderation:
         if gone is None:
             return None
         order = {"op": "chat_deleted", "room": room, "line": line}
-        self.chat_deleted_local(order)
-        if self.hub.cluster.clustered:
+        if self.hub.cluster.clustered:  # every node, this one too
             self.hub.cluster.broadcast(order)
+        else:
+            self.chat_deleted_local(order)
         return gone
 
     def chat_deleted_local(self, order: dict[str, Any]) -> None:
