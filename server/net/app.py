@@ -134,6 +134,8 @@ class App:
             raise ValueError(f"hello_auth must be none, secret or hmac, not {settings.hello_auth!r}")
         if settings.hello_auth != "none" and len(settings.hello_secret) < 16:
             raise ValueError("a closed server (hello_auth) needs a hello_secret of at least 16 characters")
+        if settings.admin_token and len(settings.admin_token) < 16:
+            raise ValueError("an admin_token has at least 16 characters (or is empty: /admin/ is then off)")
         self.proxies = parse_proxies(settings.trusted_proxies)
         #: open WebSocket connections by client address (for `max_conns_per_addr`)
         self.by_addr: dict[str, set[ServerConnection]] = {}
