@@ -82,8 +82,10 @@ class RoomMeta:
     fill_bots_after: int | None = None
     #: ms epoch at which the empty seats of a waiting room get bots
     fill_at: int | None = None
-    #: why the room was closed unfinished (`nobody_joined`, `abandoned`)
+    #: why the room was closed unfinished (`nobody_joined`, `abandoned`, v1.2 `moderator`)
     closed: str | None = None
+    #: v1.2: the reason a moderator gave for closing it (shown to its viewers)
+    closed_message: str | None = None
     #: ms epoch since which every human seat has been away
     away_since: int | None = None
 
@@ -168,6 +170,7 @@ class RoomMeta:
         new.turn_seconds, new.max_expiries, new.clock = self.turn_seconds, self.max_expiries, self.clock
         new.expiries, new.auto = self.expiries, self.auto
         new.fill_bots_after, new.fill_at, new.closed = self.fill_bots_after, self.fill_at, self.closed
+        new.closed_message = self.closed_message
         new.away_since, new.ratings, new.extra = self.away_since, self.ratings, self.extra
         new.accounts, new.decisions, new.muted = self.accounts, self.decisions, self.muted
         for name, value in changes.items():

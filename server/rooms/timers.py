@@ -53,7 +53,11 @@ class RoomTimers(Extension):
             meta.away_since = now_ms()
 
     def view_keys(self, room: Room) -> dict[str, Any]:
-        return {"closed": room.meta.closed} if room.meta.closed else {}
+        if not room.meta.closed:
+            return {}
+        if room.meta.closed_message:
+            return {"closed": room.meta.closed, "closed_message": room.meta.closed_message}
+        return {"closed": room.meta.closed}
 
     def next_due(self, room: Room) -> float | None:
         meta = room.meta
@@ -104,7 +108,7 @@ class RoomTimers(Extension):
 async def close(room: Room, reason: str, message: str | None = None) -> None:
     """Close a room nobody uses (or a moderator closes): one version with status finished; it leaves the lobby
     and expires."""
-    meta = room.next_meta(status="finished", closed=reason, clock=None)
+    meta = room.next_meta(status="finished", closed=reason, clock=None, closed_message=message)
     await room.commit(None, meta)
     room.meta = meta
     room.broadcast()
