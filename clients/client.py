@@ -226,7 +226,7 @@ class Client:
         return await asyncio.wait_for(waiter(), timeout)
 
     async def history(self, game: str | None = None, player: str | None = None) -> list[dict[str, Any]]:
-        fields = {k: v for k, v in (("game", game), ("player", player)) if v is not None}
+        fields: dict[str, Any] = {k: v for k, v in (("game", game), ("player", player)) if v is not None}
         return list((await self.request("history", **fields))["games"])
 
     async def replay(self, room: str, v: int | None = None) -> dict[str, Any]:
@@ -245,6 +245,17 @@ class Client:
 
     async def ratings(self, game: str) -> list[dict[str, Any]]:
         return list((await self.request("ratings", game=game))["players"])
+
+    async def ratings_page(self, game: str, offset: int | None = None, limit: int | None = None) -> dict[str, Any]:
+        """(v1.2) One page of a game's leaderboard: the whole answer, `{game, players, offset, me?}`; each row has
+        `rank` and `provisional`, `me` is the asking player's own row wherever it stands."""
+        fields: dict[str, Any] = {k: v for k, v in (("offset", offset), ("limit", limit)) if v is not None}
+        return await self.request("ratings", game=game, **fields)
+
+    async def player_page(self, player: str) -> dict[str, Any]:
+        """(v1.2) A player's page: `{player, name, account, ratings: [{game, rating, games, rank, provisional}],
+        games: [history records, each with the player's `rating` after it when the game rated it]}`."""
+        return await self.request("player", player=player)
 
     async def rematch(self, room: str) -> str:
         answer = await self.request("rematch", room=room)

@@ -1,7 +1,8 @@
 """`python -m clients.cli` (console script `marcopolo-cli`): the reference terminal client.
 
 Owns: the command line, opening the session (token file, hello or a sign-up / sign-in, re-joining held
-seats), the one-shot account commands (`--sign-out`, `--devices`), and choosing the mode: interactive (lobby
+seats), the one-shot account commands (`--sign-out`, `--devices`, `--change-password`, `--delete-account`), and
+choosing the mode: interactive (lobby
 menu and room screen, `clients.cli.interactive`) or `--bot random|greedy`
 (`clients.cli.bot`), which creates or joins one room, plays it to the end and prints the result.
 `run(argv, console=..., lines=...)` is the async entry point that tests call directly; `main()` wraps
@@ -26,6 +27,9 @@ from rich.console import Console
 from rich.text import Text
 
 from clients.cli.account import (
+    DELETE_CONFIRM,
+    GUESTS_CANNOT,
+    NEW_PASSWORD_ENV,
     PASSWORD_ENV,
     SIGN_IN,
     SIGN_UP,
@@ -38,7 +42,7 @@ from clients.cli.account import (
 )
 from clients.cli.bot import LEVELS, BotGaveUp, RandomBot
 from clients.cli.i18n import LANGUAGES, _, error_sentence, language_from_env, set_language
-from clients.cli.interactive import Interactive, stdin_lines
+from clients.cli.interactive import Interactive, folded, stdin_lines
 from clients.cli.public import invite_link, parse_link
 from clients.cli.render import renderer_for, result_lines
 from clients.cli.session import AuthError, Session, SessionLost, default_token_file, forget_token, read_token
@@ -72,6 +76,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     acc.add_argument("--sign-out", action="store_true", help="sign this device out of the account and exit")
     acc.add_argument("--everywhere", action="store_true", help="with --sign-out: sign out every device of the account")
     acc.add_argument("--devices", action="store_true", help="list the devices the account is signed in on and exit")
+    acc.add_argument(
+        "--change-password",
+        action="store_true",
+        help=f"set a new password and exit: the current one, then the new one twice, asked on the terminal (hidden), "
+        f"or ${PASSWORD_ENV} and ${NEW_PASSWORD_ENV} in a script; every other device of the account is signed out",
+    )
+    acc.add_argument(
+        "--delete-account",
+        action="store_true",
+        help="delete the account for good and exit: asks its password, then its name to confirm (read from stdin); "
+        "its finished games stay under 'deleted player'",
+    )
     acc.add_argument("--device", metavar="LABEL", help="what the account's list of devices calls this one")
     ap.add_argument(
         "--bot",
@@ -127,8 +143,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         ap.error("use at most one of --sign-up, --sign-in and --sign-out")
     if args.everywhere and not args.sign_out:
         ap.error("--everywhere goes with --sign-out")
-    if (args.sign_out or args.devices) and (args.bot or args.create or args.join or args.spectate or args.quick):
-        ap.error("--sign-out and --devices do their work and exit: no --bot, --create, --join, --spectate or --quick")
+    one_shot = (args.sign_out, args.devices, args.change_password, args.delete_account)
+    if sum(bool(x) for x in one_shot) > 1:
+        ap.error("use at most one of --sign-out, --devices, --change-password and --delete-account")
+    if any(one_shot) and (args.bot or args.create or args.join or args.spectate or args.quick or args.replay):
+        ap.error(
+            "--sign-out, --devices, --change-password and --delete-account do their work and exit: no --bot, "
+            "--create, --join, --spectate, --quick or --replay"
+        )
     n_bots = len(args.bots) if isinstance(args.bots, list) else args.bots
     if n_bots < 0 or (n_bots and n_bots >= args.seats):
         ap.error("--bots N wants 0 <= N < --seats (you take a seat too)")
@@ -203,7 +225,7 @@ async def run(
         say=lambda msg: out.print(Text(msg, style="dim")),
         credentials=credentials,
     )
-    session.rejoin = not (args.sign_out or args.devices)
+    session.rejoin = not (args.sign_out or args.devices or args.change_password or args.delete_account)
     try:
         welcome = await session.open()
         shown = welcome.get("name") or args.name
@@ -218,6 +240,10 @@ async def run(
             except ServerError as err:
                 raise AuthError("devices", err.code, err.message) from None
             return 0
+        if args.change_password:
+            return await change_password(session, out)
+        if args.delete_account:
+            return await delete_account(session, args, out, lines)
         if args.bot:
             return await run_bot(session, args, options, out)
         create: tuple[Any, ...] | None = (args.game, args.seats, options, args.bots) if args.create else None
@@ -229,7 +255,10 @@ async def run(
 
             prompt = PromptLines()
             lines = prompt.start()
-        ui = Interactive(session, out, lines if lines is not None else stdin_lines(), prompt=prompt)
+        stdin_tty = lines is None and sys.stdin.isatty()  # no prompt_toolkit on a terminal: echo off for passwords
+        ui = Interactive(
+            session, out, lines if lines is not None else stdin_lines(), prompt=prompt, stdin_tty=stdin_tty
+        )
         quick = (args.game, args.seats, args.turn_seconds) if args.quick else None
         status = await ui.run(create=create, join=args.join, spectate=args.spectate, quick=quick, replay=args.replay)
         if ui.farewell:  # printed after the screen is left (a terminal's alternate screen would hide it)
@@ -267,6 +296,46 @@ async def sign_out(session: Session, args: argparse.Namespace, out: Console) -> 
     await session.sign_out(everywhere=args.everywhere)
     done = _("Signed every device out of the account {name}.") if args.everywhere else _("Signed out of {name}.")
     out.print(Text(done.format(name=name), style="green"))
+    return 0
+
+
+async def change_password(session: Session, out: Console) -> int:
+    """`--change-password`: the current password, then the new one twice (hidden, or from the environment); every
+    other device of the account is signed out, this one stays signed in."""
+    if not session.account:
+        out.print(Text(_(GUESTS_CANNOT), style="red"))
+        return 1
+    old = await read_password(confirm=False, question=_("Your current password: "))
+    new = await read_password(
+        confirm=True,
+        variable=NEW_PASSWORD_ENV,
+        question=_("The new password: "),
+        again=_("The same new password again: "),
+    )
+    await session.change_password(old, new)  # an AuthError is shown as a sentence by `run`
+    done = _("Password changed. Every other device of the account is signed out; this one stays.")
+    out.print(Text(done, style="green"))
+    return 0
+
+
+async def delete_account(
+    session: Session, args: argparse.Namespace, out: Console, lines: asyncio.Queue[str | None] | None
+) -> int:
+    """`--delete-account`: the account's password (hidden, or from the environment), then its name typed to
+    confirm (a line of stdin); then the account is deleted, the token file goes and the server closes the
+    connection."""
+    if not session.account:
+        out.print(Text(_(GUESTS_CANNOT), style="red"))
+        return 1
+    name = str(session.welcome.get("name") or args.name)
+    password = await read_password(confirm=False)
+    out.print(Text(_(DELETE_CONFIRM).format(name=name), style="bold yellow"))
+    typed = await (lines if lines is not None else stdin_lines()).get()
+    if typed is None or folded(typed) != folded(name):
+        out.print(Text(_("Nothing was deleted.")))
+        return 2
+    await session.delete_account(password)  # an AuthError is shown as a sentence by `run`
+    out.print(Text(_("The account {name} is deleted and this client is signed out.").format(name=name), style="green"))
     return 0
 
 

@@ -1,5 +1,6 @@
 """Accounts in the terminal client (wire contract v1.2): reading a password, what sign-up and sign-in send, the
-account's errors as sentences, and the table of the devices an account is signed in on.
+account's errors as sentences (also those of a new password and of deleting the account), and the table of the
+devices an account is signed in on.
 
 Owns: the password's two sources, a hidden prompt_toolkit prompt on a terminal (typed twice for a new account)
 or the environment variable `MARCOPOLO_PASSWORD` for scripts; `Credentials`, which hands the password to the
@@ -27,9 +28,13 @@ from clients.cli.i18n import N_, _, error_sentence
 
 #: the environment variable a script sets to the password (read instead of asking)
 PASSWORD_ENV = "MARCOPOLO_PASSWORD"
+#: the environment variable a script sets to the new password of `--change-password`
+NEW_PASSWORD_ENV = "MARCOPOLO_NEW_PASSWORD"
 
 SIGN_UP = "sign_up"
 SIGN_IN = "sign_in"
+CHANGE_PASSWORD = "change_password"
+DELETE_ACCOUNT = "delete_account"
 #: the request named by an error of a saved token that no longer resumes its account (a `hello`)
 RESUME = "resume"
 
@@ -63,21 +68,25 @@ async def read_password(
     env: Mapping[str, str] | None = None,
     ask: Callable[[str], Awaitable[str]] | None = None,
     terminal: bool | None = None,
+    variable: str = PASSWORD_ENV,
+    question: str | None = None,
+    again: str | None = None,
 ) -> str:
-    """The password: `MARCOPOLO_PASSWORD` when set, else asked on the terminal (hidden; twice when `confirm`)."""
-    given = (os.environ if env is None else env).get(PASSWORD_ENV)
+    """A password: the environment variable `variable` (`MARCOPOLO_PASSWORD`) when set, else asked on the terminal
+    with `question` (hidden; a second time with `again` when `confirm`)."""
+    given = (os.environ if env is None else env).get(variable)
     if given:
         return given
     if ask is None:
         if not (sys.stdin.isatty() if terminal is None else terminal):
             raise PasswordMissing(
-                _("No password: type it on a terminal, or set {var} for a script.").format(var=PASSWORD_ENV)
+                _("No password: type it on a terminal, or set {var} for a script.").format(var=variable)
             )
         ask = ask_hidden
-    password = await ask(_("Password: "))
+    password = await ask(question or _("Password: "))
     if not password:
         raise PasswordMissing(_("Cancelled: no password was given."))
-    if confirm and await ask(_("The same password again: ")) != password:
+    if confirm and await ask(again or _("The same password again: ")) != password:
         raise PasswordMissing(_("The two passwords differ; nothing was sent."))
     return password
 
@@ -118,22 +127,29 @@ NAME_REFUSED = N_("The server refused that name ({why}): choose another.")
 ALREADY_ACCOUNT = N_("This client is signed in to an account already: sign out first (--sign-out) to make another.")
 GUESTS_CANNOT = N_("Only an account can do that, and you play as a guest: start with --sign-up or --sign-in.")
 NO_SUCH_DEVICE = N_("The account has no such device (any more): type devices to see the list.")
+WRONG_PASSWORD = N_("That is not the account's password: nothing was changed.")
+#: what deleting an account does, and how to confirm it
+DELETE_CONFIRM = N_(
+    'Its ratings go, its finished games stay under "deleted player" and its name stays taken for a while. '
+    "Type the account's name, {name}, to delete it (anything else cancels):"
+)
 
 
 def account_sentence(request: str, code: str, message: str) -> str:
-    """An error answered to `request` (sign_up, sign_in, resume, sign_out, devices, …) as a sentence."""
+    """An error answered to `request` (sign_up, sign_in, resume, sign_out, devices, change_password,
+    delete_account, …) as a sentence."""
     if code == "bad_credentials":
-        return _(BAD_CREDENTIALS)
+        return _(WRONG_PASSWORD if request in (CHANGE_PASSWORD, DELETE_ACCOUNT) else BAD_CREDENTIALS)
     if code == "name_taken":
         return _(TOKEN_STOPPED if request == RESUME else NAME_TAKEN)
-    if code == "rate_limited" and request in (SIGN_IN, SIGN_UP):
+    if code == "rate_limited" and request in (SIGN_IN, SIGN_UP, CHANGE_PASSWORD, DELETE_ACCOUNT):
         too_many = TOO_MANY_ACCOUNTS if request == SIGN_UP and "account" in message else TOO_MANY_FAILED
         return _(too_many)
-    if code == "bad_message" and request == SIGN_UP:
+    if code == "bad_message" and request in (SIGN_UP, CHANGE_PASSWORD):
         if message.startswith("password"):
             least = re.search(r"(\d+)", message)
             return _(PASSWORD_SHORT).format(n=least[1] if least else 8)
-        if message.startswith("name"):
+        if message.startswith("name") and request == SIGN_UP:
             return _(NAME_REFUSED).format(why=message.partition(": ")[2] or message)
     if code == "forbidden":
         return _(ALREADY_ACCOUNT if request == SIGN_UP else GUESTS_CANNOT)

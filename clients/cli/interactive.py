@@ -2,12 +2,14 @@
 
 Owns: one event loop over a single queue (lines typed, room updates, lobby pushes, chat lines, clock
 ticks, a dropped connection), the lobby screen (rooms numbered; create, join, spectate, refresh, quit;
-quick match, open a link, finished games, ratings, chat), the room screen (the view drawn by `render`,
+quick match, open a link, finished games, the leaderboard in pages (`ratings GAME [page N]`, `next`, `prev`) and a
+player's page (`player N|NAME`, `me`), chat), the room screen (the view drawn by `render`,
 the prompt's options numbered so a move is one number + Enter; the turn clock, the room's link, chat;
 `s` sync, `l` leave, `q` quit, `t` take a seat, `r` rematch), the replay screen (first, back, forward,
 last, go to a version), the account's commands (`devices` lists where it is signed in, `sign out` [everywhere
-| N] signs this device, every device or device N out), and reading stdin on a daemon thread so the event loop
-never blocks (a thread that never returns cannot hold up the exit, unlike one in the default executor).
+| N] signs this device, every device or device N out, `password` sets a new one, `delete account` deletes it; a
+password is asked with the input hidden), and reading stdin on a daemon thread so the event loop never blocks (a
+thread that never returns cannot hold up the exit, unlike one in the default executor).
 Must not: know any game's rules or draw a view itself; all drawing is in `render`.
 """
 
@@ -23,7 +25,14 @@ from rich.console import Console
 from rich.text import Text
 
 from clients.cli import public
-from clients.cli.account import account_sentence, devices_table
+from clients.cli.account import (
+    CHANGE_PASSWORD,
+    DELETE_ACCOUNT,
+    DELETE_CONFIRM,
+    GUESTS_CANNOT,
+    account_sentence,
+    devices_table,
+)
 from clients.cli.i18n import N_, _, error_sentence
 from clients.cli.render import (
     known_games,
@@ -49,10 +58,41 @@ ACCOUNT_HELP = N_(
     "Account {name}   devices: where you are signed in   sign out: this device   sign out everywhere   "
     "sign out N: device N"
 )
+ACCOUNT_MORE = N_("password: set a new password   delete account: delete the account for good")
+BOARD_HELP = N_(
+    "next, prev: the next or previous page   ratings GAME page N   player N or player NAME: that player's page   "
+    "me: your page"
+)
 GUEST_HELP = N_("Playing as the guest {name}: start with --sign-up to keep your name and ratings, or --sign-in.")
 REPLAY_HELP = N_("f: first   b: back   n or Enter: forward   e: last   g N: go to version N   l: lobby   q: quit")
 #: the clock of a room made by `quick` (as in the browser): strangers cannot hold a game up for long
 QUICK_TURN_SECONDS = 120
+#: rows on one page of the leaderboard
+BOARD_SIZE = 10
+#: questions whose answer is a password: typed hidden, kept in no history, never shown
+HIDDEN_QUESTIONS = frozenset({"password_old", "password_new", "password_again", "delete_password"})
+#: the questions of `password` and `delete account`
+ACCOUNT_QUESTIONS = HIDDEN_QUESTIONS | {"delete_confirm"}
+
+
+def echo_stdin(on: bool) -> None:
+    """Turn the terminal's echo of stdin on or off (a password typed where prompt_toolkit does not read)."""
+    try:
+        import termios
+    except ImportError:  # not a POSIX terminal
+        return
+    fd = sys.stdin.fileno()
+    try:
+        attrs = termios.tcgetattr(fd)
+    except (termios.error, OSError):
+        return
+    attrs[3] = attrs[3] | termios.ECHO if on else attrs[3] & ~termios.ECHO
+    termios.tcsetattr(fd, termios.TCSANOW, attrs)
+
+
+def folded(text: str) -> str:
+    """Text compared loosely: runs of whitespace as one space, case folded."""
+    return " ".join(text.split()).casefold()
 
 
 def stdin_lines() -> asyncio.Queue[str | None]:
@@ -78,13 +118,23 @@ class Interactive:
     """The menu-driven client; `run()` returns the exit status."""
 
     def __init__(
-        self, session: Session, console: Console, lines: asyncio.Queue[str | None], prompt: Any = None
+        self,
+        session: Session,
+        console: Console,
+        lines: asyncio.Queue[str | None],
+        prompt: Any = None,
+        *,
+        stdin_tty: bool = False,
     ) -> None:
         self.session = session
         self.console = console
         self.lines = lines
         #: the prompt_toolkit input (clients.cli.prompt.PromptLines) on a real terminal, else None
         self.prompt = prompt
+        #: the lines come from a terminal read without prompt_toolkit: a password is hidden by turning its echo off
+        self.stdin_tty = stdin_tty
+        #: whether the line being typed is hidden now (a password)
+        self.hidden = False
         if prompt is not None:
             prompt.set_choices(self.choice_labels)
         self.room: str | None = None
@@ -97,8 +147,14 @@ class Interactive:
         self.replay: dict[str, Any] | None = None
         #: finished games as last listed (`history`), numbered on screen for `replay N`
         self.history: list[dict[str, Any]] | None = None
-        #: the leaderboard asked for last: (game, rows)
-        self.board: tuple[str, list[dict[str, Any]]] | None = None
+        #: the leaderboard page asked for last: the server's answer (game, players, offset, me) and its `page`
+        self.board: dict[str, Any] | None = None
+        #: rows on a page of the leaderboard
+        self.board_size = BOARD_SIZE
+        #: the player's page shown last (the server's `player` answer)
+        self.player_page: dict[str, Any] | None = None
+        #: what the lobby shows under the rooms: "history", "board", "player", "devices" or None
+        self.panel: str | None = None
         #: every log event seen per room (running number -> words): the whole game, not the view's last few
         self.logs: dict[str, dict[int, str]] = {}
         #: the page of the whole log on screen (1: the newest), or None for the room screen
@@ -145,7 +201,7 @@ class Interactive:
             while True:
                 kind, arg = await self.session.events.get()
                 if kind == "line":
-                    if arg is None or not await self.on_line(str(arg).strip()):
+                    if arg is None or not await self.on_line(self._typed(str(arg))):
                         return 0
                     dirty = True
                 elif kind == "update":
@@ -173,6 +229,7 @@ class Interactive:
                     self.show()
                     dirty = False
         finally:
+            self._set_hidden(False)
             if in_place:
                 self.console.set_alt_screen(False)
             forward.cancel()
@@ -189,6 +246,22 @@ class Interactive:
         while True:
             await asyncio.sleep(1.0)
             self.session.events.put_nowait(("tick", None))
+
+    def _typed(self, raw: str) -> str:
+        """A typed line as the commands read it (trimmed); a password's answer keeps its spaces."""
+        if self.pending is not None and self.pending[0] in HIDDEN_QUESTIONS:
+            return raw.rstrip("\r\n")
+        return raw.strip()
+
+    def _set_hidden(self, hidden: bool) -> None:
+        """Hide the input (a password is asked) or show it again."""
+        if hidden == self.hidden:
+            return
+        self.hidden = hidden
+        if self.prompt is not None:
+            self.prompt.set_hidden(hidden)
+        elif self.stdin_tty:
+            echo_stdin(not hidden)
 
     async def _forward_lines(self) -> None:
         while True:
@@ -274,11 +347,24 @@ class Interactive:
             self.listed = list(client.lobby) if client is not None else []
             held = [r for r, watching in self.session.rooms.items() if not watching]
             self.console.print(render_lobby(self.listed, held))
-            if self.history is not None:
+            if self.panel == "history" and self.history is not None:
                 self.console.print(public.history_table(self.history))
-            if self.board is not None:
-                self.console.print(public.ratings_table(*self.board, you=self.session.player))
-            if self.devices is not None:
+            elif self.panel == "board" and self.board is not None:
+                board = self.board
+                self.console.print(
+                    public.ratings_table(
+                        str(board.get("game")),
+                        board.get("players") or [],
+                        you=self.session.player,
+                        offset=int(board.get("offset") or 0),
+                        me=board.get("me"),
+                        page=int(board.get("page") or 1),
+                    )
+                )
+                self.console.print(Text(_(BOARD_HELP), style="dim"))
+            elif self.panel == "player" and self.player_page is not None:
+                self.console.print(public.player_table(self.player_page, you=self.session.player))
+            elif self.panel == "devices" and self.devices is not None:
                 self.console.print(devices_table(self.devices))
             chat = public.chat_lines(self.chats(None))
             if chat is not None:
@@ -289,6 +375,8 @@ class Interactive:
             name = str(welcome.get("name") or getattr(self.session, "name", ""))
             account = _(ACCOUNT_HELP) if welcome.get("account") else _(GUEST_HELP)
             self.console.print(Text(account.format(name=name), style="dim"))
+            if welcome.get("account"):
+                self.console.print(Text(_(ACCOUNT_MORE), style="dim"))
         if self.pending is not None:
             self.console.print(Text(self._question(), style="bold yellow"))
         if self.notice:
@@ -307,6 +395,18 @@ class Interactive:
             return _("How many of the {n} seats for server bots? [0]:").format(n=data[1])
         if what == "spectate":
             return _("Number of the room to watch (Enter to cancel):")
+        if what == "password_old":
+            return _("Your current password (hidden; Enter cancels):")
+        if what == "password_new":
+            return _("The new password (hidden):")
+        if what == "password_again":
+            return _("The same new password again:")
+        if what == "delete_password":
+            return _("Deleting the account {name} cannot be undone. Its password (hidden; Enter cancels):").format(
+                name=self._account_name()
+            )
+        if what == "delete_confirm":
+            return _(DELETE_CONFIRM).format(name=self._account_name())
         return _("Number of the room to join (Enter to cancel):")
 
     # ---- commands -------------------------------------------------------------------------
@@ -315,6 +415,8 @@ class Interactive:
         """Handle one typed line; False means quit."""
         try:
             if self.pending is not None:
+                if self.pending[0] in ACCOUNT_QUESTIONS:
+                    return await self._account_answer(line)
                 await self._answer(line)
                 return True
             words = " ".join(line.lower().split())
@@ -322,6 +424,9 @@ class Interactive:
                 return await self._sign_out(words.removeprefix("sign out").strip())
             if words == "devices" and self.replay is None and self.room is None:
                 await self._list_devices()
+                return True
+            if words in ("password", "delete account") and self.replay is None:
+                self._ask_account("password_old" if words == "password" else "delete_password")
                 return True
             if self.replay is not None:
                 return await self._replay_command(line)
@@ -344,6 +449,8 @@ class Interactive:
         except CONNECTION_ERRORS:
             await self.session.reconnect()
             self.notice = _("Reconnected; please try again.")
+        finally:
+            self._set_hidden(self.pending is not None and self.pending[0] in HIDDEN_QUESTIONS)
         return True
 
     # ---- the account (v1.2) ----------------------------------------------------------------
@@ -351,8 +458,61 @@ class Interactive:
     async def _list_devices(self) -> None:
         try:
             self.devices = await self.session.c.devices()
+            self.panel = "devices"
         except ServerError as err:
             self.notice = account_sentence("devices", err.code, err.message)
+
+    def _account_name(self) -> str:
+        return str(self.session.welcome.get("name") or self.session.name)
+
+    def _ask_account(self, question: str) -> None:
+        """Start `password` or `delete account`: a guest is told only an account can; an account is asked."""
+        if not self.session.account:
+            self.notice = _(GUESTS_CANNOT)
+            return
+        self.pending = (question, None)
+
+    async def _account_answer(self, line: str) -> bool:
+        """The answers of `password` (the current password, the new one twice) and `delete account` (its password,
+        then its name to confirm). False: the account is deleted and the client signed out (quit)."""
+        assert self.pending is not None
+        what, data = self.pending
+        self.pending = None
+        if what in HIDDEN_QUESTIONS and not line:
+            self.notice = _("Cancelled: no password was given.")
+            return True
+        if what == "password_old":
+            self.pending = ("password_new", line)
+        elif what == "password_new":
+            self.pending = ("password_again", (data, line))
+        elif what == "password_again":
+            old, new = data
+            if line != new:
+                self.notice = _("The two passwords differ; nothing was sent.")
+                return True
+            try:
+                await self.session.change_password(old, new)
+            except AuthError as err:
+                self.notice = account_sentence(CHANGE_PASSWORD, err.code, err.message)
+                return True
+            self.notice = _("Password changed. Every other device of the account is signed out; this one stays.")
+            if self.panel == "devices":
+                await self._list_devices()
+        elif what == "delete_password":
+            self.pending = ("delete_confirm", line)
+        elif what == "delete_confirm":
+            name = self._account_name()
+            if folded(line) != folded(name):
+                self.notice = _("Nothing was deleted.")
+                return True
+            try:
+                await self.session.delete_account(str(data))
+            except AuthError as err:
+                self.notice = account_sentence(DELETE_ACCOUNT, err.code, err.message)
+                return True
+            self.farewell = _("The account {name} is deleted and this client is signed out.").format(name=name)
+            return False
+        return True
 
     async def _sign_out(self, what: str) -> bool:
         """`sign out` (this device; quits), `sign out everywhere` (every device; quits), `sign out N` (device N
@@ -417,14 +577,84 @@ class Interactive:
                 await self._open_link(rest.strip(), spectate=False)
         elif word in ("h", "history"):
             self.history = await self.session.c.history(rest.strip() or None)
+            self.panel = "history"
         elif word == "replay":
             await self._replay_pick(rest.strip())
         elif word == "ratings":
-            game = rest.strip() or "expedition"
-            self.board = (game, await self.session.c.ratings(game))
+            await self._ratings(rest)
+        elif word in ("next", "prev", "previous"):
+            if self.board is None:
+                self.notice = _("Type ratings GAME first (next and prev then turn its pages).")
+            elif word == "next":
+                await self._board_page(str(self.board["game"]), int(self.board.get("page") or 1) + 1)
+            elif int(self.board.get("page") or 1) <= 1:
+                self.notice = _("This is the first page of the leaderboard.")
+                self.panel = "board"
+            else:
+                await self._board_page(str(self.board["game"]), int(self.board.get("page") or 1) - 1)
+        elif word in ("player", "me"):
+            await self._player("me" if word == "me" else rest)
         else:
             self.notice = _("Unknown command {line}.").format(line=repr(line)) + " " + _(LOBBY_MENU)
         return True
+
+    # ---- the leaderboard and players' pages (v1.2) -----------------------------------------
+
+    async def _ratings(self, rest: str) -> None:
+        """`ratings [GAME] [page N | N]`: that page of the game's leaderboard (default: the game shown last, or
+        expedition; page 1)."""
+        words = rest.split()
+        page = 1
+        if words and words[-1].isdigit():
+            page = int(words.pop())
+            if words and words[-1].lower() == "page":
+                words.pop()
+        game = words[0] if words else str(self.board["game"]) if self.board is not None else "expedition"
+        await self._board_page(game, max(1, page))
+
+    async def _board_page(self, game: str, page: int) -> None:
+        size = self.board_size
+        answer = await self.session.c.ratings_page(game, offset=(page - 1) * size, limit=size)
+        self.panel = "board"
+        if not answer.get("players") and page > 1 and self.board is not None and self.board.get("game") == game:
+            self.notice = _("The leaderboard of {game} has no page {page}.").format(game=game, page=page)
+            return  # the page shown stays
+        self.board = {**answer, "page": page}
+
+    def _board_rows(self) -> list[dict[str, Any]]:
+        """The rows of the leaderboard page shown last, and the player's own row."""
+        if self.board is None:
+            return []
+        rows = list(self.board.get("players") or [])
+        me = self.board.get("me")
+        return rows + [me] if isinstance(me, dict) else rows
+
+    async def _player(self, what: str) -> None:
+        """`player N` (the row ranked N on the leaderboard shown), `player NAME` (a name on it) or `me`: that
+        player's page."""
+        what = " ".join(what.split())
+        if not what or what.lower() == "me":
+            pid = self.session.player
+        else:
+            number = what.removeprefix("#")
+            offset = int((self.board or {}).get("offset") or 0)
+            rows = self._board_rows()
+            if number.isdigit():
+                hits = [r for i, r in enumerate(rows, offset + 1) if int(r.get("rank") or i) == int(number)]
+            else:
+                hits = [r for r in rows if folded(str(r.get("name"))) == folded(what)]
+            if not hits:
+                shown = f"#{number}" if number.isdigit() else repr(what)
+                self.notice = _(
+                    "There is no {what} on the leaderboard shown: type ratings GAME first (next and prev turn its "
+                    "pages), then player N or player NAME."
+                ).format(what=shown)
+                return
+            pid = str(hits[0].get("player"))
+        if pid is None:
+            return
+        self.player_page = await self.session.c.player_page(pid)
+        self.panel = "player"
 
     async def _answer(self, line: str) -> None:
         assert self.pending is not None

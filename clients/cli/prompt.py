@@ -1,7 +1,8 @@
 """Typed input for the interactive terminal client: prompt_toolkit with history and completion.
 
 Owns: reading lines on a real terminal (history kept in ~/.marcopolo/history, completion of the commands and
-of the current prompt's option numbers, each shown with its words), and drawing a screen while the input
+of the current prompt's option numbers, each shown with its words), a hidden mode for a password asked in the
+lobby (`*` for each character, no completion, the line kept in no history), and drawing a screen while the input
 line is shown (the screen is drawn above it; the line is kept). Must not: act on a line; the lines go to the
 same queue as `stdin_lines` fills.
 """
@@ -15,9 +16,12 @@ from pathlib import Path
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import run_in_terminal
-from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion, DynamicCompleter
 from prompt_toolkit.document import Document
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
 
 #: the words of the lobby and room commands, offered by completion
 COMMANDS = (
@@ -40,6 +44,12 @@ COMMANDS = (
     "devices",
     "sign out",
     "sign out everywhere",
+    "password",
+    "delete account",
+    "player",
+    "me",
+    "next",
+    "prev",
 )
 
 
@@ -70,21 +80,63 @@ def default_history() -> History:
         return InMemoryHistory()
 
 
-class PromptLines:
-    """Lines typed at a prompt_toolkit prompt, put in `queue`; None at end of input (Ctrl-D or Ctrl-C)."""
+class KeptUnlessHidden(History):
+    """A history that keeps no line typed while `hidden()` is true (a password), and the others in `inner`."""
 
-    def __init__(self, choices: Callable[[], list[str]] | None = None, history: History | None = None) -> None:
+    def __init__(self, inner: History, hidden: Callable[[], bool]) -> None:
+        super().__init__()
+        self.inner = inner
+        self.hidden = hidden
+
+    def load_history_strings(self) -> Iterable[str]:
+        return self.inner.load_history_strings()
+
+    def append_string(self, string: str) -> None:
+        if not self.hidden():
+            super().append_string(string)
+
+    def store_string(self, string: str) -> None:
+        if not self.hidden():
+            self.inner.store_string(string)
+
+
+class PromptLines:
+    """Lines typed at a prompt_toolkit prompt, put in `queue`; None at end of input (Ctrl-D or Ctrl-C).
+
+    `set_hidden(True)` turns the line into a password field (shown as `*`, no completion, kept in no history) until
+    `set_hidden(False)`. `input` and `output` are prompt_toolkit's (default: the terminal)."""
+
+    def __init__(
+        self,
+        choices: Callable[[], list[str]] | None = None,
+        history: History | None = None,
+        *,
+        input: Input | None = None,
+        output: Output | None = None,
+    ) -> None:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._choices: Callable[[], list[str]] = choices or (lambda: [])
+        self.hidden = False
+        completer = ChoiceCompleter(lambda: self._choices())
+        self.history = KeptUnlessHidden(history or default_history(), lambda: self.hidden)
         self.session: PromptSession[str] = PromptSession(
-            history=history or default_history(),
-            completer=ChoiceCompleter(lambda: self._choices()),
+            history=self.history,
+            completer=DynamicCompleter(lambda: None if self.hidden else completer),
             complete_while_typing=False,
+            is_password=Condition(lambda: self.hidden),
+            input=input,
+            output=output,
         )
         self.task: asyncio.Task[None] | None = None
 
     def set_choices(self, choices: Callable[[], list[str]]) -> None:
         self._choices = choices
+
+    def set_hidden(self, hidden: bool) -> None:
+        """Hide the line being typed (a password) or show it again; the prompt is redrawn at once."""
+        self.hidden = hidden
+        if self.active:
+            self.session.app.invalidate()
 
     def start(self) -> asyncio.Queue[str | None]:
         self.task = asyncio.get_running_loop().create_task(self._read())
@@ -93,7 +145,7 @@ class PromptLines:
     async def _read(self) -> None:
         while True:
             try:
-                line = await self.session.prompt_async("> ")
+                line = await self.session.prompt_async(lambda: "*> " if self.hidden else "> ")
             except (EOFError, KeyboardInterrupt):
                 self.queue.put_nowait(None)
                 return

@@ -1,5 +1,6 @@
 """The public-lobby pieces of the terminal client, drawn: invite links, the turn clock, chat lines, finished
-games, the ratings leaderboard and the replay screen.
+games, the ratings leaderboard (pages, ranks, provisional ratings, the player's own row), a player's page and the
+replay screen. Guests are marked `(guest)` wherever a name is shown (v1.2).
 
 Owns: the room link (the browser's address `http://HOST:PORT/#/room/ID`, with `?invite=SECRET` for an unlisted
 room) made from the WebSocket URL and read back from what a player pastes, and pure functions from the
@@ -21,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from clients.cli.i18n import N_, _
-from clients.cli.render import render_view, renderer_for, seat_name
+from clients.cli.render import guest_mark, names_with_guests, render_view, renderer_for, seat_name
 
 View = dict[str, Any]
 
@@ -94,14 +95,14 @@ def clock_line(view: View, now_ms: float | None = None) -> Text | None:
 
 
 def chat_lines(lines: Sequence[dict[str, Any]], limit: int = 6) -> Text | None:
-    """The last chat lines as plain text (`HH:MM name: text`), or None when there are none."""
+    """The last chat lines as plain text (`HH:MM name: text`, a guest's name marked), or None when there are none."""
     if not lines:
         return None
     out = Text(_("Chat"), style="bold")
     for line in list(lines)[-limit:]:
         at = time.strftime("%H:%M", time.localtime(int(line.get("at") or 0) / 1000))
         out.append(f"\n  {at} ", style="dim")
-        out.append(str(line.get("name") or "?"), style="bold")
+        out.append(guest_mark(str(line.get("name") or "?"), line.get("guest")), style="bold")
         out.append(": ")
         out.append(str(line.get("text") or ""))  # plain text: never parsed as markup
     return out
@@ -111,7 +112,7 @@ def chat_lines(lines: Sequence[dict[str, Any]], limit: int = 6) -> Text | None:
 
 
 def history_table(games: Sequence[dict[str, Any]]) -> RenderableType:
-    """Finished games numbered from 1 (newest first), for `replay N`."""
+    """Finished games numbered from 1 (newest first), for `replay N`; guests marked (records from v1.2 on)."""
     if not games:
         return Text(_("No finished game to show."), style="dim")
     table = Table(title=_("Finished games"), title_justify="left", show_edge=False, pad_edge=False)
@@ -128,41 +129,149 @@ def history_table(games: Sequence[dict[str, Any]]) -> RenderableType:
         players = list(g.get("players") or [])
         won = (g.get("result") or {}).get("winners") or []
         winners = [players[s] or _("seat {n}").format(n=s + 1) for s in won if s < len(players)]
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(int(g.get("finished_at") or 0) / 1000))
+        when = _when(g.get("finished_at"))
         table.add_row(
             str(i),
             str(g.get("room")),
             str(g.get("game")),
-            ", ".join(p or "·" for p in players),
+            names_with_guests(players, g.get("guests")),
             ", ".join(winners),
             when,
         )
     return table
 
 
-def ratings_table(game: str, players: Sequence[dict[str, Any]], you: str | None = None) -> RenderableType:
-    """The leaderboard of one game, best first."""
+#: a rating with fewer rated games than this is provisional (the server's rule, docs/protocol.md)
+PROVISIONAL_GAMES = 5
+
+
+def _when(ms: Any) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(int(ms or 0) / 1000))
+
+
+def _who(row: dict[str, Any], you: str | None) -> str:
+    """A leaderboard row's name, with `(server bot)` for the bots' identity and `(you)` for the viewer."""
+    name = str(row.get("name"))
+    if str(row.get("player", "")).startswith("bot"):
+        name += " " + _("(server bot)")
+    if you is not None and row.get("player") == you:
+        name += " " + _("(you)")
+    return name
+
+
+def ratings_table(
+    game: str,
+    players: Sequence[dict[str, Any]],
+    you: str | None = None,
+    *,
+    offset: int = 0,
+    me: dict[str, Any] | None = None,
+    page: int = 1,
+) -> RenderableType:
+    """One page of a game's leaderboard, best first: each row's place (`rank`, else counted from `offset`), name,
+    rating, games and `provisional` in words; `me`, the viewer's own row, under the table when it is not on the
+    page."""
     if not players:
+        if page > 1 or offset:
+            return Text(_("The leaderboard of {game} has no page {page}.").format(game=game, page=page), style="dim")
         return Text(_("No rated game of {game} yet.").format(game=game), style="dim")
-    table = Table(title=_("Ratings: {game}").format(game=game), title_justify="left", show_edge=False, pad_edge=False)
+    title = _("Ratings: {game}, page {page}").format(game=game, page=page)
+    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
     table.add_column("#", justify="right")
     table.add_column(_("player"))
     table.add_column(_("rating"), justify="right")
     table.add_column(_("games"), justify="right")
-    for i, p in enumerate(players, 1):
-        name = str(p.get("name"))
-        if str(p.get("player", "")).startswith("bot"):
-            name += " " + _("(server bot)")
-        if you is not None and p.get("player") == you:
-            name += " " + _("(you)")
+    table.add_column("")
+
+    def row(p: dict[str, Any], place: int) -> None:
+        mine = you is not None and p.get("player") == you
         table.add_row(
-            str(i),
-            name,
+            str(p.get("rank") or place),
+            _who(p, you),
             str(p.get("rating")),
             str(p.get("games")),
-            style="bold" if you is not None and p.get("player") == you else None,
+            _("provisional") if p.get("provisional") else "",
+            style="bold" if mine else None,
         )
-    return table
+
+    for i, p in enumerate(players, offset + 1):
+        row(p, i)
+    shown = list(players)
+    if me is not None and all(p.get("player") != me.get("player") for p in players):
+        table.add_section()
+        row(me, 0)
+        shown.append(me)
+    parts: list[RenderableType] = [table]
+    if any(p.get("provisional") for p in shown):
+        legend = _("provisional: fewer than {n} rated games so far; such a rating is shown at 0 or above")
+        parts.append(Text(legend.format(n=PROVISIONAL_GAMES), style="dim"))
+    return Group(*parts)
+
+
+def player_table(page: dict[str, Any], you: str | None = None) -> RenderableType:
+    """A player's page (the server's `player` answer): the name, account or guest, the rating and place in each
+    game, and the recent games with their players (guests marked), when each ended and the rating after it."""
+    pid = str(page.get("player") or "")
+    name = str(page.get("name") or _("(no name known)"))
+    if pid.startswith("bot"):
+        kind = _("(server bot)")
+    else:
+        kind = _("(account)") if page.get("account") else _("(guest)")
+    head = Text(_("Player {name}").format(name=name) + " " + kind, style="bold")
+    if you is not None and pid == you:
+        head.append(" " + _("(you)"), style="bold")
+    parts: list[RenderableType] = [head]
+    rated = list(page.get("ratings") or [])
+    if rated:
+        table = Table(title=_("Ratings"), title_justify="left", show_edge=False, pad_edge=False)
+        table.add_column(_("game"))
+        table.add_column(_("place"), justify="right")
+        table.add_column(_("rating"), justify="right")
+        table.add_column(_("games"), justify="right")
+        table.add_column("")
+        for r in rated:
+            table.add_row(
+                str(r.get("game")),
+                f"#{r.get('rank')}",
+                str(r.get("rating")),
+                str(r.get("games")),
+                _("provisional") if r.get("provisional") else "",
+            )
+        parts.append(table)
+        if any(r.get("provisional") for r in rated):
+            legend = _("provisional: fewer than {n} rated games so far; such a rating is shown at 0 or above")
+            parts.append(Text(legend.format(n=PROVISIONAL_GAMES), style="dim"))
+    else:
+        parts.append(Text(_("No rating yet."), style="dim"))
+    games = list(page.get("games") or [])
+    if not games:
+        parts.append(Text(_("No finished game to show."), style="dim"))
+        return Group(*parts)
+    table = Table(title=_("Recent games"), title_justify="left", show_edge=False, pad_edge=False)
+    for col, just in (
+        ("#", "right"),
+        (N_("game"), "left"),
+        (N_("players"), "left"),
+        (N_("winner"), "left"),
+        (N_("finished"), "left"),
+        (N_("rating after"), "right"),
+    ):
+        table.add_column(_(col) if col != "#" else col, justify=just)  # type: ignore[arg-type]
+    for i, g in enumerate(games, 1):
+        players = list(g.get("players") or [])
+        won = (g.get("result") or {}).get("winners") or []
+        winners = [players[s] or _("seat {n}").format(n=s + 1) for s in won if s < len(players)]
+        after = g.get("rating")
+        table.add_row(
+            str(i),
+            str(g.get("game")),
+            names_with_guests(players, g.get("guests")),
+            ", ".join(winners),
+            _when(g.get("finished_at")),
+            str(after) if isinstance(after, int) else "",
+        )
+    parts.append(table)
+    return Group(*parts)
 
 
 def render_replay(replay: dict[str, Any]) -> RenderableType:

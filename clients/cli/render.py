@@ -41,13 +41,32 @@ def compact(value: Any, limit: int | None = None) -> str:
     return text
 
 
-def seat_name(view: View, seat: int | None, *, you: bool = True) -> str:
-    """A seat's player name (or `seat N`), marked `(you)` for the viewer's own seat."""
+def guest_mark(name: str, guest: Any) -> str:
+    """A name marked `(guest)` when its player plays without an account (v1.2 `guest: true`); an account, a bot, a
+    free seat and a record older than v1.2 (no `guest` at all) get no mark."""
+    return f"{name} {_('(guest)')}" if guest is True else name
+
+
+def guest_of(guests: Any, i: int) -> Any:
+    """Entry `i` of a per-seat `guests` list (None when the list is absent or too short)."""
+    return guests[i] if isinstance(guests, list) and 0 <= i < len(guests) else None
+
+
+def names_with_guests(players: Sequence[Any], guests: Any, free: str = "·") -> str:
+    """One name per seat, comma-separated, guests marked; `free` for an empty seat."""
+    return ", ".join(guest_mark(str(p), guest_of(guests, i)) if p else free for i, p in enumerate(players))
+
+
+def seat_name(view: View, seat: int | None, *, you: bool = True, guest: bool = False) -> str:
+    """A seat's player name (or `seat N`), marked `(you)` for the viewer's own seat and, with `guest`, `(guest)` for
+    a person playing without an account (the seat's `guest`, v1.2)."""
     if seat is None:
         return _("nobody")
     seats = view.get("seats") or []
     name = seats[seat].get("name") if 0 <= seat < len(seats) else None
     label = name or _("seat {n}").format(n=seat + 1)
+    if guest and 0 <= seat < len(seats):
+        label = guest_mark(label, seats[seat].get("guest"))
     if you and view.get("you") == seat:
         label += " " + _("(you)")
     return label
@@ -197,7 +216,7 @@ def seats_table(view: View) -> Table:
     if rated:
         table.add_column(_("rating"), justify="right")
     for i, s in enumerate(seats):
-        name = s.get("name") or ("—" if not s.get("taken") else "?")
+        name = guest_mark(s.get("name") or ("—" if not s.get("taken") else "?"), s.get("guest"))
         if view.get("you") == i:
             name += " " + _("(you)")
         row = [str(i + 1), name, _("yes") if s.get("connected") else (_("no") if s.get("taken") else "")]
@@ -276,7 +295,8 @@ def result_table(view: View, tiebreak_label: str = N_("tie-break")) -> Renderabl
 
 
 def render_lobby(rooms: Sequence[dict[str, Any]], held: Sequence[str] = ()) -> RenderableType:
-    """The lobby: public rooms numbered from 1 with game, seats taken, players (with their ratings) and status."""
+    """The lobby: public rooms numbered from 1 with game, seats taken, players (guests marked, with their ratings)
+    and status."""
     if not rooms:
         return Panel(Text(_("No open rooms yet. Create one!"), style="dim"), title=_("Lobby"), title_align="left")
     table = Table(show_edge=False, pad_edge=False)
@@ -290,8 +310,12 @@ def render_lobby(rooms: Sequence[dict[str, Any]], held: Sequence[str] = ()) -> R
         players = r.get("players") or []
         taken = sum(1 for p in players if p)
         ratings = r.get("ratings") or []
+        guests = r.get("guests")
         names = ", ".join(
-            "·" if not p else f"{p} ({ratings[i]})" if i < len(ratings) and isinstance(ratings[i], int) else p
+            "·"
+            if not p
+            else guest_mark(str(p), guest_of(guests, i))
+            + (f" ({ratings[i]})" if i < len(ratings) and isinstance(ratings[i], int) else "")
             for i, p in enumerate(players)
         )
         mark = " " + _("(your seat)") if r.get("room") in held else ""

@@ -4,7 +4,8 @@ Owns: the token file (read before `hello`, written after `welcome`, so a restart
 same player, a guest or an account), a sign-up or sign-in on the first connection (v1.2 accounts: the password
 asked for only when the saved token does not resume that account already, sent once, never kept), signing
 out (the token file is removed), re-joining the rooms listed in `welcome.rooms` and the rooms this session
-joined itself, reconnecting with backoff when the connection drops, the invites of unlisted rooms (kept across
+joined itself, a new password and deleting the account (then, as after a sign-out, the token file goes),
+reconnecting with backoff when the connection drops, the invites of unlisted rooms (kept across
 connections), and one event queue fed by the client (`("update", room)`, `("lobby", None)`, `("chat", room)`,
 `("closed", client)`) that the interactive loop and the bot read.
 Must not: render or decide moves; game rules stay on the server.
@@ -22,7 +23,7 @@ from typing import Any
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from clients.cli.account import RESUME, SIGN_UP, Credentials
+from clients.cli.account import CHANGE_PASSWORD, DELETE_ACCOUNT, RESUME, SIGN_UP, Credentials
 from clients.client import Client, ServerError
 
 Event = tuple[str, Any]
@@ -34,6 +35,10 @@ SIGNED_OUT = 4002
 
 #: errors that mean "the connection is gone or never came up": worth a reconnect
 CONNECTION_ERRORS: tuple[type[BaseException], ...] = (OSError, ConnectionClosed, InvalidHandshake, TimeoutError)
+
+
+#: errors of the whole-log request that leave the log to the views
+LOG_ERRORS: tuple[type[BaseException], ...] = (ServerError, *CONNECTION_ERRORS)
 
 
 class SessionLost(Exception):
@@ -266,6 +271,27 @@ class Session:
             raise
         forget_token(self.token_file)
 
+    async def change_password(self, old: str, new: str) -> None:
+        """A new password for the account; the server signs every other device out, this one stays."""
+        try:
+            await self.c.change_password(old, new)
+        except ServerError as err:
+            raise AuthError(CHANGE_PASSWORD, err.code, err.message) from None
+
+    async def delete_account(self, password: str) -> None:
+        """Delete the account: the token file is removed and the server closes the connection (4002), which is not
+        reconnected (every token of the account stops)."""
+        self._closing = True
+        try:
+            await self.c.delete_account(password)
+        except ServerError as err:
+            self._closing = False
+            raise AuthError(DELETE_ACCOUNT, err.code, err.message) from None
+        except BaseException:
+            self._closing = False
+            raise
+        forget_token(self.token_file)
+
     async def _drop(self) -> None:
         tasks, self._tasks = self._tasks, []
         for task in tasks:
@@ -327,7 +353,7 @@ class Session:
         (room, events)) for the screen. A server without `game_log` leaves the log to the views."""
         try:
             events = await client.game_log(room)
-        except (ServerError, *CONNECTION_ERRORS):
+        except LOG_ERRORS:
             return
         if events:
             self.events.put_nowait(("game_log", (room, events)))

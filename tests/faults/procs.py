@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from clients.client import Client, ServerError
 from server.games import get_game
@@ -34,7 +34,9 @@ from server.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 #: what a client sees when a request's connection or answer is lost: the outcome is unknown
-LOST = (TimeoutError, ConnectionError, OSError, ConnectionClosed)
+#: what a client meets when the node it talks to dies or stops: a connection lost, or (InvalidHandshake) a node
+#: killed or stopping during the WebSocket handshake ("did not receive a valid HTTP response")
+LOST = (TimeoutError, ConnectionError, OSError, ConnectionClosed, InvalidHandshake)
 REDIS_SERVER = shutil.which("redis-server")
 
 

@@ -560,7 +560,7 @@ class DiceRenderer(LogRenderer):
             connected = seats[s].get("connected") if s < len(seats) else None
             t.add_row(
                 "▶" if s == public.get("turn") and not view.get("result") else "",
-                Text(seat_name(view, s), style=seat_style(s)),
+                Text(seat_name(view, s, guest=True), style=seat_style(s)),
                 board.character(p.get("character")),
                 *(str(p.get(k, "?")) for k in self.resources),
                 f"{len(p.get('posts') or [])} ({p.get('posts_left', '?')})",

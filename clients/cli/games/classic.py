@@ -406,7 +406,7 @@ class ClassicRenderer(LogRenderer):
             t.add_row(
                 "▶" if s == public.get("turn") and not view.get("result") else "",
                 str(s + 1),
-                seat_name(view, s),
+                seat_name(view, s, guest=True),
                 node_name(public, p.get("pawn")),
                 w_or(f"w.cl.route.{p.get('route')}", "-"),
                 str(p.get("money", "?")),

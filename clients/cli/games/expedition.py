@@ -294,7 +294,7 @@ class ExpeditionRenderer(LogRenderer):
             t.add_row(
                 "▶" if s == public.get("turn") and not view.get("result") else "",
                 str(s + 1),
-                seat_name(view, s),
+                seat_name(view, s, guest=True),
                 str(p.get("hand", "?")),
                 str(p.get("chests", "?")),
                 gold,

@@ -378,12 +378,6 @@ T: dict[str, dict[str, str]] = {
         "it": "Ancora nessuna partita valutata di {game}.",
         "es": "Aún no hay partidas puntuadas de {game}.",
     },
-    "Ratings: {game}": {
-        "hu": "Értékszámok: {game}",
-        "fi": "Luokitukset: {game}",
-        "it": "Classifica: {game}",
-        "es": "Clasificación: {game}",
-    },
     "player": {
         "hu": "játékos",
         "fi": "pelaaja",
@@ -1727,6 +1721,205 @@ T: dict[str, dict[str, str]] = {
         "fi": "Laite {device} kirjattiin ulos tililtä.",
         "it": "Il dispositivo {device} è stato disconnesso dall'account.",
         "es": "Se ha cerrado la sesión del dispositivo {device} en la cuenta.",
+    },
+    "Your current password: ": {
+        "hu": "A jelenlegi jelszavad: ",
+        "fi": "Nykyinen salasanasi: ",
+        "it": "La tua password attuale: ",
+        "es": "Tu contraseña actual: ",
+    },
+    "The new password: ": {
+        "hu": "Az új jelszó: ",
+        "fi": "Uusi salasana: ",
+        "it": "La nuova password: ",
+        "es": "La nueva contraseña: ",
+    },
+    "The same new password again: ": {
+        "hu": "Ugyanaz az új jelszó még egyszer: ",
+        "fi": "Sama uusi salasana uudelleen: ",
+        "it": "La stessa nuova password di nuovo: ",
+        "es": "La misma contraseña nueva otra vez: ",
+    },
+    "Password changed. Every other device of the account is signed out; this one stays.": {
+        "hu": "A jelszó megváltozott. A fiók minden más eszköze ki lett jelentkeztetve; ez bejelentkezve marad.",
+        "fi": "Salasana vaihdettu. Tilin kaikki muut laitteet kirjattiin ulos; tämä pysyy kirjautuneena.",
+        "it": "Password cambiata. Tutti gli altri dispositivi dell'account sono stati disconnessi; questo resta "
+        "connesso.",
+        "es": "Contraseña cambiada. Se ha cerrado la sesión en todos los demás dispositivos de la cuenta; este sigue "
+        "conectado.",
+    },
+    'Its ratings go, its finished games stay under "deleted player" and its name stays taken for a while. Type the '
+    "account's name, {name}, to delete it (anything else cancels):": {
+        "hu": "Az értékszámai törlődnek, a befejezett játszmái „deleted player” néven megmaradnak, a neve pedig egy "
+        "ideig foglalt marad. A törléshez írd be a fiók nevét ({name}); bármi más megszakítja:",
+        "fi": 'Sen luokitukset poistetaan, sen päättyneet pelit jäävät nimelle "deleted player" ja sen nimi pysyy '
+        "varattuna jonkin aikaa. Kirjoita tilin nimi, {name}, poistaaksesi sen (mikä tahansa muu peruu):",
+        "it": 'I suoi punteggi spariscono, le sue partite finite restano sotto "deleted player" e il suo nome resta '
+        "occupato per un po'. Scrivi il nome dell'account, {name}, per eliminarlo (qualsiasi altra cosa annulla):",
+        "es": 'Sus puntuaciones se borran, sus partidas terminadas quedan a nombre de "deleted player" y su nombre '
+        "sigue ocupado durante un tiempo. Escribe el nombre de la cuenta, {name}, para borrarla (cualquier otra "
+        "cosa cancela):",
+    },
+    "Nothing was deleted.": {
+        "hu": "Semmi sem lett törölve.",
+        "fi": "Mitään ei poistettu.",
+        "it": "Non è stato eliminato nulla.",
+        "es": "No se ha borrado nada.",
+    },
+    "The account {name} is deleted and this client is signed out.": {
+        "hu": "A(z) {name} fiók törölve, ez a kliens kijelentkezett.",
+        "fi": "Tili {name} on poistettu ja tämä asiakas on kirjattu ulos.",
+        "it": "L'account {name} è stato eliminato e questo client è uscito.",
+        "es": "La cuenta {name} se ha borrado y este cliente ha cerrado la sesión.",
+    },
+    "That is not the account's password: nothing was changed.": {
+        "hu": "Ez nem a fiók jelszava: semmi sem változott.",
+        "fi": "Tämä ei ole tilin salasana: mitään ei muutettu.",
+        "it": "Questa non è la password dell'account: non è cambiato nulla.",
+        "es": "Esa no es la contraseña de la cuenta: no se ha cambiado nada.",
+    },
+    "password: set a new password   delete account: delete the account for good": {
+        "hu": "password: új jelszó   delete account: a fiók végleges törlése",
+        "fi": "password: uusi salasana   delete account: poista tili pysyvästi",
+        "it": "password: imposta una nuova password   delete account: elimina l'account per sempre",
+        "es": "password: poner una contraseña nueva   delete account: borrar la cuenta para siempre",
+    },
+    "next, prev: the next or previous page   ratings GAME page N   player N or player NAME: that player's page   "
+    "me: your page": {
+        "hu": "next, prev: következő vagy előző oldal   ratings JÁTÉK page N   player N vagy player NÉV: a játékos "
+        "oldala   me: a saját oldalad",
+        "fi": "next, prev: seuraava tai edellinen sivu   ratings PELI page N   player N tai player NIMI: pelaajan "
+        "sivu   me: oma sivusi",
+        "it": "next, prev: pagina successiva o precedente   ratings GIOCO page N   player N o player NOME: la pagina "
+        "del giocatore   me: la tua pagina",
+        "es": "next, prev: página siguiente o anterior   ratings JUEGO page N   player N o player NOMBRE: la página "
+        "del jugador   me: tu página",
+    },
+    "Your current password (hidden; Enter cancels):": {
+        "hu": "A jelenlegi jelszavad (rejtve; Enter: mégse):",
+        "fi": "Nykyinen salasanasi (piilotettu; Enter peruu):",
+        "it": "La tua password attuale (nascosta; Invio per annullare):",
+        "es": "Tu contraseña actual (oculta; Intro para cancelar):",
+    },
+    "The new password (hidden):": {
+        "hu": "Az új jelszó (rejtve):",
+        "fi": "Uusi salasana (piilotettu):",
+        "it": "La nuova password (nascosta):",
+        "es": "La nueva contraseña (oculta):",
+    },
+    "The same new password again:": {
+        "hu": "Ugyanaz az új jelszó még egyszer:",
+        "fi": "Sama uusi salasana uudelleen:",
+        "it": "La stessa nuova password di nuovo:",
+        "es": "La misma contraseña nueva otra vez:",
+    },
+    "Deleting the account {name} cannot be undone. Its password (hidden; Enter cancels):": {
+        "hu": "A(z) {name} fiók törlése nem vonható vissza. A fiók jelszava (rejtve; Enter: mégse):",
+        "fi": "Tilin {name} poistoa ei voi perua. Tilin salasana (piilotettu; Enter peruu):",
+        "it": "L'eliminazione dell'account {name} non si può annullare. La sua password (nascosta; Invio per "
+        "annullare):",
+        "es": "Borrar la cuenta {name} no se puede deshacer. Su contraseña (oculta; Intro para cancelar):",
+    },
+    "Type ratings GAME first (next and prev then turn its pages).": {
+        "hu": "Előbb írd be: ratings JÁTÉK (aztán a next és a prev lapoz).",
+        "fi": "Kirjoita ensin ratings PELI (next ja prev vaihtavat sitten sivua).",
+        "it": "Scrivi prima ratings GIOCO (poi next e prev cambiano pagina).",
+        "es": "Escribe primero ratings JUEGO (luego next y prev pasan las páginas).",
+    },
+    "This is the first page of the leaderboard.": {
+        "hu": "Ez a ranglista első oldala.",
+        "fi": "Tämä on tulostaulukon ensimmäinen sivu.",
+        "it": "Questa è la prima pagina della classifica.",
+        "es": "Esta es la primera página de la clasificación.",
+    },
+    "The leaderboard of {game} has no page {page}.": {
+        "hu": "A(z) {game} ranglistájának nincs {page}. oldala.",
+        "fi": "Pelin {game} tulostaulukossa ei ole sivua {page}.",
+        "it": "La classifica di {game} non ha una pagina {page}.",
+        "es": "La clasificación de {game} no tiene página {page}.",
+    },
+    "There is no {what} on the leaderboard shown: type ratings GAME first (next and prev turn its pages), then "
+    "player N or player NAME.": {
+        "hu": "A látható ranglistán nincs ilyen: {what}. Előbb írd be: ratings JÁTÉK (a next és a prev lapoz), "
+        "aztán: player N vagy player NÉV.",
+        "fi": "Näytetyllä tulostaulukolla ei ole riviä {what}: kirjoita ensin ratings PELI (next ja prev vaihtavat "
+        "sivua), sitten player N tai player NIMI.",
+        "it": "Nella classifica mostrata non c'è {what}: scrivi prima ratings GIOCO (next e prev cambiano pagina), "
+        "poi player N o player NOME.",
+        "es": "No hay {what} en la clasificación mostrada: escribe primero ratings JUEGO (next y prev pasan las "
+        "páginas) y luego player N o player NOMBRE.",
+    },
+    "Ratings: {game}, page {page}": {
+        "hu": "Értékszámok: {game}, {page}. oldal",
+        "fi": "Luokitukset: {game}, sivu {page}",
+        "it": "Classifica: {game}, pagina {page}",
+        "es": "Clasificación: {game}, página {page}",
+    },
+    "provisional": {
+        "hu": "ideiglenes",
+        "fi": "alustava",
+        "it": "provvisorio",
+        "es": "provisional",
+    },
+    "provisional: fewer than {n} rated games so far; such a rating is shown at 0 or above": {
+        "hu": "ideiglenes: eddig kevesebb mint {n} értékelt játszma; az ilyen értékszám legalább 0",
+        "fi": "alustava: toistaiseksi alle {n} pisteytettyä peliä; tällainen luokitus näytetään vähintään nollana",
+        "it": "provvisorio: finora meno di {n} partite valutate; un punteggio così è mostrato a 0 o più",
+        "es": "provisional: menos de {n} partidas puntuadas hasta ahora; esa puntuación se muestra en 0 o más",
+    },
+    "(no name known)": {
+        "hu": "(ismeretlen név)",
+        "fi": "(nimi ei tiedossa)",
+        "it": "(nome sconosciuto)",
+        "es": "(nombre desconocido)",
+    },
+    "(account)": {
+        "hu": "(fiók)",
+        "fi": "(tili)",
+        "it": "(account)",
+        "es": "(cuenta)",
+    },
+    "(guest)": {
+        "hu": "(vendég)",
+        "fi": "(vieras)",
+        "it": "(ospite)",
+        "es": "(invitado)",
+    },
+    "Player {name}": {
+        "hu": "Játékos: {name}",
+        "fi": "Pelaaja {name}",
+        "it": "Giocatore {name}",
+        "es": "Jugador {name}",
+    },
+    "Ratings": {
+        "hu": "Értékszámok",
+        "fi": "Luokitukset",
+        "it": "Punteggi",
+        "es": "Puntuaciones",
+    },
+    "place": {
+        "hu": "hely",
+        "fi": "sija",
+        "it": "posizione",
+        "es": "puesto",
+    },
+    "No rating yet.": {
+        "hu": "Még nincs értékszám.",
+        "fi": "Ei vielä luokitusta.",
+        "it": "Ancora nessun punteggio.",
+        "es": "Aún no hay puntuación.",
+    },
+    "Recent games": {
+        "hu": "Legutóbbi játszmák",
+        "fi": "Viimeisimmät pelit",
+        "it": "Partite recenti",
+        "es": "Partidas recientes",
+    },
+    "rating after": {
+        "hu": "értékszám utána",
+        "fi": "luokitus jälkeen",
+        "it": "punteggio dopo",
+        "es": "puntuación después",
     },
 }
 

@@ -6,6 +6,7 @@
 import { h, s } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { passkeysAvailable } from "./passkey.js";
+import { playerHref } from "./people.js";
 
 /** The server's shortest password by default (`--password-min`); the server decides, this only helps early. */
 export const PASSWORD_MIN = 8;
@@ -519,6 +520,9 @@ export function renderAccount(app) {
       h("h1", { id: "account-title" }, t("account.title")),
       h("p", { "data-testid": "signed-in-as" }, t("account.signedInAs"), " ", h("strong", { class: "account-name" }, app.name)),
       h("p", { class: "hint" }, t("account.about")),
+      app.player
+        ? h("p", null, h("a", { href: playerHref(app.player), "data-key": "my-player-page", "data-testid": "my-player-page" }, t("account.myPage")))
+        : null,
       h(
         "div",
         { class: "row" },

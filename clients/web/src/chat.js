@@ -1,8 +1,10 @@
-// Chat panels: a room's and the lobby's lines (pushed as `chat`, the kept ones from `chat_log`) and a form.
+// Chat panels: a room's and the lobby's lines (pushed as `chat`, the kept ones from `chat_log`) and a form; a
+// line of a sender without an account (v1.2 `guest: true`) says "guest" after the name.
 // Owns: the chat markup. Chat text is plain text: it only ever becomes a text node (never markup).
 // Must not: keep lines beyond what the app holds (app.chats) or send anything but `chat`.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { guestTag } from "./people.js";
 
 export const CHAT_MAX = 500;
 
@@ -49,6 +51,7 @@ export function chatPanel(app, where) {
               h("span", { class: "chat-at" }, timeOf(l.at)),
               " ",
               h("strong", { class: "chat-name" }, l.name),
+              guestTag(l.guest),
               ": ",
               h("span", { class: "chat-text" }, l.text),
             ),

@@ -5,6 +5,7 @@ import { chatPanel } from "./chat.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { passkeysAvailable } from "./passkey.js";
+import { guestTag } from "./people.js";
 import { ownRating } from "./ratings.js";
 import { creatableGames, gameTitle } from "./registry.js";
 
@@ -200,15 +201,32 @@ function navPanel() {
   );
 }
 
-/** The seats of a listed room: each player's name with its rating in the game (when rated), or "free". */
-function seatsText(info) {
-  return info.players
-    .map((p, i) => {
-      if (p === null) return t("lobby.seatFree", { n: i + 1 });
-      const rating = info.ratings?.[i];
-      return typeof rating === "number" ? `${p} (${t("ratings.badge", { rating })})` : p;
-    })
-    .join(", ");
+/**
+ * The seats of a listed room: each player's name with "guest" for a person without an account (v1.2 `guests`)
+ * and its rating in the game (when rated), or "free".
+ */
+function seatsNodes(info) {
+  const parts = [];
+  info.players.forEach((p, i) => {
+    if (i > 0) parts.push(", ");
+    if (p === null) {
+      parts.push(t("lobby.seatFree", { n: i + 1 }));
+      return;
+    }
+    const rating = info.ratings?.[i];
+    parts.push(
+      h("span", { class: "seat-person", "data-seat": i }, p, guestTag(info.guests?.[i]), typeof rating === "number" ? ` (${t("ratings.badge", { rating })})` : null),
+    );
+  });
+  return parts;
+}
+
+const LIST = "\u0000";
+
+/** A sentence of the catalogue with `nodes` where its `{list}` placeholder was (given as LIST). */
+function withList(text, nodes) {
+  const at = text.indexOf(LIST);
+  return at < 0 ? [text, " ", nodes] : [text.slice(0, at), nodes, text.slice(at + LIST.length)];
 }
 
 function roomRow(app, info) {
@@ -238,7 +256,7 @@ function roomRow(app, info) {
       h("span", { class: `badge ${info.status}` }, t(`status.${info.status}`)),
       " ",
       h("code", { class: "room-id" }, info.room),
-      h("div", { class: "players" }, t("lobby.seatsList", { n: info.seats, list: seatsText(info) })),
+      h("div", { class: "players" }, withList(t("lobby.seatsList", { n: info.seats, list: LIST }), seatsNodes(info))),
     ),
     h("div", { class: "actions" }, actions),
   );

@@ -9,6 +9,8 @@ import { Connection, ServerError } from "./connection.js";
 import { h, replaceKeepingFocus } from "./dom.js";
 import { LANGUAGES, has, lang, setLang, t } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
+import { PAGE_SIZE, noteIds } from "./people.js";
+import { renderPlayer } from "./player.js";
 import { renderRatings } from "./ratings.js";
 import { creatableGames } from "./registry.js";
 import { renderHistory, renderReplay } from "./replay.js";
@@ -27,7 +29,7 @@ export const QUICK_TURN_SECONDS = 120;
 
 /**
  * The page in the address: `#/` the lobby, `#/room/ID[?invite=SECRET]` a room, `#/history`,
- * `#/replay/ID`, `#/ratings[/GAME]`, `#/account`.
+ * `#/replay/ID`, `#/ratings[/GAME][?page=N]`, `#/player/ID`, `#/account`.
  */
 export function parseRoute(hash) {
   const [path, query = ""] = hash.replace(/^#/, "").split("?");
@@ -36,7 +38,11 @@ export function parseRoute(hash) {
   if (parts[0] === "room" && parts[1]) return { page: "room", id: parts[1], invite: params.get("invite") };
   if (parts[0] === "replay" && parts[1]) return { page: "replay", id: parts[1] };
   if (parts[0] === "history") return { page: "history" };
-  if (parts[0] === "ratings") return { page: "ratings", id: parts[1] || null };
+  if (parts[0] === "ratings") {
+    const n = Number.parseInt(params.get("page") || "1", 10);
+    return { page: "ratings", id: parts[1] || null, n: Number.isFinite(n) && n > 0 ? n : 1 };
+  }
+  if (parts[0] === "player" && parts[1]) return { page: "player", id: parts[1] };
   if (parts[0] === "account") return { page: "account" };
   return { page: "lobby" };
 }
@@ -120,7 +126,12 @@ class App {
     this.invites = loadInvites(); // room -> invite secret of a private room (created, opened by link, rematch)
     this.chats = new Map(); // room id ("" for the lobby) -> chat lines, oldest first
     this.chatDrafts = new Map(); // room id ("" for the lobby) -> the line being typed
-    this.ratings = new Map(); // game -> {players} from `ratings`
+    this.ratings = new Map(); // game -> {players, me} from `ratings` (its first page: the badges of the lobby and the room)
+    /** The leaderboard page shown: {game, page, offset, players, more, me, loading, error, seq}. */
+    this.board = null;
+    this.ratingsOf = null; // the player id the leaderboards in `ratings` and `board` answered for
+    this.playerPages = new Map(); // player id -> {data, loading, error}: `player` answers (v1.2)
+    this.ids = new Map(); // name -> player id, from the rated rows seen (links of accounts' names to their pages)
     this.history = { games: null, game: null, mine: false, loading: false };
     this.replays = new Map(); // room -> {v, last, seed, state, want, seq, error}
     this.rematches = new Map(); // finished room -> {new, invite}: a rematch another player opened
@@ -200,7 +211,8 @@ class App {
     if (r.page === "room" && !this.joined.has(r.id)) this.join(r.id, { spectate: true }, { quiet: true });
     else if (r.page === "history") this.loadHistory({ game: this.history.game, mine: this.history.mine });
     else if (r.page === "replay" && !this.replays.get(r.id)?.state) this.loadReplay(r.id, 0);
-    else if (r.page === "ratings") this.loadRatings(r.id || this.defaultGame());
+    else if (r.page === "ratings") this.loadBoard(r.id || this.defaultGame(), r.n);
+    else if (r.page === "player") this.loadPlayer(r.id);
     else if (r.page === "lobby") this.loadAllRatings();
     else if (r.page === "account" && this.account) this.loadDevices();
   }
@@ -314,7 +326,14 @@ class App {
       session.account = null;
       if (welcome.name) this.name = welcome.name;
     }
+    if (this.ratingsOf !== welcome.player) {
+      // another player than the one the leaderboards answered for: their `me` rows are not this one's
+      this.ratings.clear();
+      this.board = null;
+      this.ratingsOf = welcome.player;
+    }
     this.player = welcome.player;
+    if (this.account && this.name) this.ids.set(this.name, this.player);
     this.held = new Map(welcome.rooms.map((r) => [r.room, { game: r.game, seat: r.seat }]));
     this.render();
     this.conn.request("watch_lobby").catch((err) => this.fail(err));
@@ -503,6 +522,9 @@ class App {
     this.ui.clear();
     this.rematches.clear();
     this.history = { games: null, game: null, mine: false, loading: false };
+    this.ratings.clear(); // (their `me` rows were the account's)
+    this.board = null;
+    this.playerPages.clear();
     clearForms();
     forms.mode = "guest";
     const guest = session.name;
@@ -754,11 +776,64 @@ class App {
     if (!game) return;
     try {
       const answer = await this.conn.request("ratings", { game });
-      this.ratings.set(game, { players: answer.players });
+      this.ratings.set(game, { players: answer.players, me: answer.me || null });
+      noteIds(this, answer.players);
       this.render();
     } catch (err) {
       if (!quiet) this.fail(err, t("fail.ratings"));
     }
+  }
+
+  /** One page (from 1) of a game's leaderboard: PAGE_SIZE rows, and one more to know whether a next page exists. */
+  async loadBoard(game, page = 1) {
+    if (!game) return;
+    const seq = (this.board?.seq || 0) + 1;
+    const same = this.board && this.board.game === game && this.board.page === page;
+    this.board = same ? { ...this.board, loading: true, seq } : { game, page, players: null, loading: true, seq };
+    this.render();
+    const offset = (page - 1) * PAGE_SIZE;
+    try {
+      const answer = await this.conn.request("ratings", { game, offset, limit: PAGE_SIZE + 1 });
+      if (this.board?.seq !== seq) return;
+      const rows = answer.players || [];
+      noteIds(this, rows);
+      this.board = {
+        game,
+        page,
+        seq,
+        offset: answer.offset ?? offset,
+        players: rows.slice(0, PAGE_SIZE),
+        more: rows.length > PAGE_SIZE,
+        me: answer.me || null,
+        loading: false,
+        error: null,
+      };
+      const known = this.ratings.get(game);
+      if (known) known.me = answer.me || null; // the badges show the newest own row too
+    } catch (err) {
+      if (this.board?.seq !== seq) return;
+      this.board = { ...this.board, loading: false, error: err instanceof ServerError ? errorSentence(err.code, err.message) : String(err) };
+    }
+    this.render();
+  }
+
+  /** A player's page (`player`, v1.2): name, ratings with places, recent games. */
+  async loadPlayer(id) {
+    const known = this.playerPages.get(id);
+    this.playerPages.set(id, { ...(known || { data: null }), loading: true, error: null });
+    this.render();
+    try {
+      const answer = await this.conn.request("player", { player: id });
+      this.playerPages.delete(id); // (kept newest last: the oldest pages go first)
+      this.playerPages.set(id, { data: answer, loading: false, error: null });
+      if (answer.name && answer.account) this.ids.set(answer.name, id);
+      while (this.playerPages.size > 20) this.playerPages.delete(this.playerPages.keys().next().value);
+    } catch (err) {
+      const sentence = err instanceof ServerError ? errorSentence(err.code, err.message) : String(err);
+      this.playerPages.set(id, { data: known?.data || null, loading: false, error: sentence });
+      if (known?.data) this.fail(err, t("fail.player"));
+    }
+    this.render();
   }
 
   loadAllRatings() {
@@ -856,7 +931,8 @@ class App {
     if (page.page === "room") node = renderRoom(this, page.id);
     else if (page.page === "history") node = renderHistory(this);
     else if (page.page === "replay") node = renderReplay(this, page.id);
-    else if (page.page === "ratings") node = renderRatings(this, page.id);
+    else if (page.page === "ratings") node = renderRatings(this, page.id, page.n);
+    else if (page.page === "player") node = renderPlayer(this, page.id);
     else if (page.page === "account") node = renderAccount(this);
     else node = renderLobby(this);
     replaceKeepingFocus(main, node);

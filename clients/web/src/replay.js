@@ -4,6 +4,7 @@
 // spectator view of that version (no seat's private data).
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { guestTag, playerLink, recordPlayers, seatId } from "./people.js";
 import { creatableGames, gameTitle, rendererFor } from "./registry.js";
 import { scrubIds } from "./shared/names.js";
 
@@ -19,6 +20,35 @@ function winnersOf(rec) {
   const res = rec.result;
   if (!res || !Array.isArray(res.winners)) return "";
   return res.winners.map((s) => rec.players[s] ?? t("room.seat", { n: s + 1 })).join(" & ");
+}
+
+/**
+ * One finished game as a row (the history page, a player's page): game, room, when, the players (guests
+ * marked, names linked to their pages where the id is known), the winners, `extra` (a player page's rating
+ * after the game) and the replay link.
+ */
+export function historyRow(app, rec, keyPrefix, extra = null) {
+  return h(
+    "li",
+    { class: "room-row", "data-room": rec.room },
+    h(
+      "div",
+      { class: "room-info" },
+      h("strong", null, gameTitle(rec.game)),
+      " ",
+      h("code", { class: "room-id" }, rec.room),
+      " ",
+      h("span", { class: "hint" }, when(rec.finished_at)),
+      h("div", { class: "players" }, recordPlayers(app, rec, keyPrefix)),
+      winnersOf(rec) ? h("div", { class: "players" }, t("result.wins", { name: winnersOf(rec) })) : null,
+      extra,
+    ),
+    h(
+      "div",
+      { class: "actions" },
+      h("a", { class: "button", href: `#/replay/${encodeURIComponent(rec.room)}`, "data-key": `replay-${rec.room}` }, t("history.replay")),
+    ),
+  );
 }
 
 /** The history page: finished games, newest first, with a filter by game and "mine only". */
@@ -56,33 +86,7 @@ export function renderHistory(app) {
   let body;
   if (hist.loading && !hist.games) body = h("p", { class: "hint" }, t("history.loading"));
   else if (!hist.games?.length) body = h("p", { class: "hint history-empty" }, t("history.none"));
-  else
-    body = h(
-      "ul",
-      { class: "history-list" },
-      hist.games.map((rec) =>
-        h(
-          "li",
-          { class: "room-row", "data-room": rec.room },
-          h(
-            "div",
-            { class: "room-info" },
-            h("strong", null, gameTitle(rec.game)),
-            " ",
-            h("code", { class: "room-id" }, rec.room),
-            " ",
-            h("span", { class: "hint" }, when(rec.finished_at)),
-            h("div", { class: "players" }, rec.players.map((p, i) => p ?? t("lobby.seatFree", { n: i + 1 })).join(", ")),
-            winnersOf(rec) ? h("div", { class: "players" }, t("result.wins", { name: winnersOf(rec) })) : null,
-          ),
-          h(
-            "div",
-            { class: "actions" },
-            h("a", { class: "button", href: `#/replay/${encodeURIComponent(rec.room)}`, "data-key": `replay-${rec.room}` }, t("history.replay")),
-          ),
-        ),
-      ),
-    );
+  else body = h("ul", { class: "history-list" }, hist.games.map((rec) => historyRow(app, rec, "hist")));
   return h(
     "section",
     { class: "lobby history-page" },
@@ -115,6 +119,17 @@ function logOf(rep, view, renderer) {
     .filter(([n]) => n <= newest)
     .sort((a, b) => a[0] - b[0])
     .map(([n, text]) => ({ n, text }));
+}
+
+/** The finished game's record (`history`, a player's page) of a room, when the page has one. */
+function recordOf(app, room) {
+  const found = app.history.games?.find((r) => r.room === room);
+  if (found) return found;
+  for (const entry of app.playerPages.values()) {
+    const rec = entry.data?.games?.find((r) => r.room === room);
+    if (rec) return rec;
+  }
+  return null;
 }
 
 /** The replay page of one finished room. */
@@ -169,10 +184,22 @@ export function renderReplay(app, room) {
     h("span", { class: "replay-at", "data-testid": "replay-at" }, t("replay.at", { v: rep.v, last: rep.last })),
   );
   const lines = logOf(rep, view, renderer);
+  const rec = recordOf(app, room);
   const seats = h(
     "ol",
     { class: "seats", "aria-label": t("room.seats") },
-    (view.seats || []).map((s, i) => h("li", { class: `seat ${s.taken ? "taken" : "free"}`, "data-seat": i }, h("span", { class: "seat-n" }, `${i + 1}. `), s.name || t("room.free"))),
+    (view.seats || []).map((s, i) => {
+      const id = rec && rec.players[i] === s.name ? seatId(app, rec, i) : null;
+      // the record's marks (as the people stood at the end), else the seat's own (as it was taken)
+      const guest = rec?.guests ? rec.guests[i] : s.taken ? s.guest : null;
+      return h(
+        "li",
+        { class: `seat ${s.taken ? "taken" : "free"}`, "data-seat": i },
+        h("span", { class: "seat-n" }, `${i + 1}. `),
+        s.name ? (id ? playerLink(id, s.name, `replay-seat-${i}`) : s.name) : t("room.free"),
+        s.name ? guestTag(guest) : null,
+      );
+    }),
   );
   let board = null;
   if (view.status !== "waiting") {

@@ -9,6 +9,7 @@ import { clockPanel } from "./clock.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { optionBoxes } from "./lobby.js";
+import { guestTag } from "./people.js";
 import { botRating, ownRating } from "./ratings.js";
 import { rendererFor } from "./registry.js";
 import { rulesFor } from "./rules.js";
@@ -41,8 +42,8 @@ function seatRating(app, view, i, s) {
 }
 
 /** "guest" beside a person's seat taken without an account (v1.2 `guest: true`): words, not a colour alone. */
-function guestTag(s) {
-  return s.taken && s.guest === true ? h("span", { class: "tag guest-tag", "data-testid": "guest-tag", title: t("room.guestTitle") }, t("room.guestTag")) : null;
+function seatGuestTag(s) {
+  return s?.taken ? guestTag(s.guest) : null;
 }
 
 function seatsList(app, view) {
@@ -56,7 +57,7 @@ function seatsList(app, view) {
         h("span", { class: "dot", "aria-hidden": "true" }),
         h("span", { class: "seat-n" }, `${i + 1}. `),
         s.taken ? s.name : t("room.free"),
-        guestTag(s),
+        seatGuestTag(s),
         i === view.you ? h("span", { class: "you" }, ` ${t("room.you")}`) : null,
         seatRating(app, view, i, s),
         s.autoplay ? h("span", { class: "autoplay-badge", "data-testid": `autoplay-${i}` }, t("room.autoplayBadge")) : null,
@@ -126,7 +127,9 @@ function resultPanel(view, renderer) {
         h(
           "li",
           { "data-seat": s, class: res.winners.includes(s) ? "winner" : "" },
-          `${seatLabel(view, s)}${s === view.you ? ` ${t("room.you")}` : ""}: `,
+          seatLabel(view, s),
+          seatGuestTag(view.seats[s]),
+          `${s === view.you ? ` ${t("room.you")}` : ""}: `,
           h("strong", { class: "score" }, String(res.scores[s])),
           ` ${unit}`,
         ),
@@ -419,7 +422,7 @@ function hostPanel(app, room, view) {
       "li",
       { "data-seat": i },
       `${i + 1}. ${st.taken ? st.name : t("room.free")} `,
-      guestTag(st),
+      seatGuestTag(st),
       " ",
       action
         ? h("button", { type: "button", class: "link", "data-key": `host-${action[0]}-${i}`, onClick: () => app.host(room, action[0], i) }, action[1])
