@@ -56,7 +56,12 @@ Status = Literal["waiting", "playing", "finished"]
 BotLevel = Literal["random", "greedy", "search", "easy", "normal", "hard"]
 JsonMap = dict[str, Any]
 """A free-form map; the codec checks it holds JSON-like values only."""
-TurnSeconds = Annotated[int, Field(ge=10, le=86400)]
+#: a live room's clock is at most a day (86400 s); a turn-based room's (v1.2) up to 14 days
+TURN_SECONDS_LIVE_MAX = 86400
+TURN_SECONDS_MAX = 14 * 86400
+TurnSeconds = Annotated[int, Field(ge=10, le=TURN_SECONDS_MAX)]
+#: (v1.2) what happens when a turn-based seat's time runs out
+OnExpiry = Literal["wait", "bot", "end"]
 FillSeconds = Annotated[int, Field(ge=1, le=86400)]
 CHAT_MAX = 500
 ChatText = Annotated[str, Field(min_length=1, max_length=CHAT_MAX)]
@@ -93,6 +98,8 @@ class RoomInfo(_Shape):
     public: bool
     #: addition: each seat's public rating in the game (the leaderboard's figure; None: free or not rated yet)
     ratings: list[int | None] | None = None
+    #: (v1.2 addition) `turn_based` for a room played over days (absent: live)
+    mode: Literal["live", "turn_based"] | None = None
     #: (v1.2 addition) per seat: true for a person playing as a guest, false for an account, None for a free
     #: seat or a bot
     guests: list[bool | None] | None = None
@@ -225,6 +232,21 @@ class Create(_Request):
     fill_bots_after: FillSeconds | None = None
     #: v1.1: expiries in a row after which a bot plays the seat until its player moves again (default 3)
     max_expiries: Annotated[int, Field(ge=1, le=100)] | None = None
+    #: (v1.2) `turn_based`: played over days; `turn_seconds` up to 14 days (default 3 days), away players never
+    #: close the room, and `on_expiry` says what a late seat's expiry does
+    mode: Literal["live", "turn_based"] | None = None
+    #: (v1.2, turn-based rooms) `wait` (default: the seat is marked late and the game waits for it), `bot` (the
+    #: seat's bot moves), `end` (the game ends, the late seat named)
+    on_expiry: OnExpiry | None = None
+
+    @model_validator(mode="after")
+    def _clock_of_its_mode(self) -> Self:
+        turn_based = self.mode == "turn_based"
+        if not turn_based and self.turn_seconds is not None and self.turn_seconds > TURN_SECONDS_LIVE_MAX:
+            raise ValueError(f"a live room's turn_seconds is at most {TURN_SECONDS_LIVE_MAX} (longer: turn_based)")
+        if self.on_expiry is not None and not turn_based:
+            raise ValueError("on_expiry is for turn_based rooms")
+        return self
 
 
 class Join(_Request):
@@ -285,7 +307,7 @@ class QuickMatch(_Request):
     seats: SeatCount
     options: JsonMap | None = None
     #: for a room created by the match (an existing room keeps its own)
-    turn_seconds: TurnSeconds | None = None
+    turn_seconds: Annotated[int, Field(ge=10, le=TURN_SECONDS_LIVE_MAX)] | None = None
     fill_bots_after: FillSeconds | None = None
 
 
@@ -464,6 +486,12 @@ class BlocksRequest(_Request):
     t: Literal["blocks"] = "blocks"
 
 
+class MyGamesRequest(_Request):
+    """(v1.2) Every unfinished room where the player holds a seat, from every node; answered by `my_games`."""
+
+    t: Literal["my_games"] = "my_games"
+
+
 class ReportRequest(_Request):
     """(v1.2) Report `player` to the server's moderators, with the context of `room` (None: the lobby)."""
 
@@ -504,7 +532,8 @@ ClientMessage = Annotated[
     | Block
     | Unblock
     | BlocksRequest
-    | ReportRequest,
+    | ReportRequest
+    | MyGamesRequest,
     Field(discriminator="t"),
 ]
 
@@ -807,7 +836,7 @@ class Closed(_Message):
 
     t: Literal["closed"] = "closed"
     room: RoomId
-    reason: Literal["nobody_joined", "abandoned", "moderator"]
+    reason: Literal["nobody_joined", "abandoned", "moderator", "timeout"]
     #: (v1.2 addition) with `moderator`: the reason the moderator gave, for the viewers
     message: Annotated[str, Field(max_length=500)] | None = None
 
@@ -824,6 +853,30 @@ class Blocks(_Answer):
 
     t: Literal["blocks"] = "blocks"
     players: list[Blocked]
+
+
+class MyGame(_Shape):
+    """(v1.2) One unfinished room the player holds a seat in: `your_turn` when its seat has a prompt with
+    options; `deadline` (ms since the epoch) when a clock runs for that seat."""
+
+    room: RoomId
+    game: GameId
+    status: Status
+    seat: Seat
+    your_turn: bool
+    deadline: Annotated[int, Field(ge=0)] | None = None
+    #: (addition) `turn_based` or `live`, the seats' names, and whether the seat is marked late
+    mode: Literal["live", "turn_based"] | None = None
+    players: list[Name | None] | None = None
+    late: bool | None = None
+
+
+class MyGames(_Answer):
+    """(v1.2) Answer to `my_games`: the player's unfinished rooms, the most urgent first (its turn first, then the
+    nearest deadline, then the newest)."""
+
+    t: Literal["my_games"] = "my_games"
+    rooms: list[MyGame]
 
 
 class ChatDeleted(_Message):
@@ -877,7 +930,8 @@ ServerMessage = Annotated[
     | Devices
     | PlayerPage
     | Blocks
-    | ChatDeleted,
+    | ChatDeleted
+    | MyGames,
     Field(discriminator="t"),
 ]
 
@@ -887,7 +941,7 @@ CLIENT_TYPES: dict[str, type[BaseModel]] = {
         Hello, ListRooms, WatchLobby, UnwatchLobby, Create, Join, Move, Sync, Leave, Ping,
         QuickMatch, ChatSend, ChatLog, HistoryRequest, ReplayRequest, RatingsRequest, Rematch, Host,
         GameLogRequest, Autoplay, SignUp, SignIn, SignOut, DevicesRequest, ChangePassword, DeleteAccount,
-        PlayerRequest, Block, Unblock, BlocksRequest, ReportRequest,
+        PlayerRequest, Block, Unblock, BlocksRequest, ReportRequest, MyGamesRequest,
     )
 }
 SERVER_TYPES: dict[str, type[BaseModel]] = {
@@ -895,6 +949,6 @@ SERVER_TYPES: dict[str, type[BaseModel]] = {
     for m in (
         Welcome, Rooms, Lobby, Created, Joined, Snapshot, Patch, Ok, Left, Error, Pong,
         Chat, ChatLogAnswer, History, Replay, Ratings, RematchOpened, HostDone, Closed, GameLog, AutoplayDone,
-        Devices, PlayerPage, Blocks, ChatDeleted,
+        Devices, PlayerPage, Blocks, ChatDeleted, MyGames,
     )
 }

@@ -18,10 +18,10 @@ import socket
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from protocol import MAX_DEPTH, MAX_FRAME
 
@@ -97,7 +97,7 @@ class Settings(BaseSettings):
     max_conns_per_addr: int = Field(
         64, ge=0, description="open connections per client address (0: no limit); more get HTTP 429"
     )
-    trusted_proxies: tuple[str, ...] = Field(
+    trusted_proxies: Annotated[tuple[str, ...], NoDecode] = Field(
         (), description="proxies (IPs or CIDR networks) whose X-Forwarded-For names the client; comma-separated"
     )
     creates_per_minute: int = Field(20, ge=0, description="rooms one player or address may create per minute (0: any)")
@@ -130,7 +130,7 @@ class Settings(BaseSettings):
     passkey_rp_id: str = Field(
         "", description="WebAuthn relying party id (the site's domain); empty: the host name the browser asked for"
     )
-    passkey_origins: tuple[str, ...] = Field(
+    passkey_origins: Annotated[tuple[str, ...], NoDecode] = Field(
         (), description="origins passkey ceremonies may come from, comma-separated; empty: http(s)://HOST asked for"
     )
     finished_ttl: int = Field(7 * 24 * 3600, gt=0, description="seconds finished rooms stay readable")
@@ -170,13 +170,16 @@ class Settings(BaseSettings):
     quick_fill_bots_after: int = Field(
         60, ge=0, description="seconds after which a room opened by quick_match fills with bots (0: never)"
     )
+    turn_based_games: int = Field(
+        50, ge=0, description="unfinished turn-based games one player may hold seats in (0: any)"
+    )
     chat_lines: int = Field(5, ge=0, description="chat lines one connection may send per chat-window (0: any)")
     chat_window: float = Field(10.0, gt=0, description="seconds of the chat rate limit's window")
     # moderation (server.node.moderation, docs/security.md)
     chat_lines_per_addr: int = Field(
         15, ge=0, description="chat lines one client address may send per chat-window on all nodes together (0: any)"
     )
-    chat_deny: tuple[str, ...] = Field(
+    chat_deny: Annotated[tuple[str, ...], NoDecode] = Field(
         (), description="words a chat line may not hold (compared folded like names), comma-separated"
     )
     chat_deny_file: Path | None = Field(None, description="a file of denied words, one per line (# comments)")
@@ -221,7 +224,7 @@ class Settings(BaseSettings):
             raise ValueError("hard_frame_limit must be above max_frame")
         return self
 
-    @field_validator("trusted_proxies", "passkey_origins", mode="before")
+    @field_validator("trusted_proxies", "passkey_origins", "chat_deny", mode="before")
     @classmethod
     def _split_proxies(cls, value: Any) -> Any:
         if isinstance(value, str):

@@ -55,6 +55,8 @@ JOIN_CONFIRM_SECONDS = 1.5
 REFUSING_SHOWN = 10.0
 #: requests answered here at their deadline whose late answers are still watched for (the oldest are forgotten)
 RELAY_LATE_KEPT = 10_000
+#: a turn-based room's clock when `create` names none: three days a move
+TURN_BASED_DEFAULT_SECONDS = 3 * 86400
 #: v1.1 requests handled by server.node.lobby: (hub, conn, msg) -> None, answering on the connection
 LOBBY_REQUESTS: dict[type, Any] = {
     m.QuickMatch: lobby.quick_match,
@@ -64,6 +66,7 @@ LOBBY_REQUESTS: dict[type, Any] = {
     m.ReplayRequest: lobby.replay,
     m.RatingsRequest: lobby.leaderboard,
     m.PlayerRequest: lobby.player_page,
+    m.MyGamesRequest: lobby.my_games,
     m.Rematch: lobby.rematch,
 }  # seconds: lobby pushes are coalesced over this window
 
@@ -101,6 +104,7 @@ def room_info(meta: RoomMeta) -> dict[str, Any]:
         "public": meta.public,
         "ratings": meta.ratings,
         "guests": guests_of(meta),
+        **({"mode": meta.mode} if meta.mode else {}),
     }
 
 
@@ -429,6 +433,7 @@ class Hub:
             host = room.meta.host if isinstance(room, Room) else getattr(await self.meta_of(msg.room), "host", None)
             if await self.moderation.host_blocks(host, conn.player):
                 raise RoomError("forbidden", "the room's host does not admit you")
+            await self._check_turn_based_seats(conn, room, msg)
             args: dict[str, Any] = {"seat": msg.seat, "spectate": msg.spectate}
             if msg.invite is not None:
                 args["invite"] = msg.invite
@@ -930,6 +935,22 @@ class Hub:
 
     # ---- rooms and lobby --------------------------------------------------------------------
 
+    async def _check_turn_based_seats(self, conn: Connection, room: Room | RemoteRoom, msg: m.Join) -> None:
+        """A player holds at most `turn_based_games` seats in unfinished turn-based rooms (a new seat only)."""
+        limit = self.settings.turn_based_games
+        if msg.spectate or not limit or conn.player is None:
+            return
+        meta = room.meta if isinstance(room, Room) else await self.meta_of(msg.room)
+        if meta is None or meta.mode != "turn_based" or conn.player in meta.players:
+            return
+        held = 0
+        for room_id in await self.store.player_rooms(conn.player):
+            other = await self.meta_of(room_id)
+            if other is not None and other.mode == "turn_based" and other.status != "finished":
+                held += other.players.count(conn.player) > 0
+        if held >= limit:
+            raise RoomError("rate_limited", f"you hold seats in {held} turn-based games (at most {limit}); finish one")
+
     def _check_create_limits(self, conn: Connection) -> None:
         """Waiting rooms per player (rooms per minute are counted on all nodes: `Moderation.check_create`)."""
         s = self.settings
@@ -1011,7 +1032,12 @@ class Hub:
             bot_think_ms=think,
             host=host,
         )
-        if msg.turn_seconds is not None:
+        if getattr(msg, "mode", None) == "turn_based":
+            meta.mode = "turn_based"
+            meta.on_expiry = msg.on_expiry or "wait"
+            meta.turn_seconds = msg.turn_seconds or TURN_BASED_DEFAULT_SECONDS
+            meta.max_expiries = msg.max_expiries or DEFAULT_MAX_EXPIRIES
+        elif msg.turn_seconds is not None:
             meta.turn_seconds = msg.turn_seconds
             meta.max_expiries = msg.max_expiries or DEFAULT_MAX_EXPIRIES
         meta.fill_bots_after = msg.fill_bots_after

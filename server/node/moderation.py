@@ -215,7 +215,9 @@ class Moderation:
                 except ValueError:
                     hit = False
             if hit:
-                conn.abort(BANNED_CLOSE, message[:120])
+                # the whole message first (a close reason holds at most 123 bytes), then the close
+                conn.push({"t": "error", "re": None, "code": "banned", "message": message})
+                conn.abort(BANNED_CLOSE, message.encode()[:120].decode(errors="ignore"))
                 await self.hub.disconnected(conn)
 
     # ---- limits and the word filter ------------------------------------------------------------

@@ -77,6 +77,14 @@ class RoomMeta:
     expiries: list[int] | None = None
     #: per seat: the clock's bot plays it (after `max_expiries`)
     auto: list[bool] | None = None
+    #: v1.2: `turn_based` (played over days; away players never close it) or None (live)
+    mode: str | None = None
+    #: v1.2, turn-based rooms: what a seat's expiry does (`wait`, `bot`, `end`)
+    on_expiry: str | None = None
+    #: v1.2: per seat, its time ran out and the game waits for it (`on_expiry` wait)
+    late: list[bool] | None = None
+    #: v1.2: the human seats with a prompt that has options in this version (whose turn it is; `my_games`)
+    to_move: list[int] | None = None
 
     # ---- timed room events: filling seats, closing rooms (server.rooms.timers) ----------------
     fill_bots_after: int | None = None
@@ -169,6 +177,7 @@ class RoomMeta:
         new.bot_levels, new.bot_think_ms, new.autoplay = self.bot_levels, self.bot_think_ms, self.autoplay
         new.turn_seconds, new.max_expiries, new.clock = self.turn_seconds, self.max_expiries, self.clock
         new.expiries, new.auto = self.expiries, self.auto
+        new.mode, new.on_expiry, new.late, new.to_move = self.mode, self.on_expiry, self.late, self.to_move
         new.fill_bots_after, new.fill_at, new.closed = self.fill_bots_after, self.fill_at, self.closed
         new.closed_message = self.closed_message
         new.away_since, new.ratings, new.extra = self.away_since, self.ratings, self.extra

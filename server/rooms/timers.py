@@ -70,7 +70,7 @@ class RoomTimers(Extension):
                 out.append(float(meta.fill_at))
             if self.close_waiting_after:
                 out.append(float(meta.created or 0) * 1000 + self.close_waiting_after * 1000 * sc)
-        elif room.status == "playing":
+        elif room.status == "playing" and meta.mode != "turn_based":  # a turn-based room waits for its players
             if self.close_away_after and meta.away_since:
                 out.append(float(meta.away_since) + self.close_away_after * 1000 * sc)
         return min(out) if out else None
@@ -97,7 +97,7 @@ class RoomTimers(Extension):
             if after and now >= float(meta.created or 0) * 1000 + after * 1000 * sc:
                 await close(room, "nobody_joined")
                 return True
-        elif room.status == "playing":
+        elif room.status == "playing" and meta.mode != "turn_based":
             after = self.close_away_after
             if after and meta.away_since and now >= float(meta.away_since) + after * 1000 * sc:
                 await close(room, "abandoned")
@@ -105,10 +105,10 @@ class RoomTimers(Extension):
         return False
 
 
-async def close(room: Room, reason: str, message: str | None = None) -> None:
+async def close(room: Room, reason: str, message: str | None = None, **changes: Any) -> None:
     """Close a room nobody uses (or a moderator closes): one version with status finished; it leaves the lobby
     and expires."""
-    meta = room.next_meta(status="finished", closed=reason, clock=None, closed_message=message)
+    meta = room.next_meta(status="finished", closed=reason, clock=None, closed_message=message, **changes)
     await room.commit(None, meta)
     room.meta = meta
     room.broadcast()

@@ -256,6 +256,9 @@ async def test_a_moderator_closes_a_room_and_deletes_a_chat_line(
     closed = await _pushes(bob, "closed")
     assert closed["reason"] == "moderator" and closed["message"] == "closed for abuse"
     await ann.wait_for(room, lambda s: s["status"] == "finished" and s.get("closed") == "moderator")
+    # a closed room offers no prompt and refuses moves (its game state was mid-game)
+    assert all(c.view(room)["prompt"] is None for c in (ann, bob))
+    assert await _code(ann.move(room, {"any": "move"})) == "illegal_move"
     late = await clients(app, "Late")  # a viewer who comes later reads the reason in the view
     await late.join(room, spectate=True)
     assert late.view(room)["closed_message"] == "closed for abuse"

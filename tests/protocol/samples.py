@@ -75,6 +75,14 @@ CLIENT_SAMPLES: list[BaseModel] = [
     m.DeleteAccount(id=38, password="another long one"),
     m.RatingsRequest(id=39, game="khan", offset=100, limit=50),
     m.PlayerRequest(id=40, player="p-1"),
+    m.Block(id=41, player="p-2", name="Bo"),
+    m.Unblock(id=42, player="p-2"),
+    m.BlocksRequest(id=43),
+    m.ReportRequest(id=44, player="p-2", room="r1", reason="insults in chat"),
+    m.ReportRequest(id=45, player="p-2", reason="spam in the lobby"),
+    m.Host(id=46, room="r1", action="mute", seat=1),
+    m.MyGamesRequest(id=47),
+    m.Create(id=48, game="khan", seats=3, mode="turn_based", turn_seconds=14 * 86400, on_expiry="end"),
 ]
 
 SERVER_SAMPLES: list[BaseModel] = [
@@ -134,4 +142,13 @@ SERVER_SAMPLES: list[BaseModel] = [
                  ratings=[m.GameRating(game="khan", rating=0, games=1, rank=101, provisional=True)],
                  games=[{"room": "r1", "game": "khan", "rating": 0}]),
     m.Rooms(rooms=[ROOM.model_copy(update={"ratings": [1250, None, -30]})]),
+    m.Rooms(rooms=[ROOM.model_copy(update={"guests": [True, None, False], "mode": "turn_based"})]),
+    m.Blocks(re=41, players=[m.Blocked(player="p-2", name="Bo"), m.Blocked(player="p-3")]),
+    m.ChatDeleted(room="r1", line="0123456789ab"),
+    m.ChatDeleted(room=None, line="0123456789ab"),
+    m.Closed(room="r1", reason="moderator", message="closed for abuse"),
+    m.MyGames(re=47, rooms=[m.MyGame(room="r1", game="khan", status="playing", seat=1, your_turn=True,
+                                     deadline=1800000000000, mode="turn_based", players=["Ann", "Bo", None],
+                                     late=False),
+                            m.MyGame(room="r2", game="classic", status="waiting", seat=0, your_turn=False)]),
 ]

@@ -122,6 +122,13 @@ function mePanel(app, mine) {
           ),
         )
       : h("p", { class: "hint" }, t("lobby.noSeat")),
+    app.blocks?.length
+      ? h(
+          "p",
+          { class: "hint" },
+          h("a", { href: "#/account", "data-key": "me-blocks", "data-testid": "me-blocks" }, t("lobby.blocksLink", { n: app.blocks.length })),
+        )
+      : null,
     app.account
       ? null
       : h(

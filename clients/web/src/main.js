@@ -2,19 +2,20 @@
 // Owns: the hello/welcome sequence (and sign-in, sign-up, sign-out of accounts, v1.2), re-joining held rooms,
 // lobby watching, sending requests, notices.
 // Must not: decide any rule. Moves are options of the view's prompt, sent back exactly as listed.
-import { PASSWORD_MIN, authErrorKey, clearForms, deviceLabel, drawAccountControl, forms, renderAccount, roughlySame } from "./account.js";
+import { PASSWORD_MIN, authErrorKey, bannedSentence, clearForms, deviceLabel, drawAccountControl, forms, renderAccount, roughlySame } from "./account.js";
 import { scrollChats } from "./chat.js";
 import { tickClocks } from "./clock.js";
 import { Connection, ServerError } from "./connection.js";
 import { h, replaceKeepingFocus } from "./dom.js";
 import { LANGUAGES, has, lang, setLang, t } from "./i18n.js";
+import { loadAdmin, renderAdmin } from "./admin.js";
 import { renderLobby } from "./lobby.js";
 import { PAGE_SIZE, noteIds } from "./people.js";
 import { renderPlayer } from "./player.js";
 import { renderRatings } from "./ratings.js";
 import { creatableGames } from "./registry.js";
 import { renderHistory, renderReplay } from "./replay.js";
-import { forgetLog, gatherLog, mergeLog, renderRoom } from "./room.js";
+import { closedByModerator, forgetLog, gatherLog, mergeLog, renderRoom } from "./room.js";
 import { PasskeyError, addPasskey, signInWithPasskey } from "./passkey.js";
 import { session } from "./session.js";
 import { Store } from "./store.js";
@@ -29,7 +30,8 @@ export const QUICK_TURN_SECONDS = 120;
 
 /**
  * The page in the address: `#/` the lobby, `#/room/ID[?invite=SECRET]` a room, `#/history`,
- * `#/replay/ID`, `#/ratings[/GAME][?page=N]`, `#/player/ID`, `#/account`.
+ * `#/replay/ID`, `#/ratings[/GAME][?page=N]`, `#/player/ID`, `#/account`; `#/admin[/TAB]` the administrators' page
+ * (linked from nowhere).
  */
 export function parseRoute(hash) {
   const [path, query = ""] = hash.replace(/^#/, "").split("?");
@@ -44,6 +46,7 @@ export function parseRoute(hash) {
   }
   if (parts[0] === "player" && parts[1]) return { page: "player", id: parts[1] };
   if (parts[0] === "account") return { page: "account" };
+  if (parts[0] === "admin") return { page: "admin", tab: parts[1] || "reports" };
   return { page: "lobby" };
 }
 
@@ -67,6 +70,7 @@ function loadInvites() {
 
 /** An error code of the server as a sentence for players (docs/protocol.md, "Errors"). */
 export function errorSentence(code, message) {
+  if (code === "banned") return bannedSentence(message);
   if (has(`error.${code}`)) return t(`error.${code}`);
   return message ? t("error.other", { message }) : t("error.unknown");
 }
@@ -140,6 +144,14 @@ class App {
     this.hosted = loadHosted(); // rooms this player opened (created, a rematch, a quick match that made the room)
     this.ui = new Map(); // room -> a renderer's own UI state (selections), kept across renders
     this.notices = [];
+    /** Players this player blocks (`blocks`, v1.2): [{player, name}], newest first; null until loaded. */
+    this.blocks = null;
+    /** The chat line whose Block/Report menu is open: {where, key, player, name, report, reason, error, busy}. */
+    this.chatMenu = null;
+    this.chatErrors = new Map(); // room id ("" for the lobby) -> why the last line was not sent
+    this.closedBy = new Map(); // room -> the moderator's message (from the `closed` push)
+    /** Why the server refuses this browser (a ban, v1.2): the sentence shown instead of the page; null: not banned. */
+    this.banned = null;
     this.stale = 0; // moves answered `stale` (the room had moved on): shown in tests and the console
     this.noticeId = 0;
     this.dirty = false;
@@ -161,7 +173,7 @@ class App {
     this.conn = new Connection(this.url, {
       onOpen: () => this.hello(),
       onMessage: (msg) => this.onMessage(msg),
-      onState: (state) => this.onNet(state),
+      onState: (state, detail) => this.onNet(state, detail),
     });
     window.addEventListener("hashchange", () => this.onRoute());
     let resizeTimer = null;
@@ -172,6 +184,7 @@ class App {
   }
 
   start() {
+    if (this.page.page === "admin") loadAdmin(this, this.page.tab);
     // without a name there is nothing to say: the socket opens once the name is entered (an unnamed one
     // would only be closed by the server's hello deadline, and every reconnection redrew the name form)
     if (this.name) this.conn.connect();
@@ -206,6 +219,7 @@ class App {
   /** Ask the server for what the page in the address shows (once signed in). */
   loadPage() {
     const r = this.page;
+    if (r.page === "admin") return loadAdmin(this, r.tab); // over HTTP, whoever this browser plays as
     if (r.page === "room" && r.invite) this.keepInvite(r.id, r.invite);
     if (!this.player) return;
     if (r.page === "room" && !this.joined.has(r.id)) this.join(r.id, { spectate: true }, { quiet: true });
@@ -214,7 +228,10 @@ class App {
     else if (r.page === "ratings") this.loadBoard(r.id || this.defaultGame(), r.n);
     else if (r.page === "player") this.loadPlayer(r.id);
     else if (r.page === "lobby") this.loadAllRatings();
-    else if (r.page === "account" && this.account) this.loadDevices();
+    else if (r.page === "account") {
+      if (this.account) this.loadDevices();
+      this.loadBlocks();
+    }
   }
 
   defaultGame() {
@@ -257,13 +274,20 @@ class App {
 
   // ---- connection ---------------------------------------------------------------------------
 
-  onNet(state) {
+  onNet(state, detail) {
     this.net = state;
     if (state !== "open") {
       this.player = null;
       this.joined.clear();
     }
     if (state === "replaced") this.notify(this.account ? t("net.replacedAccount") : t("net.replacedNotice"), "error", true);
+    if (state === "banned") {
+      // an administrator's ban closed the connection (4003): say why, and do not knock again by itself
+      this.banned = bannedSentence(detail);
+      this.notices = []; // what they said no longer holds, and on a phone they would cover the ban's words
+      this.render();
+      return;
+    }
     if (state === "signedout") {
       // the server closed the connection after a sign-out or a deletion whose answer never arrived (4002)
       this.leaveAccount("auth.signedOut");
@@ -300,6 +324,14 @@ class App {
         this.leaveAccount("auth.signedOutElsewhere");
         return;
       }
+      if (err.code === "banned") {
+        // a ban on this player or address: show the server's words; knocking again would be refused again
+        this.banned = bannedSentence(err.message.replace(/^[a-z_]+: /, ""));
+        this.notices = [];
+        this.conn.stop();
+        this.net = "banned";
+        return this.render();
+      }
       if (err.code === "bad_message" || err.code === "name_taken") {
         // the server refused the name (length, characters, an account's): ask again, saying why by the form
         this.nameError = err.code === "name_taken" ? t("auth.guestNameTaken") : t("auth.nameRefused");
@@ -334,10 +366,12 @@ class App {
     }
     this.player = welcome.player;
     if (this.account && this.name) this.ids.set(this.name, this.player);
+    this.banned = null;
     this.held = new Map(welcome.rooms.map((r) => [r.room, { game: r.game, seat: r.seat }]));
     this.render();
     this.conn.request("watch_lobby").catch((err) => this.fail(err));
     this.loadChat("");
+    this.loadBlocks();
     // back into every seat this player holds: a reload or a reconnection keeps the seat
     const again = welcome.rooms.filter((r) => !this.joined.has(r.room)).map((r) => this.join(r.room, { seat: r.seat }, { quiet: true }));
     await Promise.all(again);
@@ -514,6 +548,8 @@ class App {
     this.account = false;
     this.player = null;
     this.devices = null;
+    this.blocks = null;
+    this.chatMenu = null;
     this.auth = null;
     this.offerPasskey = false;
     this.held = new Map();
@@ -578,8 +614,16 @@ class App {
         }
         break;
       case "closed":
-        this.notify(t(`closed.${msg.reason}`), "info");
+        if (msg.reason === "moderator") {
+          this.closedBy.set(msg.room, msg.message || "");
+          // the room's page says it in its status and its note; elsewhere a notice does
+          if (this.route !== msg.room) this.notify(closedByModerator(msg.message), "info");
+        } else this.notify(t(`closed.${msg.reason}`), "info");
         this.held.delete(msg.room);
+        this.render();
+        break;
+      case "chat_deleted":
+        this.dropChatLine(msg.room ?? "", msg.line);
         break;
       default:
         break;
@@ -719,9 +763,85 @@ class App {
     try {
       await this.conn.request("chat", where ? { room: where, text } : { text });
       this.chatDrafts.set(where, "");
+      this.chatErrors.delete(where);
       this.render();
     } catch (err) {
-      this.fail(err, t("fail.chat"));
+      // said by the chat's own form (muted, a word the server refuses, too fast…); the line stays typed
+      const why = err instanceof ServerError ? errorSentence(err.code, err.message.replace(/^[a-z_]+: /, "")) : String(err);
+      this.chatErrors.set(where, `${t("fail.chat")} ${why}`);
+      this.render();
+    }
+  }
+
+  /** A moderator deleted a kept chat line (`chat_deleted`, v1.2): it goes from the panel at once. */
+  dropChatLine(where, line) {
+    const known = this.chats.get(where);
+    if (!known || !line) return;
+    const left = known.filter((l) => l.line !== line);
+    if (left.length === known.length) return;
+    this.chats.set(where, left);
+    if (this.chatMenu && this.chatMenu.where === where && this.chatMenu.key === line) this.chatMenu = null;
+    this.render();
+  }
+
+  // ---- blocks and reports (v1.2 moderation) -------------------------------------------------
+
+  /** The ids of the players this player blocks (their lines are never shown). */
+  get blockedIds() {
+    return new Set((this.blocks || []).map((b) => b.player));
+  }
+
+  async loadBlocks() {
+    try {
+      const answer = await this.conn.request("blocks");
+      this.blocks = answer.players || [];
+      this.render();
+    } catch {
+      /* an older server (no blocks), or the connection went: nothing blocked is shown as before */
+    }
+  }
+
+  /** Block a player: its lines go from every panel at once (the server sends none from now on). */
+  async block(player, name) {
+    try {
+      /** @type {Record<string, any>} */
+      const fields = { player };
+      if (name) fields.name = name;
+      await this.conn.request("block", fields);
+    } catch (err) {
+      this.fail(err, t("fail.block"));
+      return;
+    }
+    this.blocks = [{ player, name: name || null }, ...(this.blocks || []).filter((b) => b.player !== player)];
+    this.chatMenu = null;
+    this.notify(t("block.done", { name: name || t("block.someone") }), "info");
+  }
+
+  async unblock(player) {
+    const was = (this.blocks || []).find((b) => b.player === player);
+    try {
+      await this.conn.request("unblock", { player });
+    } catch (err) {
+      this.fail(err, t("fail.unblock"));
+      return;
+    }
+    this.blocks = (this.blocks || []).filter((b) => b.player !== player);
+    this.notify(t("block.undone", { name: was?.name || t("block.someone") }), "info");
+    // the lines said while blocked were never sent here: the kept ones come with the chat logs again
+    this.loadChat("");
+    for (const room of this.joined) this.loadChat(room);
+  }
+
+  /** Report a player to the moderators, with the room's context (`where` "": the lobby); resolves to success. */
+  async report(player, where, reason) {
+    try {
+      /** @type {Record<string, any>} */
+      const fields = { player, reason };
+      if (where) fields.room = where;
+      await this.conn.request("report", fields);
+      return null;
+    } catch (err) {
+      return err instanceof ServerError ? errorSentence(err.code, err.message.replace(/^[a-z_]+: /, "")) : String(err);
     }
   }
 
@@ -924,11 +1044,14 @@ class App {
     net.dataset.state = this.net;
     net.hidden = this.net === "idle"; // no socket before a name: nothing to report
     drawAccountControl(this, document.getElementById("who"));
-    const page = this.name && this.player ? this.page : { page: "lobby" };
+    const route = this.page;
+    const page = route.page === "admin" ? route : this.banned ? { page: "banned" } : this.name && this.player ? route : { page: "lobby" };
     const main = document.getElementById("main");
     main.dataset.view = page.page;
     let node;
-    if (page.page === "room") node = renderRoom(this, page.id);
+    if (page.page === "admin") node = renderAdmin(this, page.tab);
+    else if (page.page === "banned") node = this.bannedCard();
+    else if (page.page === "room") node = renderRoom(this, page.id);
     else if (page.page === "history") node = renderHistory(this);
     else if (page.page === "replay") node = renderReplay(this, page.id);
     else if (page.page === "ratings") node = renderRatings(this, page.id, page.n);
@@ -944,6 +1067,35 @@ class App {
     if (announce.textContent !== status) announce.textContent = status;
     this.drawNotices();
     this.drawLanguage();
+  }
+
+  /** What a banned browser shows instead of any page: the ban in words, and a way to knock again (once lifted). */
+  bannedCard() {
+    return h(
+      "div",
+      { class: "lobby" },
+      h(
+        "section",
+        { class: "card-panel banned-card", "aria-labelledby": "banned-title", "data-testid": "banned" },
+        h("h1", { id: "banned-title" }, t("banned.title")),
+        h("p", { class: "form-error", role: "alert", "data-testid": "banned-message" }, this.banned),
+        h("p", { class: "hint" }, t("banned.about")),
+        h(
+          "button",
+          {
+            type: "button",
+            "data-key": "banned-retry",
+            "data-testid": "banned-retry",
+            onClick: () => {
+              this.banned = null;
+              if (this.name || session.account) this.conn.connect();
+              this.render();
+            },
+          },
+          t("banned.retry"),
+        ),
+      ),
+    );
   }
 
   /** The language picker in the header; choosing one re-renders the page in it. */
