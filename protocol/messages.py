@@ -100,6 +100,8 @@ class RoomInfo(_Shape):
     ratings: list[int | None] | None = None
     #: (v1.2 addition) `turn_based` for a room played over days (absent: live)
     mode: Literal["live", "turn_based"] | None = None
+    #: (v1.2 addition) true: every person of this game is away (a live game leaves the list after a while)
+    away: bool | None = None
     #: (v1.2 addition) per seat: true for a person playing as a guest, false for an account, None for a free
     #: seat or a bot
     guests: list[bool | None] | None = None

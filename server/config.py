@@ -188,6 +188,12 @@ class Settings(BaseSettings):
         "", description="bearer token of the /admin/ HTTP API (set it in the environment; empty: the API is off)"
     )
     close_waiting_after: int = Field(3600, ge=0, description="seconds after which a waiting room closes (0: never)")
+    close_empty_after: int = Field(
+        600, ge=0, description="seconds after which a waiting room nobody sits in closes (0: never)"
+    )
+    lobby_away_after: int = Field(
+        600, ge=0, description="seconds after which a live game whose players are all away leaves the lobby (0: never)"
+    )
     close_away_after: int = Field(
         24 * 3600, ge=0, description="seconds all players of a game may be away before it closes (0: never)"
     )

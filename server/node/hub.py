@@ -34,12 +34,13 @@ from server.node.cluster import LocalCluster, RedisCluster, RemoteConn
 from server.node.moderation import Moderation
 from server.rooms import botpool
 from server.rooms.clock import DEFAULT_MAX_EXPIRIES
-from server.rooms.core import Room, RoomError
+from server.rooms.core import Room, RoomError, now_ms
 from server.rooms.meta import RoomMeta
 from server.rooms.names import NameRefused, check_name
 from server.rooms.replay import restore
 from server.rooms.results import seat_ratings
 from server.rooms.standard import standard_extensions
+from server.rooms.timers import away_from_lobby
 from server.store import records_for
 from server.store.base import Store, StoreRefused, StoreUnavailable
 from server.store.records import Records
@@ -105,6 +106,7 @@ def room_info(meta: RoomMeta) -> dict[str, Any]:
         "ratings": meta.ratings,
         "guests": guests_of(meta),
         **({"mode": meta.mode} if meta.mode else {}),
+        **({"away": True} if meta.status == "playing" and meta.away_since else {}),
     }
 
 
@@ -1060,11 +1062,13 @@ class Hub:
         else:
             metas = [r.meta for r in self.rooms.values()]
             metas.sort(key=lambda m: (m.created or 0, m.room))
+        now = now_ms()
         return [
             room_info(m)
             for m in metas
             if m.public and m.status in ("waiting", "playing") and (game is None or m.game == game)
-        ]
+            and not away_from_lobby(m, self.settings, now)
+        ]  # fmt: skip
 
     async def lobby_page(
         self, game: str | None = None, offset: int = 0, limit: int | None = None

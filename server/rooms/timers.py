@@ -19,6 +19,14 @@ from server.rooms.meta import RoomMeta
 log = logging.getLogger("marcopolo.lobby")
 
 
+def away_from_lobby(meta: RoomMeta, settings: Settings, now: float) -> bool:
+    """A live game whose people have all been away `lobby_away_after` seconds is no longer listed (v1.2)."""
+    after = settings.lobby_away_after
+    if meta.status != "playing" or meta.mode == "turn_based" or not meta.away_since or not after:
+        return False
+    return now >= float(meta.away_since) + after * 1000 * float(settings.clock_scale)
+
+
 class RoomTimers(Extension):
     """Fill a waiting room with bots when its fill deadline passes; close waiting rooms and abandoned games;
     (v1.2) close a room a moderator closes (`moderator_close`, from the node, never from a client)."""
@@ -35,6 +43,19 @@ class RoomTimers(Extension):
         self.scale = float(settings.clock_scale)
         self.close_waiting_after = settings.close_waiting_after
         self.close_away_after = settings.close_away_after
+        self.close_empty_after = settings.close_empty_after
+        self.lobby_away_after = settings.lobby_away_after
+        #: rooms whose players have been away long enough to leave the lobby, and the away time that did it
+        self._hidden: dict[str, int] = {}
+
+    def hidden_from(self, meta: RoomMeta) -> int | None:
+        """When (ms) a live game whose people are all away leaves the lobby (None: it stays)."""
+        if meta.status != "playing" or meta.mode == "turn_based" or not meta.away_since or not self.lobby_away_after:
+            return None
+        return int(float(meta.away_since) + self.lobby_away_after * 1000 * self.scale)
+
+    def on_dispose(self, room: Room) -> None:
+        self._hidden.pop(room.id, None)
 
     def on_create(self, room: Room) -> None:
         """A new room's fill deadline runs from its creation (stored with the next version)."""
@@ -53,6 +74,8 @@ class RoomTimers(Extension):
             meta.away_since = now_ms()
 
     def view_keys(self, room: Room) -> dict[str, Any]:
+        if room.status == "waiting" and room.meta.fill_at:
+            return {"fill_at": int(room.meta.fill_at)}  # v1.2: when bots fill the empty seats (a countdown)
         if not room.meta.closed:
             return {}
         if room.meta.closed_message:
@@ -70,9 +93,14 @@ class RoomTimers(Extension):
                 out.append(float(meta.fill_at))
             if self.close_waiting_after:
                 out.append(float(meta.created or 0) * 1000 + self.close_waiting_after * 1000 * sc)
+            if self.close_empty_after and not meta.human_seats():
+                out.append(float(meta.created or 0) * 1000 + self.close_empty_after * 1000 * sc)
         elif room.status == "playing" and meta.mode != "turn_based":  # a turn-based room waits for its players
             if self.close_away_after and meta.away_since:
                 out.append(float(meta.away_since) + self.close_away_after * 1000 * sc)
+            hide = self.hidden_from(meta)
+            if hide is not None and self._hidden.get(room.id) != meta.away_since:
+                out.append(float(hide))
         return min(out) if out else None
 
     async def on_timer(self, room: Room) -> bool:
@@ -97,11 +125,19 @@ class RoomTimers(Extension):
             if after and now >= float(meta.created or 0) * 1000 + after * 1000 * sc:
                 await close(room, "nobody_joined")
                 return True
+            empty = self.close_empty_after
+            if empty and not meta.human_seats() and now >= float(meta.created or 0) * 1000 + empty * 1000 * sc:
+                await close(room, "nobody_joined")
+                return True
         elif room.status == "playing" and meta.mode != "turn_based":
             after = self.close_away_after
             if after and meta.away_since and now >= float(meta.away_since) + after * 1000 * sc:
                 await close(room, "abandoned")
                 return True
+            hide = self.hidden_from(meta)
+            if hide is not None and now >= hide and self._hidden.get(room.id) != meta.away_since:
+                self._hidden[room.id] = int(meta.away_since or 0)
+                room.changed()  # the lobby is listed again without it (no new version)
         return False
 
 

@@ -19,7 +19,7 @@ SCALE = 0.0001
 
 async def test_a_turn_based_game_outlives_days_away_and_a_crash(tmp_path: Path) -> None:
     url = f"sqlite://{tmp_path}/data/marcopolo.db"
-    extra = ["--clock-scale", str(SCALE), "--close-away-after", "600"]
+    extra = ["--clock-scale", str(SCALE), "--close-away-after", "600", "--close-empty-after", "0"]
     node = NodeProc("solo", url, "mp:", extra=extra)
     again = NodeProc("solo-again", url, "mp:", extra=extra)
     again.port = node.port

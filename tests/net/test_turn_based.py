@@ -27,7 +27,8 @@ async def node() -> AsyncIterator[Callable[..., Awaitable[App]]]:
     apps: list[App] = []
 
     async def make(**settings: Any) -> App:
-        app = await start_app(**{"clock_scale": SCALE, "close_away_after": 600, "bot_delay": 0.0, **settings})
+        base = {"clock_scale": SCALE, "close_away_after": 600, "close_empty_after": 0, "bot_delay": 0.0}
+        app = await start_app(**{**base, **settings})
         apps.append(app)
         return app
 
