@@ -9,16 +9,19 @@ import { Connection, ServerError } from "./connection.js";
 import { h, replaceKeepingFocus } from "./dom.js";
 import { LANGUAGES, has, lang, setLang, t } from "./i18n.js";
 import { loadAdmin, renderAdmin } from "./admin.js";
+import { drawGamesLink, renderMyGames } from "./games.js";
 import { renderLobby } from "./lobby.js";
 import { PAGE_SIZE, noteIds } from "./people.js";
 import { renderPlayer } from "./player.js";
 import { renderRatings } from "./ratings.js";
-import { creatableGames } from "./registry.js";
+import { creatableGames, gameTitle } from "./registry.js";
 import { renderHistory, renderReplay } from "./replay.js";
 import { closedByModerator, forgetLog, gatherLog, mergeLog, renderRoom } from "./room.js";
 import { PasskeyError, addPasskey, signInWithPasskey } from "./passkey.js";
 import { session } from "./session.js";
+import { Signals } from "./signals.js";
 import { Store } from "./store.js";
+import { timeoutSentence } from "./turns.js";
 
 const MAX_NOTICES = 4;
 const CHAT_KEPT = 200; // lines shown per room (the server keeps as many)
@@ -27,11 +30,13 @@ const INVITES_KEPT = 100;
 const HOSTED_KEY = "marcopolo.hosted";
 /** The seconds per move of a room made by "Play now": strangers cannot hold a game up for long. */
 export const QUICK_TURN_SECONDS = 120;
+/** How often "My games" asks the server again while it is shown (ms). */
+const MY_GAMES_EVERY = 60000;
 
 /**
  * The page in the address: `#/` the lobby, `#/room/ID[?invite=SECRET]` a room, `#/history`,
- * `#/replay/ID`, `#/ratings[/GAME][?page=N]`, `#/player/ID`, `#/account`; `#/admin[/TAB]` the administrators' page
- * (linked from nowhere).
+ * `#/replay/ID`, `#/ratings[/GAME][?page=N]`, `#/player/ID`, `#/account`, `#/games` (My games, v1.2);
+ * `#/admin[/TAB]` the administrators' page (linked from nowhere).
  */
 export function parseRoute(hash) {
   const [path, query = ""] = hash.replace(/^#/, "").split("?");
@@ -46,6 +51,7 @@ export function parseRoute(hash) {
   }
   if (parts[0] === "player" && parts[1]) return { page: "player", id: parts[1] };
   if (parts[0] === "account") return { page: "account" };
+  if (parts[0] === "games") return { page: "games" };
   if (parts[0] === "admin") return { page: "admin", tab: parts[1] || "reports" };
   return { page: "lobby" };
 }
@@ -71,6 +77,9 @@ function loadInvites() {
 /** An error code of the server as a sentence for players (docs/protocol.md, "Errors"). */
 export function errorSentence(code, message) {
   if (code === "banned") return bannedSentence(message);
+  // (v1.2) a seat refused because the player holds seats in too many turn-based games
+  const most = code === "rate_limited" ? /turn-based games \(at most (\d+)\)/.exec(message || "") : null;
+  if (most) return t("error.turnBasedLimit", { n: Number(most[1]) });
   if (has(`error.${code}`)) return t(`error.${code}`);
   return message ? t("error.other", { message }) : t("error.unknown");
 }
@@ -155,12 +164,20 @@ class App {
     this.stale = 0; // moves answered `stale` (the room had moved on): shown in tests and the console
     this.noticeId = 0;
     this.dirty = false;
+    /** "My games" (`my_games`, v1.2): {rooms, loading, error}; rooms null until the first answer. */
+    this.myGames = { rooms: null, loading: false, error: null };
+    this.myGamesSeq = 0;
+    /** Open "My games" after the next welcome when a turn-based game waits for this player (page load, sign-in). */
+    this.openGamesOnHello = true;
+    /** The turn signals: the title's prefix, the favicon's badge, the beep, system notifications. */
+    this.signals = new Signals({ open: (room) => this.go(room) });
     this.store = new Store({
       resync: (room) => this.resync(room),
       onChange: (room) => {
         // every version's log events are kept, also when several versions come before the next render
         const entry = this.store.get(room);
         if (entry) gatherLog(this, room, entry.view);
+        if (entry) this.signals.update(room, entry.view, gameTitle(entry.view.game));
         const you = entry?.view.you;
         if (entry && (you === null || you === undefined) && this.held.has(room)) this.held.delete(room); // removed by the host
         if (entry && this.quickOpened.delete(room)) {
@@ -190,6 +207,13 @@ class App {
     if (this.name) this.conn.connect();
     this.render();
     setInterval(() => tickClocks(), 250);
+    // "My games" stays fresh while shown: every minute, and when the tab is shown again
+    setInterval(() => {
+      if (this.page.page === "games" && document.visibilityState !== "hidden") this.loadMyGames({ quiet: true });
+    }, MY_GAMES_EVERY);
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible" && this.page.page === "games") this.loadMyGames({ quiet: true });
+    });
   }
 
   // ---- routing ------------------------------------------------------------------------------
@@ -228,6 +252,7 @@ class App {
     else if (r.page === "ratings") this.loadBoard(r.id || this.defaultGame(), r.n);
     else if (r.page === "player") this.loadPlayer(r.id);
     else if (r.page === "lobby") this.loadAllRatings();
+    else if (r.page === "games") this.loadMyGames();
     else if (r.page === "account") {
       if (this.account) this.loadDevices();
       this.loadBlocks();
@@ -376,6 +401,41 @@ class App {
     const again = welcome.rooms.filter((r) => !this.joined.has(r.room)).map((r) => this.join(r.room, { seat: r.seat }, { quiet: true }));
     await Promise.all(again);
     this.loadPage();
+    this.afterWelcome();
+  }
+
+  /**
+   * After a welcome: the player's games (`my_games`); on the page's first welcome, and after a sign-in, the
+   * lobby gives way to "My games" when a turn-based game waits for this player's move.
+   */
+  async afterWelcome() {
+    const open = this.openGamesOnHello;
+    this.openGamesOnHello = false;
+    if (this.page.page === "games") return; // loadPage asked already
+    const rows = await this.loadMyGames({ quiet: true });
+    if (!open || !rows) return;
+    const atLobby = ["", "#", "#/"].includes(location.hash);
+    if (atLobby && rows.some((r) => r.your_turn && r.mode === "turn_based")) location.hash = "#/games";
+  }
+
+  /** Ask for "My games" (`my_games`); resolves to its rooms, or null when refused. */
+  async loadMyGames({ quiet = false } = {}) {
+    if (!this.player) return null;
+    const seq = ++this.myGamesSeq;
+    this.myGames = { ...this.myGames, loading: true };
+    try {
+      const answer = await this.conn.request("my_games");
+      const rooms = Array.isArray(answer.rooms) ? answer.rooms : [];
+      if (seq === this.myGamesSeq) this.myGames = { rooms, loading: false, error: null };
+      return rooms;
+    } catch (err) {
+      if (seq !== this.myGamesSeq) return null;
+      const sentence = err instanceof ServerError ? errorSentence(err.code, err.message.replace(/^[a-z_]+: /, "")) : String(err);
+      this.myGames = { ...this.myGames, loading: false, error: quiet && this.myGames.rooms ? this.myGames.error : sentence };
+      return null;
+    } finally {
+      this.render();
+    }
   }
 
   // ---- accounts (v1.2) ----------------------------------------------------------------------
@@ -409,7 +469,10 @@ class App {
       this.joined.clear();
       this.store.rooms.clear();
       this.ui.clear();
+      this.signals.reset();
+      this.myGames = { rooms: null, loading: false, error: null };
     }
+    this.openGamesOnHello = true;
     this.devices = null;
     this.farewell = null;
     clearForms();
@@ -436,6 +499,9 @@ class App {
     this.joined.clear();
     this.store.rooms.clear();
     this.ui.clear();
+    this.signals.reset();
+    this.myGames = { rooms: null, loading: false, error: null };
+    this.openGamesOnHello = true;
     session.token = who.token;
     session.account = who.name;
     this.name = who.name;
@@ -556,6 +622,8 @@ class App {
     this.joined.clear();
     this.store.rooms.clear();
     this.ui.clear();
+    this.signals.reset();
+    this.myGames = { rooms: null, loading: false, error: null };
     this.rematches.clear();
     this.history = { games: null, game: null, mine: false, loading: false };
     this.ratings.clear(); // (their `me` rows were the account's)
@@ -614,10 +682,11 @@ class App {
         }
         break;
       case "closed":
-        if (msg.reason === "moderator") {
+        if (msg.reason === "moderator" || msg.reason === "timeout") {
           this.closedBy.set(msg.room, msg.message || "");
           // the room's page says it in its status and its note; elsewhere a notice does
-          if (this.route !== msg.room) this.notify(closedByModerator(msg.message), "info");
+          const said = msg.reason === "moderator" ? closedByModerator(msg.message) : timeoutSentence(msg.message);
+          if (this.route !== msg.room) this.notify(said, "info");
         } else this.notify(t(`closed.${msg.reason}`), "info");
         this.held.delete(msg.room);
         this.render();
@@ -963,6 +1032,7 @@ class App {
   async leave(room) {
     try {
       await this.conn.request("leave", { room });
+      this.signals.moved(room);
       this.held.delete(room);
       this.joined.delete(room);
       this.store.forget(room);
@@ -981,6 +1051,7 @@ class App {
   async move(room, move) {
     if (this.pending.has(room)) return;
     this.pending.add(room);
+    this.signals.moved(room); // the move is being made: the title, the badge and a notification go
     this.render();
     try {
       const entry = this.store.get(room);
@@ -1044,6 +1115,8 @@ class App {
     net.dataset.state = this.net;
     net.hidden = this.net === "idle"; // no socket before a name: nothing to report
     drawAccountControl(this, document.getElementById("who"));
+    drawGamesLink(this, document.getElementById("games-nav"));
+    this.signals.show(); // (the title in the language chosen now)
     const route = this.page;
     const page = route.page === "admin" ? route : this.banned ? { page: "banned" } : this.name && this.player ? route : { page: "lobby" };
     const main = document.getElementById("main");
@@ -1057,6 +1130,7 @@ class App {
     else if (page.page === "ratings") node = renderRatings(this, page.id, page.n);
     else if (page.page === "player") node = renderPlayer(this, page.id);
     else if (page.page === "account") node = renderAccount(this);
+    else if (page.page === "games") node = renderMyGames(this);
     else node = renderLobby(this);
     replaceKeepingFocus(main, node);
     scrollChats(main);

@@ -14,6 +14,7 @@ import { botRating, ownRating } from "./ratings.js";
 import { rendererFor } from "./registry.js";
 import { rulesFor } from "./rules.js";
 import { scrubIds } from "./shared/names.js";
+import { timeoutSentence, turnRuleText } from "./turns.js";
 
 /** Below this width the prompt bar is a bottom sheet; from it on, a sticky column beside the board. */
 export const WIDE = 1100;
@@ -54,6 +55,21 @@ function mutedTag(s) {
 /** "Closed by a moderator: MESSAGE" (or without a message, when none was given or the page opened later). */
 export function closedByModerator(message) {
   return message ? t("closed.moderator", { message }) : t("closed.moderatorPlain");
+}
+
+/** Why the room ended early, in words: a moderator's close, a turn-based clock's `end`, or the server's timers. */
+function closedSentence(app, room, view) {
+  const message = app.closedBy.get(room) || view.closed_message || "";
+  if (view.closed === "moderator") return closedByModerator(message);
+  if (view.closed === "timeout") return timeoutSentence(message);
+  return t(`closed.${view.closed}`);
+}
+
+/** A turn-based room's rule in words (v1.2 `turn`): "Turn-based: 3 days a move; a late player is waited for." */
+function turnLine(view) {
+  const text = turnRuleText(view.turn);
+  if (!text || view.status === "finished") return null;
+  return h("p", { class: "turn-info hint", "data-testid": "turn-info" }, h("span", { class: "tag turn-tag-based" }, t("games.turnBased")), " ", text);
 }
 
 /** The host's Mute/Unmute beside another person's seat, while the room waits or plays (v1.2 host actions). */
@@ -515,8 +531,8 @@ function endActions(app, room, view) {
     parts.push(h("button", { type: "button", class: "primary", "data-key": "rematch", "data-testid": "rematch", onClick: () => app.rematch(room) }, t("rematch.button")));
   }
   if (view.result) parts.push(h("a", { class: "button", href: `#/replay/${encodeURIComponent(room)}`, "data-key": "to-replay" }, t("history.replay")));
-  if (view.closed === "moderator") {
-    parts.push(h("p", { class: "closed-note", role: "status", "data-testid": "closed-note" }, closedByModerator(app.closedBy.get(room))));
+  if (view.closed === "moderator" || view.closed === "timeout") {
+    parts.push(h("p", { class: "closed-note", role: "status", "data-testid": "closed-note" }, closedSentence(app, room, view)));
   } else if (view.closed) parts.push(h("span", { class: "hint" }, t(`closed.${view.closed}`)));
   return parts.length ? h("div", { class: "end-actions card-panel", "data-testid": "end-actions" }, parts) : null;
 }
@@ -555,8 +571,7 @@ export function renderRoom(app, room) {
   const unstarted = waiting || view.public?.status === "waiting";
   if (waiting) status = t("room.waitingForLink", { n: free });
   else if (view.result) status = t("room.over");
-  else if (view.closed === "moderator") status = closedByModerator(app.closedBy.get(room));
-  else if (view.closed) status = t(`closed.${view.closed}`);
+  else if (view.closed) status = closedSentence(app, room, view);
   else if (unstarted) status = t("room.over");
   else if (view.prompt) status = t("room.yourMove", { text: (renderer.promptText && renderer.promptText(view)) || view.prompt.text });
   else status = renderer.status ? renderer.status(view, ctx) : t("room.waitingOthers");
@@ -586,6 +601,7 @@ export function renderRoom(app, room) {
       canLeave ? h("button", { type: "button", class: "link", "data-key": "leave", onClick: () => app.leave(room) }, t("room.leave")) : null,
     ),
     seatsList(app, room, view),
+    turnLine(view),
     optionsLine(view, renderer),
     waiting ? invitePanel(app, room, view) : null,
     hostPanel(app, room, view),
