@@ -503,6 +503,29 @@ class ReportRequest(_Request):
     reason: ReportReason
 
 
+# ---- client -> server, v1.2: signals of turn-based games -------------------------------------
+
+#: the longest delay an account may ask before its turn's signals (minutes: 14 days, the longest turn)
+NOTIFY_DELAY_MAX = 14 * 24 * 60
+#: an e-mail address as `notify` takes it ("": none); the server checks its shape
+EmailAddress = Annotated[str, Field(max_length=254, pattern=r"^[^\s\x00-\x1f\x7f]*$")]
+#: a webhook as `notify` takes it ("": none); the server checks its scheme and where it leads
+WebhookUrl = Annotated[str, Field(max_length=2000, pattern=r"^[^\s\x00-\x1f\x7f]*$")]
+NotifyDelay = Annotated[int, Field(ge=0, le=NOTIFY_DELAY_MAX)]
+
+
+class NotifyRequest(_Request):
+    """(v1.2 addition) An account's signals of turn-based games: read them (no field) or change them; answered by
+    `notify`. A field left out (or nil) stays as it was; an empty string removes that address. `new_secret`: the
+    webhook's signing secret is replaced."""
+
+    t: Literal["notify"] = "notify"
+    email: EmailAddress | None = None
+    webhook: WebhookUrl | None = None
+    delay_minutes: NotifyDelay | None = None
+    new_secret: bool | None = None
+
+
 ClientMessage = Annotated[
     Hello
     | ListRooms
@@ -535,7 +558,8 @@ ClientMessage = Annotated[
     | Unblock
     | BlocksRequest
     | ReportRequest
-    | MyGamesRequest,
+    | MyGamesRequest
+    | NotifyRequest,
     Field(discriminator="t"),
 ]
 
@@ -907,6 +931,17 @@ class Devices(_Answer):
     devices: list[DeviceInfo]
 
 
+class Notify(_Answer):
+    """(v1.2 addition) Answer to `notify`: the account's signals as they are now (nil: not that way) and the
+    webhook's signing secret (HMAC-SHA256 key of `X-Marcopolo-Signature`), shown to the account only."""
+
+    t: Literal["notify"] = "notify"
+    email: EmailAddress | None = None
+    webhook: WebhookUrl | None = None
+    delay_minutes: NotifyDelay
+    secret: Annotated[str, Field(min_length=16, max_length=128, pattern=_ID_PATTERN)]
+
+
 ServerMessage = Annotated[
     Welcome
     | Rooms
@@ -933,7 +968,8 @@ ServerMessage = Annotated[
     | PlayerPage
     | Blocks
     | ChatDeleted
-    | MyGames,
+    | MyGames
+    | Notify,
     Field(discriminator="t"),
 ]
 
@@ -943,7 +979,7 @@ CLIENT_TYPES: dict[str, type[BaseModel]] = {
         Hello, ListRooms, WatchLobby, UnwatchLobby, Create, Join, Move, Sync, Leave, Ping,
         QuickMatch, ChatSend, ChatLog, HistoryRequest, ReplayRequest, RatingsRequest, Rematch, Host,
         GameLogRequest, Autoplay, SignUp, SignIn, SignOut, DevicesRequest, ChangePassword, DeleteAccount,
-        PlayerRequest, Block, Unblock, BlocksRequest, ReportRequest, MyGamesRequest,
+        PlayerRequest, Block, Unblock, BlocksRequest, ReportRequest, MyGamesRequest, NotifyRequest,
     )
 }
 SERVER_TYPES: dict[str, type[BaseModel]] = {
@@ -951,6 +987,6 @@ SERVER_TYPES: dict[str, type[BaseModel]] = {
     for m in (
         Welcome, Rooms, Lobby, Created, Joined, Snapshot, Patch, Ok, Left, Error, Pong,
         Chat, ChatLogAnswer, History, Replay, Ratings, RematchOpened, HostDone, Closed, GameLog, AutoplayDone,
-        Devices, PlayerPage, Blocks, ChatDeleted, MyGames,
+        Devices, PlayerPage, Blocks, ChatDeleted, MyGames, Notify,
     )
 }

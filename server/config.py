@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from protocol import MAX_DEPTH, MAX_FRAME
@@ -172,6 +172,33 @@ class Settings(BaseSettings):
     )
     turn_based_games: int = Field(
         50, ge=0, description="unfinished turn-based games one player may hold seats in (0: any)"
+    )
+    # v1.2: signals of turn-based games, by e-mail and webhook (server.node.signals, docs/security.md)
+    public_url: str = Field(
+        "", description="the server's address as players reach it (https://games.example.org): signals link to "
+        "ROOM as PUBLIC-URL/#/room/ROOM; empty: signals carry no link"
+    )
+    smtp_host: str = Field("", description="SMTP server that sends players' turn e-mails; empty: no e-mail")
+    smtp_port: int = Field(587, ge=1, le=65535, description="port of the SMTP server")
+    smtp_tls: Literal["starttls", "tls", "none"] = Field(
+        "starttls", description="starttls (upgrade the connection), tls (TLS from the start) or none (a relay on "
+        "this host only)"
+    )
+    smtp_user: str = Field("", description="SMTP user name (empty: no authentication)")
+    smtp_password: SecretStr = Field(
+        SecretStr(""), description="SMTP password (set it in the environment, MARCOPOLO_SMTP_PASSWORD; never logged)"
+    )
+    smtp_from: str = Field("", description="the From address of turn e-mails (needed with smtp-host)")
+    webhooks: bool = Field(True, description="players may have their turns POSTed to a webhook of theirs")
+    webhook_allow_http: bool = Field(
+        False, description="accept http:// webhooks (default: https only; the signature is then readable on the way)"
+    )
+    webhook_allow_private: bool = Field(
+        False, description="TESTS ONLY: accept webhooks on private, loopback, link-local and reserved addresses "
+        "(by default refused, so players cannot make the server reach its own network)"
+    )
+    signals_pending: int = Field(
+        10_000, ge=1, description="turn signals a node keeps waiting for their players' delays at once (more: dropped)"
     )
     chat_lines: int = Field(5, ge=0, description="chat lines one connection may send per chat-window (0: any)")
     chat_window: float = Field(10.0, gt=0, description="seconds of the chat rate limit's window")

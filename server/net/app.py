@@ -134,6 +134,10 @@ class App:
             raise ValueError(f"hello_auth must be none, secret or hmac, not {settings.hello_auth!r}")
         if settings.hello_auth != "none" and len(settings.hello_secret) < 16:
             raise ValueError("a closed server (hello_auth) needs a hello_secret of at least 16 characters")
+        if settings.smtp_host and "@" not in settings.smtp_from:
+            raise ValueError("turn e-mails (smtp_host) need a From address (smtp_from)")
+        if settings.public_url and not settings.public_url.startswith(("https://", "http://")):
+            raise ValueError("public_url is the server's http(s):// address as players reach it")
         if settings.admin_token and len(settings.admin_token) < 16:
             raise ValueError("an admin_token has at least 16 characters (or is empty: /admin/ is then off)")
         self.proxies = parse_proxies(settings.trusted_proxies)

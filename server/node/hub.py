@@ -32,6 +32,7 @@ from server.node import lobby
 from server.node.accounts import DEVICE_ID_CHARS, Accounts, Identity, token_key
 from server.node.cluster import LocalCluster, RedisCluster, RemoteConn
 from server.node.moderation import Moderation
+from server.node.signals import Signals
 from server.rooms import botpool
 from server.rooms.clock import DEFAULT_MAX_EXPIRIES
 from server.rooms.core import Room, RoomError, now_ms
@@ -172,6 +173,8 @@ class Hub:
         self.accounts = Accounts(settings, self.records, self.metrics)
         self.moderation = Moderation(self, settings)
         self.rooms: dict[str, Room] = {}
+        #: v1.2: e-mail and webhook signals of turn-based games (the rooms' turn clocks tell it of their turns)
+        self.signals = Signals(settings, self.records, self.metrics, self.rooms.get)
         #: quick matches on this node run one at a time (two lone players must land in one room, not two)
         self.match_lock = asyncio.Lock()
         self.players: dict[str, Connection] = {}  # player id -> its current connection
@@ -293,6 +296,7 @@ class Hub:
             await room.stop()
             await self.cluster.release(room.id, room.fence)
         self.rooms.clear()
+        await self.signals.close()
         if self._lobby_task is not None:
             self._lobby_task.cancel()
         await self.moderation.close()
@@ -424,6 +428,9 @@ class Hub:
             await self._sign_out(conn, msg)
         elif isinstance(msg, (m.DevicesRequest, m.ChangePassword, m.DeleteAccount)):
             await self._account_request(conn, msg)
+        elif isinstance(msg, m.NotifyRequest):
+            answer = await self.signals.request(self._account_of(conn), msg)
+            conn.push({**answer, "re": msg.id})
         elif isinstance(msg, (m.Block, m.Unblock, m.BlocksRequest, m.ReportRequest)):
             await self.moderation.request(conn, msg)
         elif isinstance(msg, m.Create):

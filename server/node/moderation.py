@@ -16,7 +16,7 @@ import ipaddress
 import logging
 import time
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from limits import RateLimitItemPerSecond
 from limits.aio.storage import MemoryStorage, RedisSentinelStorage, RedisStorage, Storage
@@ -29,8 +29,10 @@ from server.rooms.names import account_key
 from server.store.base import StoreUnavailable
 from server.store.records import Ban, Records
 
-if TYPE_CHECKING:
-    from server.node.hub import Connection, Hub
+#: the node (`server.node.hub.Hub`) and its connections, as this module uses them (not imported: the hub
+#: imports this module)
+Hub = Any
+Connection = Any
 
 log = logging.getLogger("marcopolo.moderation")
 

@@ -12,7 +12,11 @@ Meta fields (`RoomMeta`, stored with every version, so a restart or a takeover p
   moved has to move again; other versions (a presence change, another seat's move in a simultaneous phase)
   keep it;
 - `expiries`: per seat, the expiries in a row; `auto`: per seat, whether a bot plays it now. A move of the
-  seat's own player (or the player re-attaching to the seat) resets both.
+  seat's own player (or the player re-attaching to the seat) resets both;
+- `turns` (turn-based rooms, v1.2): per seat, `[v, ms]`, the version and the time its turn began, while it is to
+  move. A turn begins when a seat gets a prompt with options it did not have, or when the seat that moved has to
+  move again; other versions keep it. The node's turn listener (`server.node.signals`, found as the room host's
+  `signals`) hears of every version of a turn-based room, and of the room's start and end here.
 
 The server setting `clock_scale` (default 1.0) multiplies every clock and timer length; tests run with a small
 one so that a 10 s clock (the contract's minimum) lasts a fraction of a second.
@@ -21,7 +25,7 @@ one so that a 10 s clock (the contract's minimum) lasts a fraction of a second.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Protocol
 
 from server.config import Settings
 from server.games.bots import bot_for
@@ -32,6 +36,36 @@ from server.rooms.timers import close
 log = logging.getLogger("marcopolo.clock")
 
 DEFAULT_MAX_EXPIRIES = 3
+
+
+class TurnListener(Protocol):
+    """What hears of turn-based rooms' turns (the node's signals, `server.node.signals.Signals`)."""
+
+    def turns_changed(self, room: Room) -> None:
+        """A version of a turn-based room was adopted here (or the room started running here)."""
+
+    def room_gone(self, room: Room) -> None:
+        """The room stopped running here (stopped, or another node took it)."""
+
+
+def listener(room: Room) -> TurnListener | None:
+    """The turn listener of the room's node, if it has one (test hosts have none)."""
+    found: TurnListener | None = getattr(room.host, "signals", None)
+    return found
+
+
+def new_turns(meta: RoomMeta, seats: list[int], mover: int | None) -> list[list[int] | None] | None:
+    """`meta.turns` for a version whose seats to move are `seats`: a seat keeps the turn it had, unless it is the
+    one that moved; a seat that had none, or moved and must move again, begins one at this version."""
+    if not seats:
+        return None
+    old = meta.per_seat(meta.turns, None)
+    turns: list[list[int] | None] = [None] * meta.seats
+    now = now_ms()
+    for s in seats:
+        kept = old[s]
+        turns[s] = list(kept) if kept is not None and s != mover else [meta.v, now]
+    return turns
 
 
 def reattached(meta: RoomMeta, seat: int) -> bool:
@@ -65,6 +99,8 @@ class TurnClock(Extension):
                 s for s in meta.human_seats() if (p := room.prompt_for(state, s)) is not None and p.get("options")
             ]
         meta.to_move = seats or None  # whose turn it is (v1.2 `my_games`), clock or not
+        if meta.mode == "turn_based":
+            meta.turns = new_turns(meta, seats, mover)
         turn = meta.turn_seconds
         if not turn:
             return  # a room without a clock keeps the rest of its meta as it was
@@ -92,6 +128,18 @@ class TurnClock(Extension):
             meta.clock = {"seats": seats, "deadline": int(old["deadline"])}
         else:
             meta.clock = {"seats": seats, "deadline": now_ms() + int(turn * 1000 * self.scale)}
+
+    def on_create(self, room: Room) -> None:
+        if room.meta.mode == "turn_based" and (heard := listener(room)) is not None:
+            heard.turns_changed(room)  # loaded after a restart or a takeover: its turns go on here
+
+    def on_version(self, room: Room) -> None:
+        if room.meta.mode == "turn_based" and (heard := listener(room)) is not None:
+            heard.turns_changed(room)
+
+    def on_dispose(self, room: Room) -> None:
+        if room.meta.mode == "turn_based" and (heard := listener(room)) is not None:
+            heard.room_gone(room)
 
     async def on_rejoin(self, room: Room, seat: int) -> None:
         """The seat's player re-attached: if a bot played the seat, hand it back (one version)."""

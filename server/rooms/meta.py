@@ -85,6 +85,9 @@ class RoomMeta:
     late: list[bool] | None = None
     #: v1.2: the human seats with a prompt that has options in this version (whose turn it is; `my_games`)
     to_move: list[int] | None = None
+    #: v1.2, turn-based rooms: per seat, [the version its turn began at, when (ms epoch)] while it is to move
+    #: (None otherwise): a turn's identity, which signals are sent once for (server.node.signals)
+    turns: list[list[int] | None] | None = None
 
     # ---- timed room events: filling seats, closing rooms (server.rooms.timers) ----------------
     fill_bots_after: int | None = None
@@ -178,6 +181,7 @@ class RoomMeta:
         new.turn_seconds, new.max_expiries, new.clock = self.turn_seconds, self.max_expiries, self.clock
         new.expiries, new.auto = self.expiries, self.auto
         new.mode, new.on_expiry, new.late, new.to_move = self.mode, self.on_expiry, self.late, self.to_move
+        new.turns = self.turns
         new.fill_bots_after, new.fill_at, new.closed = self.fill_bots_after, self.fill_at, self.closed
         new.closed_message = self.closed_message
         new.away_since, new.ratings, new.extra = self.away_since, self.ratings, self.extra

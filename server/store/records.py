@@ -109,6 +109,20 @@ class Report:
         return {f: getattr(self, f) for f in self.__slots__}
 
 
+@dataclass(frozen=True, slots=True)
+class NotifyPrefs:
+    """(v1.2) How an account hears that it is its turn in a turn-based game: an e-mail address and a webhook
+    (either None: not that way), the minutes to wait after its turn began, and the webhook's signing secret
+    (made by the server, shown to the account only)."""
+
+    player: str
+    email: str | None
+    webhook: str | None
+    delay_minutes: int
+    secret: str
+    updated_at: int
+
+
 def renamed(record: dict[str, Any], replay: dict[str, Any] | None, player: str) -> tuple[dict[str, Any], Any]:
     """An archived game's record and replay with `player`'s name replaced by `DELETED_NAME` wherever it shows."""
     meta = dict(replay["meta"]) if replay and isinstance(replay.get("meta"), dict) else None
@@ -361,6 +375,25 @@ class Records(ABC):
     async def audit(self, *, limit: int = 100, before: int | None = None) -> list[dict[str, Any]]:
         """The audit log, newest first (`before`: only entries with a smaller id)."""
 
+    # ---- signals of turn-based games (v1.2) ---------------------------------------------------------
+
+    @abstractmethod
+    async def notify_prefs(self, player: str) -> NotifyPrefs | None:
+        """The account's signal settings, if it ever set them (a deleted account has none)."""
+
+    @abstractmethod
+    async def set_notify_prefs(self, prefs: NotifyPrefs) -> None:
+        """Keep the account's signal settings (replacing the ones it had)."""
+
+    @abstractmethod
+    async def claim_signal(self, key: str, now: int) -> bool:
+        """True for the first claim of `key` (a turn: room, seat, version), False for every later one, from any
+        node: the one that gets True sends the turn's signals."""
+
+    @abstractmethod
+    async def prune_signals(self, before: int) -> int:
+        """Forget claims made before `before` (Unix seconds); how many."""
+
 
 class MemoryRecords(Records):
     """Records that live as long as the object (the memory store's, and tests')."""
@@ -382,6 +415,8 @@ class MemoryRecords(Records):
         self._reports: list[Report] = []
         self._bans: list[Ban] = []
         self._audit: list[dict[str, Any]] = []
+        self._notify: dict[str, NotifyPrefs] = {}
+        self._signals: dict[str, int] = {}
 
     async def add_chat(self, room: str | None, line: dict[str, Any]) -> None:
         lines = self._chat.setdefault(room or LOBBY, [])
@@ -520,6 +555,7 @@ class MemoryRecords(Records):
             rows.pop(player, None)
         for cred in [k for k, p in self._passkeys.items() if p.player == player]:
             del self._passkeys[cred]
+        self._notify.pop(player, None)
         return await self.drop_devices(player)
 
     async def add_device(self, device: Device) -> None:
@@ -655,9 +691,28 @@ class MemoryRecords(Records):
         got = [dict(a) for a in reversed(self._audit) if before is None or a["id"] < before]
         return got[:limit]
 
+    async def notify_prefs(self, player: str) -> NotifyPrefs | None:
+        return self._notify.get(player)
+
+    async def set_notify_prefs(self, prefs: NotifyPrefs) -> None:
+        self._notify[prefs.player] = prefs
+
+    async def claim_signal(self, key: str, now: int) -> bool:
+        if key in self._signals:
+            return False
+        self._signals[key] = now
+        return True
+
+    async def prune_signals(self, before: int) -> int:
+        gone = [k for k, at in self._signals.items() if at < before]
+        for k in gone:
+            del self._signals[k]
+        return len(gone)
+
 
 __all__ = [
-    "BLOCKS_MAX", "CHAT_KEEP", "DELETED_NAME", "LOBBY", "Account", "Ban", "Device", "MemoryRecords", "Passkey",
+    "BLOCKS_MAX", "CHAT_KEEP", "DELETED_NAME", "LOBBY", "Account", "Ban", "Device", "MemoryRecords", "NotifyPrefs",
+    "Passkey",
     "RateFn", "Records", "Report", "pack",
     "renamed", "score_of", "unpack",
 ]  # fmt: skip

@@ -41,6 +41,7 @@ from server.store.records import (
     Account,
     Ban,
     Device,
+    NotifyPrefs,
     Passkey,
     RateFn,
     Records,
@@ -157,6 +158,20 @@ audit_table = sa.Table(
     sa.Column("action", sa.String, nullable=False),
     sa.Column("target", sa.String, nullable=True),
     sa.Column("detail", sa.LargeBinary, nullable=False),
+)  # fmt: skip
+notify_table = sa.Table(
+    "records_notify", _meta,
+    sa.Column("player", sa.String, primary_key=True),
+    sa.Column("email", sa.String, nullable=True),
+    sa.Column("webhook", sa.String, nullable=True),
+    sa.Column("delay_minutes", sa.Integer, nullable=False),
+    sa.Column("secret", sa.String, nullable=False),
+    sa.Column("updated_at", sa.BigInteger, nullable=False),
+)  # fmt: skip
+signals_table = sa.Table(
+    "records_signals", _meta,
+    sa.Column("key", sa.String, primary_key=True),
+    sa.Column("at", sa.BigInteger, nullable=False),
 )  # fmt: skip
 rematch_table = sa.Table(
     "records_rematch", _meta,
@@ -506,6 +521,7 @@ class SqlRecords(Records):
             await conn.execute(devices_table.delete().where(d.player == player))
             await conn.execute(ratings_table.delete().where(ratings_table.c.player == player))
             await conn.execute(passkeys_table.delete().where(passkeys_table.c.player == player))
+            await conn.execute(notify_table.delete().where(notify_table.c.player == player))
             g, gp = games_table.c, game_players_table.c
             mine = sa.select(g.id, g.data, g.replay).join(game_players_table, gp.game_id == g.id)
             for row in (await conn.execute(mine.where(gp.player == player))).all():
@@ -748,6 +764,40 @@ class SqlRecords(Records):
             rows = (await conn.execute(query)).all()
         return [{"id": int(r.id), "at": int(r.at), "actor": r.actor, "action": r.action, "target": r.target,
                  "detail": unpack(r.detail)} for r in rows]  # fmt: skip
+
+    # ---- signals of turn-based games (v1.2) ---------------------------------------------------------
+
+    async def notify_prefs(self, player: str) -> NotifyPrefs | None:
+        n = notify_table.c
+        async with self._tx() as conn:
+            r = (await conn.execute(sa.select(notify_table).where(n.player == player))).first()
+        if r is None:
+            return None
+        return NotifyPrefs(r.player, r.email, r.webhook, int(r.delay_minutes), r.secret, int(r.updated_at))
+
+    async def set_notify_prefs(self, prefs: NotifyPrefs) -> None:
+        values = {"email": prefs.email, "webhook": prefs.webhook, "delay_minutes": prefs.delay_minutes,
+                  "secret": prefs.secret, "updated_at": prefs.updated_at}  # fmt: skip
+        stmt = (
+            self._insert(notify_table).values(player=prefs.player, **values)
+            .on_conflict_do_update(index_elements=["player"], set_=values)
+        )  # fmt: skip
+        async with self._tx() as conn:
+            await conn.execute(stmt)
+
+    async def claim_signal(self, key: str, now: int) -> bool:
+        stmt = (
+            self._insert(signals_table).values(key=key, at=now)
+            .on_conflict_do_nothing(index_elements=["key"])
+            .returning(signals_table.c.key)
+        )  # fmt: skip
+        async with self._tx() as conn:
+            return (await conn.execute(stmt)).scalar() is not None
+
+    async def prune_signals(self, before: int) -> int:
+        async with self._tx() as conn:
+            done = await conn.execute(signals_table.delete().where(signals_table.c.at < before))
+            return int(done.rowcount or 0)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

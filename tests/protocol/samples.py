@@ -83,6 +83,9 @@ CLIENT_SAMPLES: list[BaseModel] = [
     m.Host(id=46, room="r1", action="mute", seat=1),
     m.MyGamesRequest(id=47),
     m.Create(id=48, game="khan", seats=3, mode="turn_based", turn_seconds=14 * 86400, on_expiry="end"),
+    m.NotifyRequest(id=49),
+    m.NotifyRequest(id=50, email="ann@example.org", webhook="https://hooks.example.org/mp", delay_minutes=30),
+    m.NotifyRequest(id=51, email="", webhook="", new_secret=True),
 ]
 
 SERVER_SAMPLES: list[BaseModel] = [
@@ -151,4 +154,7 @@ SERVER_SAMPLES: list[BaseModel] = [
                                      deadline=1800000000000, mode="turn_based", players=["Ann", "Bo", None],
                                      late=False),
                             m.MyGame(room="r2", game="classic", status="waiting", seat=0, your_turn=False)]),
+    m.Notify(re=50, email="ann@example.org", webhook="https://hooks.example.org/mp", delay_minutes=30,
+             secret="3q2-7wAbCdEfGhIjKlMnOp"),
+    m.Notify(re=49, delay_minutes=15, secret="3q2-7wAbCdEfGhIjKlMnOp"),
 ]
