@@ -70,6 +70,12 @@ class Client:
         #: v1.2: whether the last `welcome` was an account's (False: a guest), and the name it shows
         self.account: bool = False
         self.name: str | None = None
+        #: the reason of the server's close frame (v1.2: a ban's 4003 says until when and why)
+        self.close_reason: str | None = None
+        #: v1.2: chat lines received in all (`chats` also loses lines a moderator deleted)
+        self.chat_count = 0
+        #: v1.2: called with every push that answers no request (`closed`, `chat_deleted`, `rematch`, …)
+        self.on_push: Callable[[dict[str, Any]], None] | None = None
 
     async def connect(self) -> None:
         self.ws = await connect(self.url, max_size=2**22, compression=None)
@@ -257,6 +263,29 @@ class Client:
         games: [history records, each with the player's `rating` after it when the game rated it]}`."""
         return await self.request("player", player=player)
 
+    # ---- v1.2: moderation ---------------------------------------------------------------------
+
+    async def block(self, player: str, name: str | None = None) -> None:
+        """Receive no chat line of `player` any more (rooms and lobby); it cannot join a room this player hosts."""
+        fields: dict[str, Any] = {"player": player}
+        if name:
+            fields["name"] = name
+        await self.request("block", **fields)
+
+    async def unblock(self, player: str) -> None:
+        await self.request("unblock", player=player)
+
+    async def blocks(self) -> list[dict[str, Any]]:
+        """The players this player blocks, newest first: `{player, name}`."""
+        return list((await self.request("blocks"))["players"])
+
+    async def report(self, player: str, reason: str, room: str | None = None) -> None:
+        """Report `player` to the moderators, with the context of `room` (None: the lobby)."""
+        fields: dict[str, Any] = {"player": player, "reason": reason}
+        if room is not None:
+            fields["room"] = room
+        await self.request("report", **fields)
+
     async def rematch(self, room: str) -> str:
         answer = await self.request("rematch", room=room)
         if answer.get("invite"):
@@ -341,6 +370,7 @@ class Client:
                     logging.getLogger("marcopolo.client").exception("bad frame from the server")
         except ConnectionClosed as exc:
             self.close_code = exc.rcvd.code if exc.rcvd else None
+            self.close_reason = exc.rcvd.reason if exc.rcvd else None
         finally:
             if self.ws is not None and self.close_code is None and self.ws.close_code is not None:
                 self.close_code = self.ws.close_code
@@ -380,6 +410,12 @@ class Client:
             self.lobby_changed.set()
         elif t == "chat":
             self.chats.append(msg)
+            self.chat_count += 1
+            self.chat_changed.set()
+        elif t == "chat_deleted":  # v1.2: a moderator deleted the line; it is dropped
+            gone = [c for c in self.chats if c.get("line") == msg.get("line") and c.get("room") == msg.get("room")]
+            for line in gone:
+                self.chats.remove(line)
             self.chat_changed.set()
         re = msg.get("re")
         if re is not None and re in self._waiting:
@@ -388,6 +424,8 @@ class Client:
                 fut.set_result(msg)
         elif t not in ("snapshot", "patch"):
             self.pushes.append(msg)
+            if self.on_push is not None:
+                self.on_push(msg)
 
     async def _resync(self, rv: RoomView) -> None:
         """A gap or a patch that does not apply: ask once for a fresh snapshot."""

@@ -27,6 +27,9 @@ ErrorCode = Literal[
     "internal",
     "name_taken",
     "bad_credentials",
+    "banned",
+    "muted",
+    "filtered",
 ]
 
 ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
@@ -51,6 +54,9 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     "name_taken": "v1.2: an account holds that name (names are compared folded: case, Unicode compatibility "
     "forms, look-alike letters); choose another",
     "bad_credentials": "v1.2: no account has that name, or the password is wrong (the two are not told apart)",
+    "banned": "v1.2: an administrator banned this account or address; the message says until when and why",
+    "muted": "v1.2: the room's host muted your seat's chat",
+    "filtered": "v1.2: the chat line holds a word this server does not allow",
 }
 
 RETRYABLE: frozenset[ErrorCode] = frozenset({"rate_limited", "unavailable"})

@@ -56,7 +56,12 @@ Status = Literal["waiting", "playing", "finished"]
 BotLevel = Literal["random", "greedy", "search", "easy", "normal", "hard"]
 JsonMap = dict[str, Any]
 """A free-form map; the codec checks it holds JSON-like values only."""
-TurnSeconds = Annotated[int, Field(ge=10, le=86400)]
+#: a live room's clock is at most a day (86400 s); a turn-based room's (v1.2) up to 14 days
+TURN_SECONDS_LIVE_MAX = 86400
+TURN_SECONDS_MAX = 14 * 86400
+TurnSeconds = Annotated[int, Field(ge=10, le=TURN_SECONDS_MAX)]
+#: (v1.2) what happens when a turn-based seat's time runs out
+OnExpiry = Literal["wait", "bot", "end"]
 FillSeconds = Annotated[int, Field(ge=1, le=86400)]
 CHAT_MAX = 500
 ChatText = Annotated[str, Field(min_length=1, max_length=CHAT_MAX)]
@@ -93,6 +98,10 @@ class RoomInfo(_Shape):
     public: bool
     #: addition: each seat's public rating in the game (the leaderboard's figure; None: free or not rated yet)
     ratings: list[int | None] | None = None
+    #: (v1.2 addition) `turn_based` for a room played over days (absent: live)
+    mode: Literal["live", "turn_based"] | None = None
+    #: (v1.2 addition) true: every person of this game is away (a live game leaves the list after a while)
+    away: bool | None = None
     #: (v1.2 addition) per seat: true for a person playing as a guest, false for an account, None for a free
     #: seat or a bot
     guests: list[bool | None] | None = None
@@ -225,6 +234,21 @@ class Create(_Request):
     fill_bots_after: FillSeconds | None = None
     #: v1.1: expiries in a row after which a bot plays the seat until its player moves again (default 3)
     max_expiries: Annotated[int, Field(ge=1, le=100)] | None = None
+    #: (v1.2) `turn_based`: played over days; `turn_seconds` up to 14 days (default 3 days), away players never
+    #: close the room, and `on_expiry` says what a late seat's expiry does
+    mode: Literal["live", "turn_based"] | None = None
+    #: (v1.2, turn-based rooms) `wait` (default: the seat is marked late and the game waits for it), `bot` (the
+    #: seat's bot moves), `end` (the game ends, the late seat named)
+    on_expiry: OnExpiry | None = None
+
+    @model_validator(mode="after")
+    def _clock_of_its_mode(self) -> Self:
+        turn_based = self.mode == "turn_based"
+        if not turn_based and self.turn_seconds is not None and self.turn_seconds > TURN_SECONDS_LIVE_MAX:
+            raise ValueError(f"a live room's turn_seconds is at most {TURN_SECONDS_LIVE_MAX} (longer: turn_based)")
+        if self.on_expiry is not None and not turn_based:
+            raise ValueError("on_expiry is for turn_based rooms")
+        return self
 
 
 class Join(_Request):
@@ -285,7 +309,7 @@ class QuickMatch(_Request):
     seats: SeatCount
     options: JsonMap | None = None
     #: for a room created by the match (an existing room keeps its own)
-    turn_seconds: TurnSeconds | None = None
+    turn_seconds: Annotated[int, Field(ge=10, le=TURN_SECONDS_LIVE_MAX)] | None = None
     fill_bots_after: FillSeconds | None = None
 
 
@@ -361,11 +385,12 @@ class Autoplay(_Request):
     level: BotLevel | None = None
 
 
-HostAction = Literal["kick", "add_bot", "remove_bot", "options", "start"]
+HostAction = Literal["kick", "add_bot", "remove_bot", "options", "start", "mute", "unmute"]
 
 
 class Host(_Request):
-    """The room's creator, before the start: remove a player, add or remove a bot, change options, start."""
+    """The room's creator, before the start: remove a player, add or remove a bot, change options, start;
+    (v1.2 additions) while the room waits or plays: `mute` / `unmute` a seat's chat."""
 
     t: Literal["host"] = "host"
     room: RoomId
@@ -436,6 +461,71 @@ class DeleteAccount(_Request):
     password: Password
 
 
+# ---- client -> server, v1.2: moderation (DESIGN.md section 3c) ------------------------------
+
+ReportReason = Annotated[str, Field(min_length=1, max_length=500)]
+
+
+class Block(_Request):
+    """(v1.2) Receive no chat line of `player` any more (rooms and lobby); it cannot join a room you host."""
+
+    t: Literal["block"] = "block"
+    player: PlayerId
+    #: the name the client showed for that player (kept with the block, listed by `blocks`)
+    name: Name | None = None
+
+
+class Unblock(_Request):
+    """(v1.2) Lift your block of `player`."""
+
+    t: Literal["unblock"] = "unblock"
+    player: PlayerId
+
+
+class BlocksRequest(_Request):
+    """(v1.2 addition) The players you block; answered by `blocks`."""
+
+    t: Literal["blocks"] = "blocks"
+
+
+class MyGamesRequest(_Request):
+    """(v1.2) Every unfinished room where the player holds a seat, from every node; answered by `my_games`."""
+
+    t: Literal["my_games"] = "my_games"
+
+
+class ReportRequest(_Request):
+    """(v1.2) Report `player` to the server's moderators, with the context of `room` (None: the lobby)."""
+
+    t: Literal["report"] = "report"
+    player: PlayerId
+    room: RoomId | None = None
+    reason: ReportReason
+
+
+# ---- client -> server, v1.2: signals of turn-based games -------------------------------------
+
+#: the longest delay an account may ask before its turn's signals (minutes: 14 days, the longest turn)
+NOTIFY_DELAY_MAX = 14 * 24 * 60
+#: an e-mail address as `notify` takes it ("": none); the server checks its shape
+EmailAddress = Annotated[str, Field(max_length=254, pattern=r"^[^\s\x00-\x1f\x7f]*$")]
+#: a webhook as `notify` takes it ("": none); the server checks its scheme and where it leads
+WebhookUrl = Annotated[str, Field(max_length=2000, pattern=r"^[^\s\x00-\x1f\x7f]*$")]
+NotifyDelay = Annotated[int, Field(ge=0, le=NOTIFY_DELAY_MAX)]
+
+
+class NotifyRequest(_Request):
+    """(v1.2 addition) An account's signals of turn-based games: read them (no field) or change them; answered by
+    `notify`. A field left out (or nil) stays as it was; an empty string removes that address. `new_secret`: the
+    webhook's signing secret is replaced."""
+
+    t: Literal["notify"] = "notify"
+    email: EmailAddress | None = None
+    webhook: WebhookUrl | None = None
+    delay_minutes: NotifyDelay | None = None
+    new_secret: bool | None = None
+
+
 ClientMessage = Annotated[
     Hello
     | ListRooms
@@ -463,7 +553,13 @@ ClientMessage = Annotated[
     | DevicesRequest
     | ChangePassword
     | DeleteAccount
-    | PlayerRequest,
+    | PlayerRequest
+    | Block
+    | Unblock
+    | BlocksRequest
+    | ReportRequest
+    | MyGamesRequest
+    | NotifyRequest,
     Field(discriminator="t"),
 ]
 
@@ -605,6 +701,8 @@ class ChatLine(_Shape):
     at: Annotated[int, Field(ge=0)]
     #: (v1.2 addition) true: the sender played as a guest (no account)
     guest: bool | None = None
+    #: (v1.2 addition) the line's id (what `chat_deleted` names)
+    line: Annotated[str, Field(min_length=1, max_length=64)] | None = None
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, populate_by_name=True, serialize_by_alias=True)
 
@@ -620,6 +718,8 @@ class Chat(_Message):
     at: Annotated[int, Field(ge=0)]
     #: (v1.2 addition) true: the sender played as a guest (no account)
     guest: bool | None = None
+    #: (v1.2 addition) the line's id (what `chat_deleted` names)
+    line: Annotated[str, Field(min_length=1, max_length=64)] | None = None
 
     model_config = ConfigDict(
         extra="forbid",
@@ -762,7 +862,55 @@ class Closed(_Message):
 
     t: Literal["closed"] = "closed"
     room: RoomId
-    reason: Literal["nobody_joined", "abandoned"]
+    reason: Literal["nobody_joined", "abandoned", "moderator", "timeout"]
+    #: (v1.2 addition) with `moderator`: the reason the moderator gave, for the viewers
+    message: Annotated[str, Field(max_length=500)] | None = None
+
+
+class Blocked(_Shape):
+    """(v1.2 addition) A player you block, with the name kept when you blocked it."""
+
+    player: PlayerId
+    name: Name | None = None
+
+
+class Blocks(_Answer):
+    """(v1.2 addition) Answer to `blocks`: the players you block, newest first."""
+
+    t: Literal["blocks"] = "blocks"
+    players: list[Blocked]
+
+
+class MyGame(_Shape):
+    """(v1.2) One unfinished room the player holds a seat in: `your_turn` when its seat has a prompt with
+    options; `deadline` (ms since the epoch) when a clock runs for that seat."""
+
+    room: RoomId
+    game: GameId
+    status: Status
+    seat: Seat
+    your_turn: bool
+    deadline: Annotated[int, Field(ge=0)] | None = None
+    #: (addition) `turn_based` or `live`, the seats' names, and whether the seat is marked late
+    mode: Literal["live", "turn_based"] | None = None
+    players: list[Name | None] | None = None
+    late: bool | None = None
+
+
+class MyGames(_Answer):
+    """(v1.2) Answer to `my_games`: the player's unfinished rooms, the most urgent first (its turn first, then the
+    nearest deadline, then the newest)."""
+
+    t: Literal["my_games"] = "my_games"
+    rooms: list[MyGame]
+
+
+class ChatDeleted(_Message):
+    """(v1.2 addition) Push: a moderator deleted chat line `line` of `room` (None: the lobby); clients drop it."""
+
+    t: Literal["chat_deleted"] = "chat_deleted"
+    room: RoomId | None
+    line: Annotated[str, Field(min_length=1, max_length=64)]
 
 
 class DeviceInfo(_Shape):
@@ -781,6 +929,17 @@ class Devices(_Answer):
 
     t: Literal["devices"] = "devices"
     devices: list[DeviceInfo]
+
+
+class Notify(_Answer):
+    """(v1.2 addition) Answer to `notify`: the account's signals as they are now (nil: not that way) and the
+    webhook's signing secret (HMAC-SHA256 key of `X-Marcopolo-Signature`), shown to the account only."""
+
+    t: Literal["notify"] = "notify"
+    email: EmailAddress | None = None
+    webhook: WebhookUrl | None = None
+    delay_minutes: NotifyDelay
+    secret: Annotated[str, Field(min_length=16, max_length=128, pattern=_ID_PATTERN)]
 
 
 ServerMessage = Annotated[
@@ -806,7 +965,11 @@ ServerMessage = Annotated[
     | GameLog
     | AutoplayDone
     | Devices
-    | PlayerPage,
+    | PlayerPage
+    | Blocks
+    | ChatDeleted
+    | MyGames
+    | Notify,
     Field(discriminator="t"),
 ]
 
@@ -816,7 +979,7 @@ CLIENT_TYPES: dict[str, type[BaseModel]] = {
         Hello, ListRooms, WatchLobby, UnwatchLobby, Create, Join, Move, Sync, Leave, Ping,
         QuickMatch, ChatSend, ChatLog, HistoryRequest, ReplayRequest, RatingsRequest, Rematch, Host,
         GameLogRequest, Autoplay, SignUp, SignIn, SignOut, DevicesRequest, ChangePassword, DeleteAccount,
-        PlayerRequest,
+        PlayerRequest, Block, Unblock, BlocksRequest, ReportRequest, MyGamesRequest, NotifyRequest,
     )
 }
 SERVER_TYPES: dict[str, type[BaseModel]] = {
@@ -824,6 +987,6 @@ SERVER_TYPES: dict[str, type[BaseModel]] = {
     for m in (
         Welcome, Rooms, Lobby, Created, Joined, Snapshot, Patch, Ok, Left, Error, Pong,
         Chat, ChatLogAnswer, History, Replay, Ratings, RematchOpened, HostDone, Closed, GameLog, AutoplayDone,
-        Devices, PlayerPage,
+        Devices, PlayerPage, Blocks, ChatDeleted, MyGames, Notify,
     )
 }

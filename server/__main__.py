@@ -155,7 +155,9 @@ def main(argv: list[str] | None = None) -> int:
         settings.host,
         settings.port,
         settings.store_kind,
-        extra={"settings": settings.model_dump(exclude={"store", "records"})},
+        # never the secrets (and not the urls, which may hold a password)
+        extra={"settings": settings.model_dump(exclude={"store", "records", "hello_secret", "admin_token",
+                                                        "smtp_password"})},  # fmt: skip
     )
     from server.net.app import run
     from server.store import StoreLocked

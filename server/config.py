@@ -17,10 +17,11 @@ import os
 import socket
 import sys
 from datetime import UTC, datetime
-from typing import Any, Literal
+from pathlib import Path
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from protocol import MAX_DEPTH, MAX_FRAME
 
@@ -96,7 +97,7 @@ class Settings(BaseSettings):
     max_conns_per_addr: int = Field(
         64, ge=0, description="open connections per client address (0: no limit); more get HTTP 429"
     )
-    trusted_proxies: tuple[str, ...] = Field(
+    trusted_proxies: Annotated[tuple[str, ...], NoDecode] = Field(
         (), description="proxies (IPs or CIDR networks) whose X-Forwarded-For names the client; comma-separated"
     )
     creates_per_minute: int = Field(20, ge=0, description="rooms one player or address may create per minute (0: any)")
@@ -129,7 +130,7 @@ class Settings(BaseSettings):
     passkey_rp_id: str = Field(
         "", description="WebAuthn relying party id (the site's domain); empty: the host name the browser asked for"
     )
-    passkey_origins: tuple[str, ...] = Field(
+    passkey_origins: Annotated[tuple[str, ...], NoDecode] = Field(
         (), description="origins passkey ceremonies may come from, comma-separated; empty: http(s)://HOST asked for"
     )
     finished_ttl: int = Field(7 * 24 * 3600, gt=0, description="seconds finished rooms stay readable")
@@ -169,9 +170,57 @@ class Settings(BaseSettings):
     quick_fill_bots_after: int = Field(
         60, ge=0, description="seconds after which a room opened by quick_match fills with bots (0: never)"
     )
+    turn_based_games: int = Field(
+        50, ge=0, description="unfinished turn-based games one player may hold seats in (0: any)"
+    )
+    # v1.2: signals of turn-based games, by e-mail and webhook (server.node.signals, docs/security.md)
+    public_url: str = Field(
+        "", description="the server's address as players reach it (https://games.example.org): signals link to "
+        "ROOM as PUBLIC-URL/#/room/ROOM; empty: signals carry no link"
+    )
+    smtp_host: str = Field("", description="SMTP server that sends players' turn e-mails; empty: no e-mail")
+    smtp_port: int = Field(587, ge=1, le=65535, description="port of the SMTP server")
+    smtp_tls: Literal["starttls", "tls", "none"] = Field(
+        "starttls", description="starttls (upgrade the connection), tls (TLS from the start) or none (a relay on "
+        "this host only)"
+    )
+    smtp_user: str = Field("", description="SMTP user name (empty: no authentication)")
+    smtp_password: SecretStr = Field(
+        SecretStr(""), description="SMTP password (set it in the environment, MARCOPOLO_SMTP_PASSWORD; never logged)"
+    )
+    smtp_from: str = Field("", description="the From address of turn e-mails (needed with smtp-host)")
+    webhooks: bool = Field(True, description="players may have their turns POSTed to a webhook of theirs")
+    webhook_allow_http: bool = Field(
+        False, description="accept http:// webhooks (default: https only; the signature is then readable on the way)"
+    )
+    webhook_allow_private: bool = Field(
+        False, description="TESTS ONLY: accept webhooks on private, loopback, link-local and reserved addresses "
+        "(by default refused, so players cannot make the server reach its own network)"
+    )
+    signals_pending: int = Field(
+        10_000, ge=1, description="turn signals a node keeps waiting for their players' delays at once (more: dropped)"
+    )
     chat_lines: int = Field(5, ge=0, description="chat lines one connection may send per chat-window (0: any)")
     chat_window: float = Field(10.0, gt=0, description="seconds of the chat rate limit's window")
+    # moderation (server.node.moderation, docs/security.md)
+    chat_lines_per_addr: int = Field(
+        15, ge=0, description="chat lines one client address may send per chat-window on all nodes together (0: any)"
+    )
+    chat_deny: Annotated[tuple[str, ...], NoDecode] = Field(
+        (), description="words a chat line may not hold (compared folded like names), comma-separated"
+    )
+    chat_deny_file: Path | None = Field(None, description="a file of denied words, one per line (# comments)")
+    reports_per_hour: int = Field(20, ge=1, description="reports one player may file per hour")
+    admin_token: str = Field(
+        "", description="bearer token of the /admin/ HTTP API (set it in the environment; empty: the API is off)"
+    )
     close_waiting_after: int = Field(3600, ge=0, description="seconds after which a waiting room closes (0: never)")
+    close_empty_after: int = Field(
+        600, ge=0, description="seconds after which a waiting room nobody sits in closes (0: never)"
+    )
+    lobby_away_after: int = Field(
+        600, ge=0, description="seconds after which a live game whose players are all away leaves the lobby (0: never)"
+    )
     close_away_after: int = Field(
         24 * 3600, ge=0, description="seconds all players of a game may be away before it closes (0: never)"
     )
@@ -208,7 +257,7 @@ class Settings(BaseSettings):
             raise ValueError("hard_frame_limit must be above max_frame")
         return self
 
-    @field_validator("trusted_proxies", "passkey_origins", mode="before")
+    @field_validator("trusted_proxies", "passkey_origins", "chat_deny", mode="before")
     @classmethod
     def _split_proxies(cls, value: Any) -> Any:
         if isinstance(value, str):

@@ -8,6 +8,14 @@ from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
+#: (kind, outcome) of `mp_signals_total` (v1.2 signals of turn-based games, server.node.signals): an e-mail or a
+#: webhook sent, failed (refused by its server, timed out, unreachable) or refused (a webhook leading to a private
+#: address at send time); a turn claimed by another node (duplicate) or over the node's bound of waiting signals
+SIGNAL_OUTCOMES = (
+    ("email", "sent"), ("email", "failed"), ("webhook", "sent"), ("webhook", "failed"), ("webhook", "refused"),
+    ("turn", "duplicate"), ("turn", "dropped"),
+)  # fmt: skip
+
 
 class Metrics:
     """All the node's metrics; a fresh instance per server so tests do not share counters."""
@@ -46,6 +54,8 @@ class Metrics:
             registry=r,
         )
         self.accounts = Counter("mp_account_actions", "Sign-ups, sign-ins and sign-outs", ["action"], registry=r)
+        self.reports = Counter("mp_reports", "Reports players filed", registry=r)
+        self.admin_actions = Counter("mp_admin_actions", "Administrators' actions, by kind", ["action"], registry=r)
         self.store_refused = Counter(
             "mp_store_refused_writes", "Room writes the store refused outright (disk full, out of memory, read-only)",
             registry=r,
@@ -54,6 +64,12 @@ class Metrics:
             "mp_relay_timeouts", "Requests forwarded to another node that this node answered itself at their deadline",
             registry=r,
         )
+        self.signals = Counter(
+            "mp_signals", "Signals of turn-based games (e-mail, webhook), by kind and outcome", ["kind", "outcome"],
+            registry=r,
+        )
+        for kind, outcome in SIGNAL_OUTCOMES:  # every series exists from the start (rates need a first sample)
+            self.signals.labels(kind, outcome)
 
         self._out: dict[tuple[int, str], Any] = {}
         #: frames and bytes sent since the last scrape, by type: plain ints on the hot path (a Prometheus

@@ -45,7 +45,15 @@ from clients.cli.i18n import LANGUAGES, _, error_sentence, language_from_env, se
 from clients.cli.interactive import Interactive, folded, stdin_lines
 from clients.cli.public import invite_link, parse_link
 from clients.cli.render import renderer_for, result_lines
-from clients.cli.session import AuthError, Session, SessionLost, default_token_file, forget_token, read_token
+from clients.cli.session import (
+    AuthError,
+    Banned,
+    Session,
+    SessionLost,
+    default_token_file,
+    forget_token,
+    read_token,
+)
 from clients.client import ServerError
 
 DEFAULT_URL = "ws://127.0.0.1:8765/ws"
@@ -267,6 +275,9 @@ async def run(
     except PasswordMissing as err:
         out.print(Text(str(err), style="red"))
         return 2
+    except Banned as err:  # v1.2: said once, never reconnected (the message says until when and why)
+        out.print(Text(error_sentence("banned", err.message), style="red"))
+        return 1
     except SessionLost as err:
         out.print(Text(str(err), style="red"))
         return 1

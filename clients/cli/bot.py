@@ -85,14 +85,15 @@ class RandomBot:
         self.reconnects = 0
 
     async def play(self) -> dict[str, Any]:
-        """Move whenever the view has a prompt; return the final view once it has a result."""
+        """Move whenever the view has a prompt; return the final view once it has a result (or once the server closed
+        the room, v1.2 `closed`: a moderator, say)."""
         refused_in_a_row = 0
         while True:
             view = self.session.view(self.room)
             if view is None:
                 await self._rejoin()
                 continue
-            if view.get("result"):
+            if view.get("result") or (view.get("closed") and view.get("status") == "finished"):
                 return view
             v0 = self.session.version(self.room)
             if self.level not in CLIENT_LEVELS:

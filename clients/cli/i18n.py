@@ -95,11 +95,17 @@ ERRORS: dict[str, str] = {
     "stale": N_("The game moved on before your move arrived."),
     "name_taken": N_("An account holds that name (or one that reads the same): choose another."),
     "bad_credentials": N_("No account has that name and password."),
+    "banned": N_("You are banned from this server."),
+    "muted": N_("The room's host muted your chat in this room: your line was not sent."),
+    "filtered": N_("That line holds a word this server does not allow: it was not sent."),
 }
 
 
 def error_sentence(code: str, message: str) -> str:
-    """An error code as a sentence in the current language; an unknown code shows the server's message."""
+    """An error code as a sentence in the current language; an unknown code shows the server's message (and so does
+    `banned`: it says until when and why)."""
+    if code == "banned":
+        return _(ERRORS[code]) + " " + _("The server said: {message}").format(message=message)
     if code in ERRORS:
         return _(ERRORS[code])
     return _("The server said: {message}").format(message=message)

@@ -8,8 +8,12 @@ the prompt's options numbered so a move is one number + Enter; the turn clock, t
 `s` sync, `l` leave, `q` quit, `t` take a seat, `r` rematch), the replay screen (first, back, forward,
 last, go to a version), the account's commands (`devices` lists where it is signed in, `sign out` [everywhere
 | N] signs this device, every device or device N out, `password` sets a new one, `delete account` deletes it; a
-password is asked with the input hidden), and reading stdin on a daemon thread so the event loop never blocks (a
-thread that never returns cannot hold up the exit, unlike one in the default executor).
+password is asked with the input hidden), moderation (v1.2: `block NAME`, `unblock NAME`, `blocked`, `report NAME
+REASON` in the lobby and in a room, a name read from the chat lines held (their `from`) or the room's seats; `mute` /
+`unmute SEAT|NAME` for the room's host; blocked players' lines hidden, lines a moderator deleted dropped, a room a
+moderator closed said so, the errors `muted`, `filtered` and `banned` as sentences), and reading stdin on a daemon
+thread so the event loop never blocks (a thread that never returns cannot hold up the exit, unlike one in the
+default executor).
 Must not: know any game's rules or draw a view itself; all drawing is in `render`.
 """
 
@@ -64,6 +68,12 @@ BOARD_HELP = N_(
     "me: your page"
 )
 GUEST_HELP = N_("Playing as the guest {name}: start with --sign-up to keep your name and ratings, or --sign-in.")
+MODERATION_HELP = N_(
+    "block NAME: hide a player's chat   unblock NAME   blocked: whom you block   report NAME REASON: tell the "
+    "moderators"
+)
+HOST_HELP = N_("mute SEAT or NAME, unmute SEAT or NAME: the room's host silences or frees a seat's chat")
+MODERATOR_CLOSED = N_("Closed by a moderator: {message}")
 REPLAY_HELP = N_("f: first   b: back   n or Enter: forward   e: last   g N: go to version N   l: lobby   q: quit")
 #: the clock of a room made by `quick` (as in the browser): strangers cannot hold a game up for long
 QUICK_TURN_SECONDS = 120
@@ -93,6 +103,14 @@ def echo_stdin(on: bool) -> None:
 def folded(text: str) -> str:
     """Text compared loosely: runs of whitespace as one space, case folded."""
     return " ".join(text.split()).casefold()
+
+
+def room_options(view: dict[str, Any] | None) -> list[Any]:
+    """The options of a view's prompt; none in a room the server closed (v1.2 `closed`: a moderator, nobody joined,
+    abandoned), whatever its view still holds."""
+    if not view or (view.get("closed") and view.get("status") == "finished"):
+        return []
+    return list((view.get("prompt") or {}).get("options") or [])
 
 
 def stdin_lines() -> asyncio.Queue[str | None]:
@@ -163,6 +181,8 @@ class Interactive:
         self.devices: list[dict[str, Any]] | None = None
         #: said once the screen is left (after a sign-out), or None
         self.farewell: str | None = None
+        #: v1.2: players known by their chat lines (also of connections before this one): player id -> name
+        self.speakers: dict[str, str] = {}
 
     # ---- main loop ------------------------------------------------------------------------
 
@@ -222,6 +242,8 @@ class Interactive:
                 elif kind == "tick":
                     view = self.session.view(self.room) if self.room else None
                     dirty = dirty or bool(view and view.get("clock") and self.replay is None)
+                elif kind == "push":
+                    dirty = self._on_push(arg) or dirty
                 elif kind == "closed" and arg is self.session.client:  # skip stale events of replaced clients
                     await self.session.reconnect()
                     dirty = True
@@ -275,8 +297,7 @@ class Interactive:
     def choice_labels(self) -> list[str]:
         """The current prompt's options in words, numbered from 1 (for completion)."""
         view = self.session.view(self.room) if self.room else None
-        options = ((view or {}).get("prompt") or {}).get("options") or []
-        return [option_label(view or {}, o) for o in options]
+        return [option_label(view or {}, o) for o in room_options(view)]
 
     def show(self) -> None:
         """Redraw the current screen: the room's view and options, or the lobby and its menu.
@@ -303,9 +324,26 @@ class Interactive:
             paint()
 
     def chats(self, room: str | None) -> list[dict[str, Any]]:
-        """The chat lines this connection holds for a room (None: the lobby), oldest first."""
+        """The chat lines this connection holds for a room (None: the lobby), oldest first; none of a player blocked
+        (lines received before the block, or on their way while it was made)."""
         lines = getattr(self.session.client, "chats", None) or []
-        return [c for c in lines if c.get("room") == room]
+        blocked = getattr(self.session, "blocked", None) or {}
+        return [c for c in lines if c.get("room") == room and c.get("from") not in blocked]
+
+    def _on_push(self, msg: Any) -> bool:
+        """A push that answers no request (v1.2: `closed`, `chat_deleted`); whether the screen must be redrawn."""
+        if not isinstance(msg, dict):
+            return False
+        t, room = msg.get("t"), msg.get("room")
+        if t == "chat_deleted":  # the client dropped the line already
+            return self.replay is None and room == self.room
+        if t == "closed" and msg.get("reason") == "moderator":
+            if room != self.room:  # on the room's screen its view says so
+                self.notice = _("Room {room} was closed by a moderator: {message}").format(
+                    room=room, message=msg.get("message") or ""
+                )
+            return self.replay is None
+        return False
 
     def _print_screen(self) -> None:
         view = self.session.view(self.room) if self.room else None
@@ -320,6 +358,9 @@ class Interactive:
         elif self.room and view is not None:
             public.gather_log(self.logs.setdefault(self.room, {}), view)
             self.console.print(render_view(view))
+            if view.get("closed") == "moderator":
+                closed = _(MODERATOR_CLOSED).format(message=view.get("closed_message") or "")
+                self.console.print(Text(closed, style="bold red"))
             clock = public.clock_line(view)
             if clock is not None:
                 self.console.print(clock)
@@ -341,6 +382,8 @@ class Interactive:
                 self.console.print(Text(_("A rematch is open: r joins it."), style="bold"))
             self.console.print(Text(_(ROOM_HELP), style="dim"))
             self.console.print(Text(_(ROOM_MORE), style="dim"))
+            self.console.print(Text(_(MODERATION_HELP), style="dim"))
+            self.console.print(Text(_(HOST_HELP), style="dim"))
         else:
             self.room = None
             client = self.session.client
@@ -371,6 +414,7 @@ class Interactive:
                 self.console.print(chat)
             self.console.print(Text(_(LOBBY_MENU), style="bold"))
             self.console.print(Text(_(LOBBY_MORE), style="dim"))
+            self.console.print(Text(_(MODERATION_HELP), style="dim"))
             welcome = getattr(self.session, "welcome", None) or {}
             name = str(welcome.get("name") or getattr(self.session, "name", ""))
             account = _(ACCOUNT_HELP) if welcome.get("account") else _(GUEST_HELP)
@@ -435,6 +479,8 @@ class Interactive:
                 if text:
                     await self.session.c.chat(text, room=self.room)
                 return True
+            if await self._moderation_command(line):
+                return True
             if self.room is not None and self.log_shown is not None:
                 word, _sep, rest = line.partition(" ")
                 self.log_shown = int(rest) if word == "log" and rest.strip().isdigit() else None
@@ -452,6 +498,218 @@ class Interactive:
         finally:
             self._set_hidden(self.pending is not None and self.pending[0] in HIDDEN_QUESTIONS)
         return True
+
+    # ---- moderation (v1.2) ------------------------------------------------------------------
+
+    async def _moderation_command(self, line: str) -> bool:
+        """`block NAME`, `unblock NAME`, `blocked`, `report NAME REASON…`, `mute SEAT|NAME`, `unmute SEAT|NAME`;
+        False when the line is none of them."""
+        word, _sep, rest = line.partition(" ")
+        word, rest = word.lower(), " ".join(rest.split())
+        if word == "blocked" and not rest:
+            await self._list_blocked()
+        elif word == "block":
+            await self._block(rest)
+        elif word == "unblock":
+            await self._unblock(rest)
+        elif word == "report":
+            await self._report(rest)
+        elif word in ("mute", "unmute"):
+            await self._mute(word, rest)
+        else:
+            return False
+        return True
+
+    def _learn_speakers(self) -> None:
+        """Remember who wrote the chat lines held (player id -> name)."""
+        for c in getattr(self.session.client, "chats", None) or []:
+            if c.get("from") and c.get("name"):
+                self.speakers[str(c["from"])] = str(c["name"])
+
+    @staticmethod
+    def _bare(name: str) -> str:
+        """A name as typed or shown, compared loosely: without the marks the screen adds ((guest), (you), (muted))."""
+        text = folded(name)
+        marks = {folded(m) for m in ("(guest)", "(you)", "(muted)", _("(guest)"), _("(you)"), _("(muted)"))}
+        changed = True
+        while changed:
+            changed = False
+            for mark in marks:
+                if text.endswith(" " + mark):
+                    text = text[: -len(mark) - 1].rstrip()
+                    changed = True
+        return text
+
+    def _candidates(self, name: str, among: dict[str, str | None] | None = None) -> dict[str, str]:
+        """The players called `name` (player id -> the name shown) among the chat's writers (or `among`)."""
+        want = self._bare(name)
+        if among is None:
+            self._learn_speakers()
+            among = dict(self.speakers)
+        return {pid: str(shown) for pid, shown in among.items() if shown and self._bare(str(shown)) == want}
+
+    async def _learn_from_log(self) -> None:
+        """Ask for the chat log of the screen's room (or the lobby) and remember its writers."""
+        try:
+            log = await self.session.c.chat_log(self.room)
+        except ServerError:
+            return
+        for c in log:
+            if c.get("from") and c.get("name"):
+                self.speakers[str(c["from"])] = str(c["name"])
+
+    def _seated(self, name: str) -> bool:
+        """Whether a seat of the room on screen shows that name."""
+        view = self.session.view(self.room) if self.room else None
+        seats = (view or {}).get("seats") or []
+        return any(s.get("name") and self._bare(str(s["name"])) == self._bare(name) for s in seats)
+
+    def _one_player(self, name: str, found: dict[str, str]) -> tuple[str, str] | None:
+        """The one player `found` for `name` (id, name), else None with the reason in the notice."""
+        others = {pid: shown for pid, shown in found.items() if pid != self.session.player}
+        if not others and found:
+            self.notice = _("That is you.")
+        elif not others and self._seated(name):
+            self.notice = _(
+                "{name} holds a seat here but has written nothing in the chat, so this client cannot tell who that "
+                "is (the server shows no player ids)."
+            ).format(name=name)
+        elif not others:
+            self.notice = _("Nobody called {name} is in the chat or the seats here.").format(name=name)
+        elif len(others) > 1:
+            self.notice = _(
+                "More than one player called {name} wrote in the chat: this client cannot tell which one you mean."
+            ).format(name=name)
+        else:
+            return next(iter(others.items()))
+        return None
+
+    async def _find_player(self, name: str) -> tuple[str, str] | None:
+        """A player by a name shown in the chat (or seated and known by a chat line of the room's log)."""
+        found = self._candidates(name)
+        if not [pid for pid in found if pid != self.session.player]:
+            await self._learn_from_log()
+            found = self._candidates(name)
+        return self._one_player(name, found)
+
+    async def _block(self, name: str) -> None:
+        if not name:
+            self.notice = _("Name the player: {usage}").format(usage="block NAME")
+            return
+        hit = await self._find_player(name)
+        if hit is None:
+            return
+        pid, shown = hit
+        await self.session.block(pid, shown)
+        self.notice = _("Blocked {name}: you will see none of their chat lines.").format(name=shown)
+
+    async def _unblock(self, name: str) -> None:
+        if not name:
+            self.notice = _("Name the player: {usage}").format(usage="unblock NAME")
+            return
+        await self.session.blocks()
+        found = self._candidates(name, self.session.blocked) or {
+            pid: shown for pid, shown in self._candidates(name).items() if pid in self.session.blocked
+        }
+        if not found:
+            self.notice = _("You do not block anybody called {name}.").format(name=name)
+            return
+        hit = self._one_player(name, found)
+        if hit is None:
+            return
+        pid, shown = hit
+        await self.session.unblock(pid)
+        await self._refresh_chat()
+        self.notice = _("Unblocked {name}: their chat lines show again.").format(name=shown)
+
+    async def _refresh_chat(self) -> None:
+        """The chat of the screen's room (or the lobby) read again: the lines of a player just unblocked show."""
+        client = self.session.client
+        if client is None:
+            return
+        try:
+            log = await client.chat_log(self.room)
+        except ServerError:
+            return
+        room = self.room
+        ids = {c.get("line") for c in log}
+        last = max((int(c.get("at") or 0) for c in log), default=0)
+        others = [c for c in client.chats if c.get("room") != room]
+        # lines pushed while the log was read, not in it yet
+        newer = [c for c in client.chats if c.get("room") == room and c.get("line") not in ids]
+        newer = [c for c in newer if int(c.get("at") or 0) >= last]
+        client.chats[:] = others + [{**c, "room": room} for c in log] + newer
+
+    async def _list_blocked(self) -> None:
+        players = await self.session.blocks()
+        if not players:
+            self.notice = _("You block nobody.")
+            return
+        names = ", ".join(str(p.get("name") or _("(no name known)")) for p in players)
+        self.notice = _("You block: {names}").format(names=names)
+
+    async def _report(self, rest: str) -> None:
+        """`report NAME REASON…`: the longest run of first words that names a player, the rest the reason."""
+        words = rest.split()
+        if len(words) < 2:
+            self.notice = _("Name the player and say why: {usage}").format(usage="report NAME REASON")
+            return
+        hit: tuple[str, str] | None = None
+        for attempt in range(2):
+            for k in range(len(words) - 1, 0, -1):
+                found = self._candidates(" ".join(words[:k]))
+                if [pid for pid in found if pid != self.session.player]:
+                    hit = self._one_player(" ".join(words[:k]), found)
+                    if hit is None:
+                        return
+                    reason = " ".join(words[k:])
+                    break
+            if hit is not None or attempt:
+                break
+            await self._learn_from_log()
+        if hit is None:
+            self._one_player(words[0], self._candidates(words[0]))
+            return
+        pid, shown = hit
+        await self.session.report(pid, reason, self.room)
+        self.notice = _("Reported {name} to the moderators.").format(name=shown)
+
+    async def _mute(self, action: str, what: str) -> None:
+        """`mute SEAT|NAME`, `unmute SEAT|NAME`: the room's host silences (or frees) a seat's chat in the room."""
+        view = self.session.view(self.room) if self.room else None
+        if self.room is None or view is None:
+            self.notice = _("mute and unmute are for the host of the room on screen: open the room first.")
+            return
+        if not what:
+            self.notice = _("Name the seat: {usage}").format(usage=f"{action} SEAT|NAME")
+            return
+        seats = view.get("seats") or []
+        if what.isdigit():
+            seat = int(what) - 1
+            if not 0 <= seat < len(seats):
+                self.notice = _("Choose a seat from 1 to {n}.").format(n=len(seats))
+                return
+        else:
+            hits = [i for i, s in enumerate(seats) if s.get("name") and self._bare(str(s["name"])) == self._bare(what)]
+            if not hits:
+                self.notice = _("No seat of this room is called {name}.").format(name=what)
+                return
+            seat = hits[0]
+        name = str(seats[seat].get("name") or _("seat {n}").format(n=seat + 1))
+        try:
+            await self.session.c.host(self.room, action, seat=seat)
+        except ServerError as err:
+            if err.code == "forbidden" and view.get("status") == "finished":
+                self.notice = _("The game is over: there is no chat to mute any more.")
+            elif err.code == "forbidden":
+                self.notice = _("Only the room's host can mute or unmute a seat.")
+            elif err.code == "bad_message":
+                self.notice = _("Choose a seat another person holds (not a server bot, not your own).")
+            else:
+                raise
+            return
+        done = _("Muted {name}: their chat in this room is refused.") if action == "mute" else _("Unmuted {name}.")
+        self.notice = done.format(name=name)
 
     # ---- the account (v1.2) ----------------------------------------------------------------
 
@@ -817,7 +1075,7 @@ class Interactive:
             self.notice = _("Left room {room}.").format(room=room)
             return True
         view = self.session.view(self.room) or {}
-        options = (view.get("prompt") or {}).get("options") or []
+        options = room_options(view)
         try:
             n = int(word)
         except ValueError:

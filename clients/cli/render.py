@@ -47,6 +47,11 @@ def guest_mark(name: str, guest: Any) -> str:
     return f"{name} {_('(guest)')}" if guest is True else name
 
 
+def muted_mark(name: str, muted: Any) -> str:
+    """A seat's name marked `(muted)` when the room's host muted its chat (v1.2 `muted: true` on the seat)."""
+    return f"{name} {_('(muted)')}" if muted is True else name
+
+
 def guest_of(guests: Any, i: int) -> Any:
     """Entry `i` of a per-seat `guests` list (None when the list is absent or too short)."""
     return guests[i] if isinstance(guests, list) and 0 <= i < len(guests) else None
@@ -59,14 +64,15 @@ def names_with_guests(players: Sequence[Any], guests: Any, free: str = "·") -> 
 
 def seat_name(view: View, seat: int | None, *, you: bool = True, guest: bool = False) -> str:
     """A seat's player name (or `seat N`), marked `(you)` for the viewer's own seat and, with `guest`, `(guest)` for
-    a person playing without an account (the seat's `guest`, v1.2)."""
+    a person playing without an account (the seat's `guest`, v1.2) and `(muted)` for a seat whose chat the room's
+    host muted (the seat's `muted`, v1.2)."""
     if seat is None:
         return _("nobody")
     seats = view.get("seats") or []
     name = seats[seat].get("name") if 0 <= seat < len(seats) else None
     label = name or _("seat {n}").format(n=seat + 1)
     if guest and 0 <= seat < len(seats):
-        label = guest_mark(label, seats[seat].get("guest"))
+        label = muted_mark(guest_mark(label, seats[seat].get("guest")), seats[seat].get("muted"))
     if you and view.get("you") == seat:
         label += " " + _("(you)")
     return label
@@ -183,9 +189,10 @@ def option_labels(view: View) -> list[str]:
 
 
 def render_prompt(view: View) -> RenderableType:
-    """The prompt's text and its options numbered from 1, or what the viewer is waiting for."""
+    """The prompt's text and its options numbered from 1, or what the viewer is waiting for (nothing to do in a
+    room the server closed, v1.2 `closed`, even when its view still holds a prompt)."""
     prompt = view.get("prompt")
-    if view.get("result"):
+    if view.get("result") or (view.get("closed") and view.get("status") == "finished"):
         return Text(_("The game is over."), style="bold")
     if not prompt:
         if view.get("you") is None:
@@ -205,8 +212,8 @@ def render_prompt(view: View) -> RenderableType:
 
 
 def seats_table(view: View) -> Table:
-    """Seats with their player names, whether taken and whether connected (and each player's rating in the
-    game, when the server gives any)."""
+    """Seats with their player names (guests and muted seats marked), whether taken and whether connected (and each
+    player's rating in the game, when the server gives any)."""
     seats = view.get("seats") or []
     rated = any(isinstance(s.get("rating"), int) for s in seats)
     table = Table(title=_("Seats"), title_justify="left", show_edge=False, pad_edge=False)
@@ -217,6 +224,7 @@ def seats_table(view: View) -> Table:
         table.add_column(_("rating"), justify="right")
     for i, s in enumerate(seats):
         name = guest_mark(s.get("name") or ("—" if not s.get("taken") else "?"), s.get("guest"))
+        name = muted_mark(name, s.get("muted"))
         if view.get("you") == i:
             name += " " + _("(you)")
         row = [str(i + 1), name, _("yes") if s.get("connected") else (_("no") if s.get("taken") else "")]

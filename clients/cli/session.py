@@ -5,9 +5,11 @@ same player, a guest or an account), a sign-up or sign-in on the first connectio
 asked for only when the saved token does not resume that account already, sent once, never kept), signing
 out (the token file is removed), re-joining the rooms listed in `welcome.rooms` and the rooms this session
 joined itself, a new password and deleting the account (then, as after a sign-out, the token file goes),
-reconnecting with backoff when the connection drops, the invites of unlisted rooms (kept across
-connections), and one event queue fed by the client (`("update", room)`, `("lobby", None)`, `("chat", room)`,
-`("closed", client)`) that the interactive loop and the bot read.
+reconnecting with backoff when the connection drops (not after a ban, v1.2: `Banned` says why and until when), the
+invites of unlisted rooms (kept across connections), the players this player blocks (v1.2, as last told by the
+server), and one event queue fed by the client (`("update", room)`, `("lobby", None)`, `("chat", room)`,
+`("push", message)` for pushes such as `closed` and `chat_deleted`, `("closed", client)`) that the interactive loop
+and the bot read.
 Must not: render or decide moves; game rules stay on the server.
 """
 
@@ -32,6 +34,8 @@ Event = tuple[str, Any]
 REPLACED = 4001
 #: close code after a sign-out of this device or the deletion of the account (v1.2): its token resumes nothing
 SIGNED_OUT = 4002
+#: close code of a banned party's connections (v1.2); the close's reason says until when and why
+BANNED = 4003
 
 #: errors that mean "the connection is gone or never came up": worth a reconnect
 CONNECTION_ERRORS: tuple[type[BaseException], ...] = (OSError, ConnectionClosed, InvalidHandshake, TimeoutError)
@@ -43,6 +47,15 @@ LOG_ERRORS: tuple[type[BaseException], ...] = (ServerError, *CONNECTION_ERRORS)
 
 class SessionLost(Exception):
     """Every attempt to (re)connect failed; not an OSError, so retry loops do not catch it."""
+
+
+class Banned(SessionLost):
+    """(v1.2) An administrator banned this player or its address: the server closed the connection (4003) or
+    refused `hello` (`banned`); `message` is the server's, which says until when and why. Never reconnected."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
 class AuthError(ServerError):
@@ -117,6 +130,8 @@ class Session:
         #: invites of unlisted rooms (created here, from a pasted link, from a rematch): room -> secret
         self.invites: dict[str, str] = {}
         self.events: asyncio.Queue[Event] = asyncio.Queue()
+        #: v1.2: the players this player blocks, as last told by the server: player id -> the name kept with it
+        self.blocked: dict[str, str | None] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
 
@@ -140,11 +155,14 @@ class Session:
         taken back: two clients sharing a token would otherwise push each other out forever.
         """
         code = self.client.close_code if self.client is not None else None
+        reason = self.client.close_reason if self.client is not None else None
         await self._drop()
         if code == REPLACED:
             raise SessionLost("this player connected from somewhere else; leaving the seat to that connection")
         if code == SIGNED_OUT:
             raise SessionLost("this device was signed out of the account (or the account deleted)")
+        if code == BANNED:
+            raise Banned(reason or "banned")
         self.say("connection lost; reconnecting…")
         return await self._with_retries(first=False)
 
@@ -170,6 +188,9 @@ class Session:
             except InvalidURI:
                 raise
             except ServerError as err:
+                if err.code == "banned":  # hello, sign_in or sign_up refused: the message says until when
+                    await self._drop()
+                    raise Banned(err.message) from None
                 if isinstance(err, AuthError) or err.code not in ("unavailable", "rate_limited"):
                     await self._drop()
                     raise
@@ -205,6 +226,7 @@ class Session:
         self.player = welcome["player"]
         write_token(self.token_file, welcome["token"])
         client.on_update = lambda room: self.events.put_nowait(("update", room))
+        client.on_push = lambda msg: self.events.put_nowait(("push", msg))
         client.invites.update(self.invites)
         self._tasks = [
             asyncio.create_task(self._watch_closed(client)),
@@ -303,6 +325,7 @@ class Session:
         if client is not None:
             self.invites.update(client.invites)  # invites pushed with a rematch outlive the connection
             client.on_update = None
+            client.on_push = None
             with contextlib.suppress(*CONNECTION_ERRORS):
                 await client.close()
 
@@ -318,13 +341,14 @@ class Session:
             self.events.put_nowait(("lobby", None))
 
     async def _watch_chat(self, client: Client) -> None:
-        seen = 0
+        seen = 0  # lines received (the list also loses the lines a moderator deletes: counted, not indexed)
         while True:
             await client.chat_changed.wait()
             client.chat_changed.clear()
-            for line in client.chats[seen:]:
+            fresh = min(client.chat_count - seen, len(client.chats))
+            for line in client.chats[len(client.chats) - fresh :] if fresh > 0 else []:
                 self.events.put_nowait(("chat", line.get("room")))
-            seen = len(client.chats)
+            seen = client.chat_count
 
     # ---- requests that the session remembers ----------------------------------------------
 
@@ -409,6 +433,28 @@ class Session:
         answer = await self.c.request("watch_lobby")
         rooms: list[dict[str, Any]] = answer["rooms"]
         return rooms
+
+    # ---- moderation (v1.2) ------------------------------------------------------------------
+
+    async def block(self, player: str, name: str | None) -> None:
+        """Block a player: the server sends none of its chat lines any more, and it cannot join a room this
+        player hosts."""
+        await self.c.block(player, name)
+        self.blocked[player] = name
+
+    async def unblock(self, player: str) -> None:
+        await self.c.unblock(player)
+        self.blocked.pop(player, None)
+
+    async def blocks(self) -> list[dict[str, Any]]:
+        """The players this player blocks, newest first (`{player, name}`); kept in `blocked`."""
+        players = await self.c.blocks()
+        self.blocked = {str(p["player"]): p.get("name") for p in players}
+        return players
+
+    async def report(self, player: str, reason: str, room: str | None = None) -> None:
+        """Report a player to the moderators, with the context of `room` (None: the lobby)."""
+        await self.c.report(player, reason, room)
 
     def view(self, room: str) -> dict[str, Any] | None:
         """The current view of a room, if this connection holds one."""

@@ -29,6 +29,8 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from server.config import Settings
+from server.net.admin import PREFIX as ADMIN_PREFIX
+from server.net.admin import AdminApi
 from server.net.conn import Conn
 from server.node.accounts import PasskeyError
 from server.node.cluster import RedisCluster
@@ -122,6 +124,8 @@ class App:
         )
         self.records = open_records(settings.records, self.store, timeout=settings.records_timeout)
         self.hub = Hub(settings, self.store, cluster=cluster, records=self.records)
+        #: /admin/ (closed, answering 404, unless --admin-token is set)
+        self.admin = AdminApi(self.hub, settings.admin_token)
         self.server: Server | None = None
         self._bootstrap: asyncio.Task[None] | None = None
         root = Path(settings.web_root) if settings.web_root else DEFAULT_WEB_ROOT
@@ -130,6 +134,12 @@ class App:
             raise ValueError(f"hello_auth must be none, secret or hmac, not {settings.hello_auth!r}")
         if settings.hello_auth != "none" and len(settings.hello_secret) < 16:
             raise ValueError("a closed server (hello_auth) needs a hello_secret of at least 16 characters")
+        if settings.smtp_host and "@" not in settings.smtp_from:
+            raise ValueError("turn e-mails (smtp_host) need a From address (smtp_from)")
+        if settings.public_url and not settings.public_url.startswith(("https://", "http://")):
+            raise ValueError("public_url is the server's http(s):// address as players reach it")
+        if settings.admin_token and len(settings.admin_token) < 16:
+            raise ValueError("an admin_token has at least 16 characters (or is empty: /admin/ is then off)")
         self.proxies = parse_proxies(settings.trusted_proxies)
         #: open WebSocket connections by client address (for `max_conns_per_addr`)
         self.by_addr: dict[str, set[ServerConnection]] = {}
@@ -263,6 +273,12 @@ class App:
             return _response(200, self.hub.metrics.render(), "text/plain; version=0.0.4; charset=utf-8")
         if path.startswith(PASSKEY_ROUTES):
             return await self._passkey(connection, request, path)
+        if path.startswith(ADMIN_PREFIX):
+            peer = str(connection.remote_address[0]) if connection.remote_address else ""
+            return await self.admin.handle(request, client_address(peer, request.headers.get("X-Forwarded-For"),
+                                                                   self.proxies))  # fmt: skip
+        if getattr(request, "method", "GET") != "GET":
+            return _json(405, {"error": "method_not_allowed", "message": "only GET here"})
         return self._static(path)
 
     # ---- passkeys (WebAuthn) --------------------------------------------------------------------

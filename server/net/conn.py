@@ -70,6 +70,8 @@ class Conn:
         #: v1.2: the player is an account (signed up or in), and the hash of the token it said hello with
         self.account = False
         self.token_key: str | None = None
+        #: v1.2: the players this connection's player blocks: their chat lines are not sent to it
+        self.blocked: set[str] = set()
         #: the client's address (after trusted-proxy resolution), for per-address limits
         self.addr = addr
         self.closed = False
@@ -120,6 +122,8 @@ class Conn:
         """Queue one message; a reader too slow to keep up is disconnected rather than buffered."""
         if self.closed:
             return
+        if self.blocked and msg.get("t") == "chat" and msg.get("from") in self.blocked:
+            return  # a line of a player this one blocks (rooms and lobby, relayed or not)
         self.push_bytes(encode(msg), str(msg.get("t", "?")))
 
     def push_bytes(self, data: bytes, t: str = "?") -> None:

@@ -17,7 +17,7 @@ import hmac
 import logging
 import secrets
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from typing import Any, Protocol
 
 from pydantic import ValidationError
@@ -31,14 +31,17 @@ from server.metrics import Metrics
 from server.node import lobby
 from server.node.accounts import DEVICE_ID_CHARS, Accounts, Identity, token_key
 from server.node.cluster import LocalCluster, RedisCluster, RemoteConn
+from server.node.moderation import Moderation
+from server.node.signals import Signals
 from server.rooms import botpool
 from server.rooms.clock import DEFAULT_MAX_EXPIRIES
-from server.rooms.core import Room, RoomError
+from server.rooms.core import Room, RoomError, now_ms
 from server.rooms.meta import RoomMeta
 from server.rooms.names import NameRefused, check_name
 from server.rooms.replay import restore
 from server.rooms.results import seat_ratings
 from server.rooms.standard import standard_extensions
+from server.rooms.timers import away_from_lobby
 from server.store import records_for
 from server.store.base import Store, StoreRefused, StoreUnavailable
 from server.store.records import Records
@@ -54,6 +57,8 @@ JOIN_CONFIRM_SECONDS = 1.5
 REFUSING_SHOWN = 10.0
 #: requests answered here at their deadline whose late answers are still watched for (the oldest are forgotten)
 RELAY_LATE_KEPT = 10_000
+#: a turn-based room's clock when `create` names none: three days a move
+TURN_BASED_DEFAULT_SECONDS = 3 * 86400
 #: v1.1 requests handled by server.node.lobby: (hub, conn, msg) -> None, answering on the connection
 LOBBY_REQUESTS: dict[type, Any] = {
     m.QuickMatch: lobby.quick_match,
@@ -63,6 +68,7 @@ LOBBY_REQUESTS: dict[type, Any] = {
     m.ReplayRequest: lobby.replay,
     m.RatingsRequest: lobby.leaderboard,
     m.PlayerRequest: lobby.player_page,
+    m.MyGamesRequest: lobby.my_games,
     m.Rematch: lobby.rematch,
 }  # seconds: lobby pushes are coalesced over this window
 
@@ -75,6 +81,8 @@ class Connection(Protocol):
     name: str | None
     #: the client's address, for per-address limits ("" when unknown)
     addr: str
+    #: v1.2: the players this connection's player blocks
+    blocked: set[str]
 
     def push(self, msg: dict[str, Any]) -> None: ...
 
@@ -98,6 +106,8 @@ def room_info(meta: RoomMeta) -> dict[str, Any]:
         "public": meta.public,
         "ratings": meta.ratings,
         "guests": guests_of(meta),
+        **({"mode": meta.mode} if meta.mode else {}),
+        **({"away": True} if meta.status == "playing" and meta.away_since else {}),
     }
 
 
@@ -161,7 +171,10 @@ class Hub:
         self.metrics = metrics or Metrics()
         self.cluster = cluster or LocalCluster(self.node, store)
         self.accounts = Accounts(settings, self.records, self.metrics)
+        self.moderation = Moderation(self, settings)
         self.rooms: dict[str, Room] = {}
+        #: v1.2: e-mail and webhook signals of turn-based games (the rooms' turn clocks tell it of their turns)
+        self.signals = Signals(settings, self.records, self.metrics, self.rooms.get)
         #: quick matches on this node run one at a time (two lone players must land in one room, not two)
         self.match_lock = asyncio.Lock()
         self.players: dict[str, Connection] = {}  # player id -> its current connection
@@ -194,8 +207,6 @@ class Hub:
         self._parked: dict[str, list[dict[str, Any]]] = {}
         #: invites of private rooms local viewers joined elsewhere (to re-join them when the room moves)
         self.invites: dict[str, str] = {}
-        #: creation times in the last minute, by "p:PLAYER" and "a:ADDRESS"
-        self._creates: dict[str, deque[float]] = {}
         #: rooms each player created that may still be waiting (pruned on the player's next create)
         self._created_by: dict[str, set[str]] = {}
 
@@ -285,8 +296,10 @@ class Hub:
             await room.stop()
             await self.cluster.release(room.id, room.fence)
         self.rooms.clear()
+        await self.signals.close()
         if self._lobby_task is not None:
             self._lobby_task.cancel()
+        await self.moderation.close()
 
     # ---- the Hub protocol rooms call back ---------------------------------------------------
 
@@ -415,12 +428,21 @@ class Hub:
             await self._sign_out(conn, msg)
         elif isinstance(msg, (m.DevicesRequest, m.ChangePassword, m.DeleteAccount)):
             await self._account_request(conn, msg)
+        elif isinstance(msg, m.NotifyRequest):
+            answer = await self.signals.request(self._account_of(conn), msg)
+            conn.push({**answer, "re": msg.id})
+        elif isinstance(msg, (m.Block, m.Unblock, m.BlocksRequest, m.ReportRequest)):
+            await self.moderation.request(conn, msg)
         elif isinstance(msg, m.Create):
             room_id = await self.create_room(msg, conn, host=conn.player)
             invite = self.rooms[room_id].meta.invite if room_id in self.rooms else None
             conn.push({"t": "created", "re": msg.id, "room": room_id, "invite": invite})
         elif isinstance(msg, m.Join):
             room = await self.room_for(msg.room)
+            host = room.meta.host if isinstance(room, Room) else getattr(await self.meta_of(msg.room), "host", None)
+            if await self.moderation.host_blocks(host, conn.player):
+                raise RoomError("forbidden", "the room's host does not admit you")
+            await self._check_turn_based_seats(conn, room, msg)
             args: dict[str, Any] = {"seat": msg.seat, "spectate": msg.spectate}
             if msg.invite is not None:
                 args["invite"] = msg.invite
@@ -438,6 +460,7 @@ class Hub:
             await room.submit("leave", conn, msg.id)
         elif isinstance(msg, m.ChatSend) and msg.room is not None:
             room = await self._followed(msg.room, conn)
+            await self.moderation.check_chat(conn, msg.text)
             await room.submit("chat", conn, msg.id, text=msg.text)
         elif isinstance(msg, m.Host):
             room = await self._followed(msg.room, conn)
@@ -609,6 +632,15 @@ class Hub:
                 target.abort(int(payload.get("code", 1012)), str(payload.get("reason", "")))
         elif op == "kick":
             await self._kick(payload["player"], payload.get("keep"), payload.get("tokens"))
+        elif op == "banned":
+            await self.moderation.close_banned(payload)
+        elif op == "chat_deleted":
+            self.moderation.chat_deleted_local(payload)
+        elif op == "moderator_close":
+            room = self.rooms.get(payload["room"])
+            if room is not None:
+                with contextlib.suppress(RoomError):
+                    await room.submit("moderator_close", None, message=str(payload.get("message", "")))
 
     async def _kick(self, player: str, keep: str | None, tokens: list[str] | None = None) -> None:
         """Close this node's connection of `player` (unless it is `keep`): replaced by a newer one (4001), or, with
@@ -764,6 +796,7 @@ class Hub:
             assert token is not None
             player = str(session["player"])
             account = bool(session.get("account"))
+        await self.moderation.check_banned(player, conn.addr)
         # an account is shown by its own name; a guest may not use a name an account holds
         name = str(session["name"]) if account and session else msg.name
         if not account and await self.accounts.name_held(name):
@@ -792,6 +825,7 @@ class Hub:
         conn.account = account
         conn.token_key = token_key(token)
         self.players[player] = conn
+        await self.moderation.load_blocks(conn)
         if self.cluster.clustered:
             self.cluster.broadcast({"op": "kick", "player": player, "keep": conn.id})
         held = []
@@ -806,6 +840,7 @@ class Hub:
     async def _sign_up(self, conn: Connection, msg: m.SignUp) -> None:
         if conn.account:
             raise RoomError("forbidden", "this connection is signed in to an account already")
+        await self.moderation.check_banned(conn.player, conn.addr)
         guest, guest_key = conn.player, conn.token_key
         who = await self.accounts.sign_up(msg.name, msg.password, conn.addr, guest, msg.device)
         if guest_key is not None:  # the guest's token no longer resumes the player id the account took over
@@ -814,7 +849,14 @@ class Hub:
         await self._signed_in(conn, msg.id, who)
 
     async def _sign_in(self, conn: Connection, msg: m.SignIn) -> None:
+        await self.moderation.check_banned(None, conn.addr)
         who = await self.accounts.sign_in(msg.name, msg.password, conn.addr, msg.device)
+        try:
+            await self.moderation.check_banned(who.player, None)
+        except RoomError:
+            with contextlib.suppress(StoreUnavailable):  # the token just made is of no use to a banned account
+                await self.records.drop_devices(who.player, [token_key(who.token)])
+            raise
         if conn.player is not None and conn.player != who.player:
             await self._forget_identity(conn)  # the guest (or other account) this connection was
         await self._signed_in(conn, msg.id, who)
@@ -902,8 +944,24 @@ class Hub:
 
     # ---- rooms and lobby --------------------------------------------------------------------
 
+    async def _check_turn_based_seats(self, conn: Connection, room: Room | RemoteRoom, msg: m.Join) -> None:
+        """A player holds at most `turn_based_games` seats in unfinished turn-based rooms (a new seat only)."""
+        limit = self.settings.turn_based_games
+        if msg.spectate or not limit or conn.player is None:
+            return
+        meta = room.meta if isinstance(room, Room) else await self.meta_of(msg.room)
+        if meta is None or meta.mode != "turn_based" or conn.player in meta.players:
+            return
+        held = 0
+        for room_id in await self.store.player_rooms(conn.player):
+            other = await self.meta_of(room_id)
+            if other is not None and other.mode == "turn_based" and other.status != "finished":
+                held += other.players.count(conn.player) > 0
+        if held >= limit:
+            raise RoomError("rate_limited", f"you hold seats in {held} turn-based games (at most {limit}); finish one")
+
     def _check_create_limits(self, conn: Connection) -> None:
-        """Rooms per minute (per player and per client address) and waiting rooms per player."""
+        """Waiting rooms per player (rooms per minute are counted on all nodes: `Moderation.check_create`)."""
         s = self.settings
         player = conn.player or ""
         if s.waiting_rooms_per_player:
@@ -917,19 +975,6 @@ class Hub:
                 raise RoomError(
                     "rate_limited", f"you already have {len(mine)} rooms waiting for players; start one first"
                 )
-        if s.creates_per_minute:
-            now = time.monotonic()
-            keys = [f"p:{player}"] + ([f"a:{conn.addr}"] if conn.addr else [])
-            for key in keys:
-                stamps = self._creates.get(key)
-                while stamps and now - stamps[0] > 60:
-                    stamps.popleft()
-                if stamps is not None and len(stamps) >= s.creates_per_minute:
-                    raise RoomError("rate_limited", f"at most {s.creates_per_minute} new rooms a minute; retry later")
-            if len(self._creates) > 10_000:  # forget keys with nothing in the last minute
-                self._creates = {k: d for k, d in self._creates.items() if d and now - d[-1] <= 60}
-            for key in keys:
-                self._creates.setdefault(key, deque()).append(now)
 
     async def meta_of(self, room_id: str) -> RoomMeta | None:
         """A room's meta: the one of the room run here, else the stored one (None: no such room)."""
@@ -944,6 +989,7 @@ class Hub:
         who may use host controls). Returns the room id."""
         if conn is not None:
             self._check_create_limits(conn)
+            await self.moderation.check_create(conn)
         games = all_games()
         game = games.get(msg.game)
         if game is None:
@@ -995,7 +1041,12 @@ class Hub:
             bot_think_ms=think,
             host=host,
         )
-        if msg.turn_seconds is not None:
+        if getattr(msg, "mode", None) == "turn_based":
+            meta.mode = "turn_based"
+            meta.on_expiry = msg.on_expiry or "wait"
+            meta.turn_seconds = msg.turn_seconds or TURN_BASED_DEFAULT_SECONDS
+            meta.max_expiries = msg.max_expiries or DEFAULT_MAX_EXPIRIES
+        elif msg.turn_seconds is not None:
             meta.turn_seconds = msg.turn_seconds
             meta.max_expiries = msg.max_expiries or DEFAULT_MAX_EXPIRIES
         meta.fill_bots_after = msg.fill_bots_after
@@ -1018,11 +1069,13 @@ class Hub:
         else:
             metas = [r.meta for r in self.rooms.values()]
             metas.sort(key=lambda m: (m.created or 0, m.room))
+        now = now_ms()
         return [
             room_info(m)
             for m in metas
             if m.public and m.status in ("waiting", "playing") and (game is None or m.game == game)
-        ]
+            and not away_from_lobby(m, self.settings, now)
+        ]  # fmt: skip
 
     async def lobby_page(
         self, game: str | None = None, offset: int = 0, limit: int | None = None
@@ -1073,7 +1126,6 @@ class Hub:
             "room_locks": len(self._room_locks),
             "parked": len(self._parked),
             "invites": len(self.invites),
-            "creates": len(self._creates),
             "created_by": len(self._created_by),
         }
 

@@ -43,6 +43,7 @@ class Node(Protocol):
     rooms: dict[str, Room]
     watchers: Any
     match_lock: asyncio.Lock
+    moderation: Any
 
     async def room_for(self, room_id: str) -> Any: ...
 
@@ -108,7 +109,10 @@ async def quick_match(hub: Node, conn: Any, msg: m.QuickMatch) -> None:
 
 
 async def lobby_chat(hub: Node, conn: Any, msg: m.ChatSend) -> None:
-    line = chat_line(None, conn, check_chat(hub.settings, conn, msg.text))
+    hub.moderation.check_words(msg.text)
+    text = check_chat(hub.settings, conn, msg.text)
+    await hub.moderation.check_chat_limits(conn)
+    line = chat_line(None, conn, text)
     await hub.records.add_chat(None, line)
     conn.push({"t": "ok", "re": msg.id})
     if hub.cluster.clustered:
@@ -130,8 +134,10 @@ async def chat_log(hub: Node, conn: Any, msg: m.ChatLog) -> None:
             if local is None or conn.id not in local.viewers:
                 raise RoomError("forbidden", "the chat of an unlisted room is for its viewers")
     lines = await hub.records.chat(msg.room)
+    blocked = getattr(conn, "blocked", None) or set()
     conn.push({"t": "chat_log", "re": msg.id, "room": msg.room,
-               "messages": [{k: v for k, v in x.items() if k != "t"} for x in lines]})  # fmt: skip
+               "messages": [{k: v for k, v in x.items() if k != "t"} for x in lines
+                            if x.get("from") not in blocked]})  # fmt: skip
 
 
 # ---- history and ratings ----------------------------------------------------------------------
@@ -239,6 +245,37 @@ async def replay(hub: Node, conn: Any, msg: m.ReplayRequest) -> None:
                "state": cursor.view(), "options": meta.options, "seats": meta.seats})  # fmt: skip
 
 
+# ---- my games (v1.2) ----------------------------------------------------------------------------
+
+#: the most rooms `my_games` lists (a player's seats in unfinished rooms, from the store's per-player index)
+MY_GAMES_MAX = 200
+
+
+async def my_games(hub: Node, conn: Any, msg: m.MyGamesRequest) -> None:
+    """Every unfinished room where the player holds a seat, read from the store (shared by all nodes): whose turn,
+    the deadline, the mode; the player's turn first, then the nearest deadline, then the newest."""
+    player = conn.player
+    rows: list[dict[str, Any]] = []
+    for room_id in (await hub.store.player_rooms(player))[:MY_GAMES_MAX]:
+        meta = await hub.meta_of(room_id)
+        if meta is None or meta.status == "finished" or player not in meta.players:
+            continue
+        seat = meta.players.index(player)
+        clock = meta.clock or {}
+        deadline = int(clock["deadline"]) if clock and seat in clock.get("seats", []) else None
+        late = meta.per_seat(meta.late, False)[seat]
+        row: dict[str, Any] = {"room": room_id, "game": meta.game, "status": meta.status, "seat": seat,
+                               "your_turn": seat in (meta.to_move or []), "deadline": deadline,
+                               "mode": meta.mode or "live", "players": list(meta.names), "late": late,
+                               "_created": float(meta.created or 0)}  # fmt: skip
+        rows.append(row)
+    far = float("inf")
+    rows.sort(key=lambda r: (not r["your_turn"], r["deadline"] if r["deadline"] is not None else far, -r["_created"]))
+    for r in rows:
+        del r["_created"]
+    conn.push({"t": "my_games", "re": msg.id, "rooms": rows})
+
+
 # ---- rematch ----------------------------------------------------------------------------------
 
 
@@ -249,8 +286,11 @@ async def rematch(hub: Node, conn: Any, msg: m.Rematch) -> None:
     if conn.player not in meta.players:
         raise RoomError("forbidden", "only the game's players open its rematch")
     bots = sum(1 for p in meta.players if str(p).startswith("bot:"))
+    turn_based = meta.mode == "turn_based"
     create = m.Create(game=meta.game, seats=meta.seats, options=meta.options, public=False, bots=bots,
-                      turn_seconds=meta.turn_seconds, max_expiries=meta.max_expiries)  # fmt: skip
+                      turn_seconds=meta.turn_seconds, max_expiries=meta.max_expiries,
+                      mode="turn_based" if turn_based else None,
+                      on_expiry=meta.on_expiry if turn_based else None)  # type: ignore[arg-type]  # fmt: skip
     new = await hub.create_room(create, host=conn.player)
     kept = await hub.records.set_rematch(msg.room, new)
     if kept != new:  # another player asked first: that room is the rematch; drop ours

@@ -12,7 +12,11 @@ Meta fields (`RoomMeta`, stored with every version, so a restart or a takeover p
   moved has to move again; other versions (a presence change, another seat's move in a simultaneous phase)
   keep it;
 - `expiries`: per seat, the expiries in a row; `auto`: per seat, whether a bot plays it now. A move of the
-  seat's own player (or the player re-attaching to the seat) resets both.
+  seat's own player (or the player re-attaching to the seat) resets both;
+- `turns` (turn-based rooms, v1.2): per seat, `[v, ms]`, the version and the time its turn began, while it is to
+  move. A turn begins when a seat gets a prompt with options it did not have, or when the seat that moved has to
+  move again; other versions keep it. The node's turn listener (`server.node.signals`, found as the room host's
+  `signals`) hears of every version of a turn-based room, and of the room's start and end here.
 
 The server setting `clock_scale` (default 1.0) multiplies every clock and timer length; tests run with a small
 one so that a 10 s clock (the contract's minimum) lasts a fraction of a second.
@@ -21,16 +25,47 @@ one so that a 10 s clock (the contract's minimum) lasts a fraction of a second.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Protocol
 
 from server.config import Settings
 from server.games.bots import bot_for
 from server.rooms.core import Extension, Room, now_ms
 from server.rooms.meta import RoomMeta
+from server.rooms.timers import close
 
 log = logging.getLogger("marcopolo.clock")
 
 DEFAULT_MAX_EXPIRIES = 3
+
+
+class TurnListener(Protocol):
+    """What hears of turn-based rooms' turns (the node's signals, `server.node.signals.Signals`)."""
+
+    def turns_changed(self, room: Room) -> None:
+        """A version of a turn-based room was adopted here (or the room started running here)."""
+
+    def room_gone(self, room: Room) -> None:
+        """The room stopped running here (stopped, or another node took it)."""
+
+
+def listener(room: Room) -> TurnListener | None:
+    """The turn listener of the room's node, if it has one (test hosts have none)."""
+    found: TurnListener | None = getattr(room.host, "signals", None)
+    return found
+
+
+def new_turns(meta: RoomMeta, seats: list[int], mover: int | None) -> list[list[int] | None] | None:
+    """`meta.turns` for a version whose seats to move are `seats`: a seat keeps the turn it had, unless it is the
+    one that moved; a seat that had none, or moved and must move again, begins one at this version."""
+    if not seats:
+        return None
+    old = meta.per_seat(meta.turns, None)
+    turns: list[list[int] | None] = [None] * meta.seats
+    now = now_ms()
+    for s in seats:
+        kept = old[s]
+        turns[s] = list(kept) if kept is not None and s != mover else [meta.v, now]
+    return turns
 
 
 def reattached(meta: RoomMeta, seat: int) -> bool:
@@ -58,9 +93,21 @@ class TurnClock(Extension):
 
         `by`: `player` (the seat's own player moved), `expired` (the clock played it), `auto` (a bot plays the
         seat after expiries), `bot` (a server bot seat) or `start`."""
+        seats: list[int] = []
+        if state is not None and meta.status == "playing":
+            seats = [
+                s for s in meta.human_seats() if (p := room.prompt_for(state, s)) is not None and p.get("options")
+            ]
+        meta.to_move = seats or None  # whose turn it is (v1.2 `my_games`), clock or not
+        if meta.mode == "turn_based":
+            meta.turns = new_turns(meta, seats, mover)
         turn = meta.turn_seconds
         if not turn:
-            return  # a room without a clock keeps its meta as it was
+            return  # a room without a clock keeps the rest of its meta as it was
+        if mover is not None and by == "player" and meta.late:
+            late = meta.per_seat(meta.late, False)
+            late[mover] = False
+            meta.late = late if any(late) else None
         expiries = meta.per_seat(meta.expiries, 0)
         auto = meta.per_seat(meta.auto, False)
         if mover is not None:
@@ -74,9 +121,6 @@ class TurnClock(Extension):
         if state is None or meta.status != "playing":
             meta.clock = None
             return
-        seats = [
-            s for s in meta.human_seats() if (p := room.prompt_for(state, s)) is not None and p.get("options")
-        ]
         old = meta.clock
         if not seats:
             meta.clock = None
@@ -84,6 +128,18 @@ class TurnClock(Extension):
             meta.clock = {"seats": seats, "deadline": int(old["deadline"])}
         else:
             meta.clock = {"seats": seats, "deadline": now_ms() + int(turn * 1000 * self.scale)}
+
+    def on_create(self, room: Room) -> None:
+        if room.meta.mode == "turn_based" and (heard := listener(room)) is not None:
+            heard.turns_changed(room)  # loaded after a restart or a takeover: its turns go on here
+
+    def on_version(self, room: Room) -> None:
+        if room.meta.mode == "turn_based" and (heard := listener(room)) is not None:
+            heard.turns_changed(room)
+
+    def on_dispose(self, room: Room) -> None:
+        if room.meta.mode == "turn_based" and (heard := listener(room)) is not None:
+            heard.room_gone(room)
 
     async def on_rejoin(self, room: Room, seat: int) -> None:
         """The seat's player re-attached: if a bot played the seat, hand it back (one version)."""
@@ -95,14 +151,22 @@ class TurnClock(Extension):
         room.broadcast()
 
     def view_keys(self, room: Room) -> dict[str, Any]:
-        clock = room.meta.clock
+        meta = room.meta
+        keys: dict[str, Any] = {}
+        if meta.mode == "turn_based":  # v1.2: the room's rule, in every view
+            keys["turn"] = {"mode": "turn_based", "turn_seconds": meta.turn_seconds, "on_expiry": meta.on_expiry}
+        clock = meta.clock
         if not clock or room.status != "playing":
-            return {}
+            return keys
         out: dict[str, Any] = {"seats": list(clock["seats"]), "deadline": int(clock["deadline"])}
-        auto = [i for i, a in enumerate(room.meta.per_seat(room.meta.auto, False)) if a]
+        auto = [i for i, a in enumerate(meta.per_seat(meta.auto, False)) if a]
         if auto:
             out["auto"] = auto
-        return {"clock": out}
+        late = [i for i, a in enumerate(meta.per_seat(meta.late, False)) if a]
+        if late:
+            out["late"] = late
+        keys["clock"] = out
+        return keys
 
     def next_due(self, room: Room) -> float | None:
         meta = room.meta
@@ -110,6 +174,11 @@ class TurnClock(Extension):
         if room.status != "playing" or not clock:
             return None
         due = float(clock["deadline"])
+        if meta.mode == "turn_based" and meta.on_expiry in (None, "wait"):
+            late = meta.per_seat(meta.late, False)
+            if all(late[s] for s in clock["seats"]):
+                return None  # every late seat is marked: the game waits for a move
+            return due
         auto = meta.per_seat(meta.auto, False)
         if any(auto[s] for s in clock["seats"]):
             due = min(due, now_ms() + self.bot_delay * 1000)
@@ -121,6 +190,10 @@ class TurnClock(Extension):
         if room.status != "playing" or room.state is None or not clock:
             return False
         late = now_ms() >= int(clock["deadline"])
+        if room.meta.mode == "turn_based" and room.meta.on_expiry != "bot":
+            if late:
+                await self._turn_based_expiry(room, [int(s) for s in clock["seats"]])
+            return False
         auto = room.meta.per_seat(room.meta.auto, False)
         for seat in list(clock["seats"]):
             if not (late or auto[seat]) or room.status != "playing" or room.state is None:
@@ -131,6 +204,30 @@ class TurnClock(Extension):
             move = self._bot_move(room, seat, prompt)
             await room.play(seat, move, by="auto" if auto[seat] else "expired")
         return False
+
+    @staticmethod
+    async def _turn_based_expiry(room: Room, seats: list[int]) -> None:
+        """A turn-based seat's time ran out: marked late (the game waits for it), or the game ends naming it."""
+        meta = room.meta
+        if meta.on_expiry == "end":
+            names = ", ".join(str(meta.names[s]) for s in seats)
+            new_late = meta.per_seat(meta.late, False)
+            for s in seats:
+                new_late[s] = True
+            await close(room, "timeout", f"time ran out for {names}", late=new_late, to_move=None)
+            return
+        late = meta.per_seat(meta.late, False)
+        if all(late[s] for s in seats):
+            return
+        new = room.next_meta()
+        for s in seats:
+            late[s] = True
+        new.late = late
+        await room.commit(None, new)
+        room.meta = new
+        room.broadcast()
+        room.changed()
+        log.info("room %s: seats %s are late; the game waits for them", room.id, seats)
 
     def _bot_move(self, room: Room, seat: int, prompt: dict[str, Any]) -> Any:
         bot = self._bots.get(seat)

@@ -499,7 +499,9 @@ class Room:
                 part = {"you": seat, "private": None, "prompt": None}
             else:
                 private = self.game.private_view(self.state, seat)
-                part = {"you": seat, "private": private, "prompt": self.prompt_for(self.state, seat)}
+                # a room closed unfinished (abandoned, by a moderator, on a timeout) offers no more moves
+                prompt = self.prompt_for(self.state, seat) if self.status != "finished" else None
+                part = {"you": seat, "private": private, "prompt": prompt}
             own[seat] = part
         return part
 
@@ -867,6 +869,8 @@ class Room:
         unless given."""
         if self.state is None or self.status == "waiting":
             raise RoomError("illegal_move", "the game has not started")
+        if self.status == "finished":  # over, or closed unfinished: nothing more is played
+            raise RoomError("illegal_move", "the game is over")
         prompt = self.prompt_for(self.state, seat)
         try:
             state = self.game.apply(self.state, seat, move, prompt["options"] if prompt else None)
@@ -887,6 +891,12 @@ class Room:
             self.changed()
         await self.after_commit()
         return self.v
+
+    def public_log(self) -> list[dict[str, Any]]:
+        """The game's public log as every viewer sees it (a copy; what a report keeps as its context)."""
+        shared, _own = self._view_parts()
+        events = self.events if self.events is not None else shared["public"].get("log")
+        return [dict(e) if isinstance(e, dict) else e for e in events or []]
 
     async def _do_game_log(self, cmd: Command) -> None:
         """The game's whole public log to a viewer (one that joined mid-game or came back sees it all)."""

@@ -1,7 +1,8 @@
-"""Host controls: what a room's creator may change before the start.
+"""Host controls: what a room's creator may change before the start, and mute while it plays.
 
 Owns: the room request `host` (`kick` a person, `add_bot` / `remove_bot`, change the `options`, `start` with
-bots in the empty seats). Each change is one version; a start is two (the seats, then the start).
+bots in the empty seats; v1.2: `mute` / `unmute` a seat's chat, before or during the game). Each change is one
+version; a start is two (the seats, then the start).
 Must not: decide rules (options are the engine's `parse_options`) or touch sockets.
 """
 
@@ -24,6 +25,8 @@ class HostControls(Extension):
         assert conn is not None
         if room.meta.host is None or conn.player != room.meta.host:
             raise RoomError("forbidden", "only the room's creator may do that")
+        if cmd.args["action"] in ("mute", "unmute"):
+            return await self._mute(room, cmd)
         if room.status != "waiting":
             raise RoomError("forbidden", "the game has started")
         action: str = cmd.args["action"]
@@ -79,4 +82,27 @@ class HostControls(Extension):
         room.changed()
         if freed is not None:
             await room.index_seat(freed, False)
+        return room.v
+
+    @staticmethod
+    async def _mute(room: Room, cmd: Command) -> int:
+        """v1.2: the host mutes (or unmutes) a person's seat's chat while the room waits or plays: one version."""
+        conn = cmd.conn
+        assert conn is not None
+        if room.status == "finished":
+            raise RoomError("forbidden", "the game is over")
+        seat: int | None = cmd.args.get("seat")
+        players = room.meta.players
+        if seat is None or seat >= room.meta.seats or players[seat] is None or str(players[seat]).startswith("bot:"):
+            raise RoomError("bad_message", "name a seat a person holds")
+        if players[seat] == conn.player:
+            raise RoomError("bad_message", "you cannot mute yourself")
+        meta = room.next_meta()
+        muted = meta.per_seat(meta.muted, False)
+        muted[seat] = cmd.args["action"] == "mute"
+        meta.muted = muted if any(muted) else None
+        await room.commit(None, meta)
+        room.meta = meta
+        room.broadcast()
+        conn.push({"t": "host", "re": cmd.re, "room": room.id, "v": room.v})
         return room.v

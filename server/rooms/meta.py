@@ -77,13 +77,26 @@ class RoomMeta:
     expiries: list[int] | None = None
     #: per seat: the clock's bot plays it (after `max_expiries`)
     auto: list[bool] | None = None
+    #: v1.2: `turn_based` (played over days; away players never close it) or None (live)
+    mode: str | None = None
+    #: v1.2, turn-based rooms: what a seat's expiry does (`wait`, `bot`, `end`)
+    on_expiry: str | None = None
+    #: v1.2: per seat, its time ran out and the game waits for it (`on_expiry` wait)
+    late: list[bool] | None = None
+    #: v1.2: the human seats with a prompt that has options in this version (whose turn it is; `my_games`)
+    to_move: list[int] | None = None
+    #: v1.2, turn-based rooms: per seat, [the version its turn began at, when (ms epoch)] while it is to move
+    #: (None otherwise): a turn's identity, which signals are sent once for (server.node.signals)
+    turns: list[list[int] | None] | None = None
 
     # ---- timed room events: filling seats, closing rooms (server.rooms.timers) ----------------
     fill_bots_after: int | None = None
     #: ms epoch at which the empty seats of a waiting room get bots
     fill_at: int | None = None
-    #: why the room was closed unfinished (`nobody_joined`, `abandoned`)
+    #: why the room was closed unfinished (`nobody_joined`, `abandoned`, v1.2 `moderator`)
     closed: str | None = None
+    #: v1.2: the reason a moderator gave for closing it (shown to its viewers)
+    closed_message: str | None = None
     #: ms epoch since which every human seat has been away
     away_since: int | None = None
 
@@ -94,6 +107,8 @@ class RoomMeta:
     #: per seat: [moves its own player chose, moves of the seat] (clock expiries, autoplay and bots are not
     #: the player's choice)
     decisions: list[list[int]] | None = None
+    #: per seat: the host muted its chat (v1.2; server.rooms.chat)
+    muted: list[bool] | None = None
 
     #: stored keys this version does not know, written back as they were
     extra: dict[str, Any] = field(default_factory=dict)
@@ -138,10 +153,15 @@ class RoomMeta:
         self.unmark_account(seat)
 
     def unmark_account(self, seat: int) -> None:
+        """The seat changes hands: its account mark and its mute go."""
         if self.accounts and seat < len(self.accounts) and self.accounts[seat]:
             accounts = self.per_seat(self.accounts, False)
             accounts[seat] = False
             self.accounts = accounts
+        if self.muted and seat < len(self.muted) and self.muted[seat]:
+            muted = self.per_seat(self.muted, False)
+            muted[seat] = False
+            self.muted = muted
 
     # ---- versions ------------------------------------------------------------------------------
 
@@ -160,9 +180,12 @@ class RoomMeta:
         new.bot_levels, new.bot_think_ms, new.autoplay = self.bot_levels, self.bot_think_ms, self.autoplay
         new.turn_seconds, new.max_expiries, new.clock = self.turn_seconds, self.max_expiries, self.clock
         new.expiries, new.auto = self.expiries, self.auto
+        new.mode, new.on_expiry, new.late, new.to_move = self.mode, self.on_expiry, self.late, self.to_move
+        new.turns = self.turns
         new.fill_bots_after, new.fill_at, new.closed = self.fill_bots_after, self.fill_at, self.closed
+        new.closed_message = self.closed_message
         new.away_since, new.ratings, new.extra = self.away_since, self.ratings, self.extra
-        new.accounts, new.decisions = self.accounts, self.decisions
+        new.accounts, new.decisions, new.muted = self.accounts, self.decisions, self.muted
         for name, value in changes.items():
             setattr(new, name, value)
         return new

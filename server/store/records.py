@@ -29,6 +29,8 @@ MEMORY_GAMES_KEEP = 1000
 DELETED_NAME = "deleted player"
 #: failed sign-ins are kept per key (a name, an address); past this many keys the stale ones are dropped
 MEMORY_ATTEMPT_KEYS = 10_000
+#: the most players one player's block list holds (the oldest blocks beyond it are not applied)
+BLOCKS_MAX = 1000
 
 #: a game's end: old rating rows of its rated ids (those that have one) -> the new rows
 RateFn = Callable[[dict[str, dict[str, Any]]], dict[str, dict[str, Any]]]
@@ -66,6 +68,59 @@ class Device:
     device: str
     created_at: int
     last_seen: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ban:
+    """A ban: of an account (`kind` "player", `value` its player id), an address ("addr") or a network ("net",
+    CIDR). `until` (Unix seconds) None: permanent; `lifted_at` set once an administrator lifted it."""
+
+    id: int
+    kind: str
+    value: str
+    reason: str
+    created_at: int
+    until: int | None
+    lifted_at: int | None
+    by: str
+
+    def active(self, now: int) -> bool:
+        return self.lifted_at is None and (self.until is None or self.until > now)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f: getattr(self, f) for f in self.__slots__}
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """A player's report of another, with its context (recent chat lines, the game's public log)."""
+
+    id: int
+    reporter: str
+    player: str
+    room: str | None
+    reason: str
+    context: dict[str, Any]
+    created_at: int
+    resolved_at: int | None
+    resolution: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f: getattr(self, f) for f in self.__slots__}
+
+
+@dataclass(frozen=True, slots=True)
+class NotifyPrefs:
+    """(v1.2) How an account hears that it is its turn in a turn-based game: an e-mail address and a webhook
+    (either None: not that way), the minutes to wait after its turn began, and the webhook's signing secret
+    (made by the server, shown to the account only)."""
+
+    player: str
+    email: str | None
+    webhook: str | None
+    delay_minutes: int
+    secret: str
+    updated_at: int
 
 
 def renamed(record: dict[str, Any], replay: dict[str, Any] | None, player: str) -> tuple[dict[str, Any], Any]:
@@ -261,6 +316,84 @@ class Records(ABC):
     async def attempts(self, keys: list[str], since: int) -> dict[str, int]:
         """Each key's failures since `since`."""
 
+    # ---- moderation --------------------------------------------------------------------------------
+
+    @abstractmethod
+    async def delete_chat(self, room: str | None, line: str) -> dict[str, Any] | None:
+        """Delete the kept chat line with that `id` from a room (None: the lobby); the line deleted, or None."""
+
+    @abstractmethod
+    async def set_block(self, player: str, other: str, blocked: bool, now: int, name: str | None = None) -> None:
+        """`player` blocks (or unblocks) `other` (shown as `name`)."""
+
+    @abstractmethod
+    async def block_list(self, player: str) -> list[tuple[str, str | None]]:
+        """The players `player` blocks and their names, newest first (at most `BLOCKS_MAX`)."""
+
+    @abstractmethod
+    async def blocked_by(self, player: str) -> set[str]:
+        """The players `player` blocks (at most `BLOCKS_MAX`)."""
+
+    @abstractmethod
+    async def blocks(self, player: str, other: str) -> bool:
+        """Does `player` block `other`?"""
+
+    @abstractmethod
+    async def add_report(
+        self, reporter: str, player: str, room: str | None, reason: str, context: dict[str, Any], now: int
+    ) -> int:
+        """Keep a report; its id."""
+
+    @abstractmethod
+    async def reports(self, *, open_only: bool = True, player: str | None = None, limit: int = 100) -> list[Report]:
+        """Reports, newest first (only the unresolved ones, or about one player)."""
+
+    @abstractmethod
+    async def resolve_report(self, report: int, resolution: str, now: int) -> Report | None:
+        """Mark a report resolved (once); the report as it is now, or None when there is none."""
+
+    @abstractmethod
+    async def add_ban(self, kind: str, value: str, reason: str, now: int, until: int | None, by: str) -> Ban: ...
+
+    @abstractmethod
+    async def bans(self, *, active_at: int | None = None, limit: int = 100) -> list[Ban]:
+        """Bans, newest first (with `active_at`: only those in force then)."""
+
+    @abstractmethod
+    async def lift_ban(self, ban: int, now: int) -> Ban | None:
+        """Lift a ban; the ban as it is now, or None when there is none."""
+
+    @abstractmethod
+    async def bans_on(self, kind: str, values: list[str], now: int) -> list[Ban]:
+        """The bans in force of that kind on any of `values` (for "net": every network ban in force)."""
+
+    @abstractmethod
+    async def add_audit(self, actor: str, action: str, target: str | None, detail: dict[str, Any], now: int) -> int:
+        """Keep one administrator's action in the audit log; its id."""
+
+    @abstractmethod
+    async def audit(self, *, limit: int = 100, before: int | None = None) -> list[dict[str, Any]]:
+        """The audit log, newest first (`before`: only entries with a smaller id)."""
+
+    # ---- signals of turn-based games (v1.2) ---------------------------------------------------------
+
+    @abstractmethod
+    async def notify_prefs(self, player: str) -> NotifyPrefs | None:
+        """The account's signal settings, if it ever set them (a deleted account has none)."""
+
+    @abstractmethod
+    async def set_notify_prefs(self, prefs: NotifyPrefs) -> None:
+        """Keep the account's signal settings (replacing the ones it had)."""
+
+    @abstractmethod
+    async def claim_signal(self, key: str, now: int) -> bool:
+        """True for the first claim of `key` (a turn: room, seat, version), False for every later one, from any
+        node: the one that gets True sends the turn's signals."""
+
+    @abstractmethod
+    async def prune_signals(self, before: int) -> int:
+        """Forget claims made before `before` (Unix seconds); how many."""
+
 
 class MemoryRecords(Records):
     """Records that live as long as the object (the memory store's, and tests')."""
@@ -278,6 +411,12 @@ class MemoryRecords(Records):
         self._devices: dict[str, Device] = {}
         self._attempts: dict[str, list[int]] = {}
         self._passkeys: dict[str, Passkey] = {}
+        self._blocks: dict[str, dict[str, tuple[int, str | None]]] = {}
+        self._reports: list[Report] = []
+        self._bans: list[Ban] = []
+        self._audit: list[dict[str, Any]] = []
+        self._notify: dict[str, NotifyPrefs] = {}
+        self._signals: dict[str, int] = {}
 
     async def add_chat(self, room: str | None, line: dict[str, Any]) -> None:
         lines = self._chat.setdefault(room or LOBBY, [])
@@ -416,6 +555,7 @@ class MemoryRecords(Records):
             rows.pop(player, None)
         for cred in [k for k, p in self._passkeys.items() if p.player == player]:
             del self._passkeys[cred]
+        self._notify.pop(player, None)
         return await self.drop_devices(player)
 
     async def add_device(self, device: Device) -> None:
@@ -468,8 +608,111 @@ class MemoryRecords(Records):
     async def attempts(self, keys: list[str], since: int) -> dict[str, int]:
         return {key: sum(1 for t in self._attempts.get(key, []) if t > since) for key in keys}
 
+    # ---- moderation --------------------------------------------------------------------------------
+
+    async def delete_chat(self, room: str | None, line: str) -> dict[str, Any] | None:
+        lines = self._chat.get(room or LOBBY, [])
+        for i, packed in enumerate(lines):
+            got = unpack(packed)
+            if got.get("line") == line:
+                del lines[i]
+                return dict(got)
+        return None
+
+    async def set_block(self, player: str, other: str, blocked: bool, now: int, name: str | None = None) -> None:
+        mine = self._blocks.setdefault(player, {})
+        if blocked:
+            mine.setdefault(other, (now, name))
+        else:
+            mine.pop(other, None)
+
+    async def block_list(self, player: str) -> list[tuple[str, str | None]]:
+        mine = self._blocks.get(player, {})
+        return [(p, mine[p][1]) for p in sorted(mine, key=lambda p: (-mine[p][0], p))[:BLOCKS_MAX]]
+
+    async def blocked_by(self, player: str) -> set[str]:
+        return {p for p, _ in await self.block_list(player)}
+
+    async def blocks(self, player: str, other: str) -> bool:
+        return other in self._blocks.get(player, {})
+
+    async def add_report(
+        self, reporter: str, player: str, room: str | None, reason: str, context: dict[str, Any], now: int
+    ) -> int:
+        rid = len(self._reports) + 1
+        self._reports.append(Report(rid, reporter, player, room, reason, unpack(pack(context)), now, None, None))
+        return rid
+
+    async def reports(self, *, open_only: bool = True, player: str | None = None, limit: int = 100) -> list[Report]:
+        got = [
+            r for r in reversed(self._reports)
+            if (not open_only or r.resolved_at is None) and (player is None or r.player == player)
+        ]  # fmt: skip
+        return got[:limit]
+
+    async def resolve_report(self, report: int, resolution: str, now: int) -> Report | None:
+        if not 1 <= report <= len(self._reports):
+            return None
+        got = self._reports[report - 1]
+        if got.resolved_at is None:
+            got = Report(got.id, got.reporter, got.player, got.room, got.reason, got.context, got.created_at, now,
+                         resolution)  # fmt: skip
+            self._reports[report - 1] = got
+        return got
+
+    async def add_ban(self, kind: str, value: str, reason: str, now: int, until: int | None, by: str) -> Ban:
+        ban = Ban(len(self._bans) + 1, kind, value, reason, now, until, None, by)
+        self._bans.append(ban)
+        return ban
+
+    async def bans(self, *, active_at: int | None = None, limit: int = 100) -> list[Ban]:
+        got = [b for b in reversed(self._bans) if active_at is None or b.active(active_at)]
+        return got[:limit]
+
+    async def lift_ban(self, ban: int, now: int) -> Ban | None:
+        if not 1 <= ban <= len(self._bans):
+            return None
+        got = self._bans[ban - 1]
+        if got.lifted_at is None:
+            got = Ban(got.id, got.kind, got.value, got.reason, got.created_at, got.until, now, got.by)
+            self._bans[ban - 1] = got
+        return got
+
+    async def bans_on(self, kind: str, values: list[str], now: int) -> list[Ban]:
+        return [b for b in self._bans if b.kind == kind and (kind == "net" or b.value in values) and b.active(now)]
+
+    async def add_audit(self, actor: str, action: str, target: str | None, detail: dict[str, Any], now: int) -> int:
+        aid = len(self._audit) + 1
+        self._audit.append({"id": aid, "at": now, "actor": actor, "action": action, "target": target,
+                            "detail": unpack(pack(detail))})  # fmt: skip
+        return aid
+
+    async def audit(self, *, limit: int = 100, before: int | None = None) -> list[dict[str, Any]]:
+        got = [dict(a) for a in reversed(self._audit) if before is None or a["id"] < before]
+        return got[:limit]
+
+    async def notify_prefs(self, player: str) -> NotifyPrefs | None:
+        return self._notify.get(player)
+
+    async def set_notify_prefs(self, prefs: NotifyPrefs) -> None:
+        self._notify[prefs.player] = prefs
+
+    async def claim_signal(self, key: str, now: int) -> bool:
+        if key in self._signals:
+            return False
+        self._signals[key] = now
+        return True
+
+    async def prune_signals(self, before: int) -> int:
+        gone = [k for k, at in self._signals.items() if at < before]
+        for k in gone:
+            del self._signals[k]
+        return len(gone)
+
 
 __all__ = [
-    "CHAT_KEEP", "DELETED_NAME", "LOBBY", "Account", "Device", "MemoryRecords", "Passkey", "RateFn", "Records", "pack",
+    "BLOCKS_MAX", "CHAT_KEEP", "DELETED_NAME", "LOBBY", "Account", "Ban", "Device", "MemoryRecords", "NotifyPrefs",
+    "Passkey",
+    "RateFn", "Records", "Report", "pack",
     "renamed", "score_of", "unpack",
 ]  # fmt: skip

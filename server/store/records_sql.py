@@ -35,13 +35,17 @@ from sqlalchemy.pool import NullPool
 
 from server.store.base import StoreUnavailable
 from server.store.records import (
+    BLOCKS_MAX,
     CHAT_KEEP,
     LOBBY,
     Account,
+    Ban,
     Device,
+    NotifyPrefs,
     Passkey,
     RateFn,
     Records,
+    Report,
     pack,
     renamed,
     score_of,
@@ -114,6 +118,59 @@ failures_table = sa.Table(
     "records_auth_failures", _meta,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("key", sa.String, nullable=False),
+    sa.Column("at", sa.BigInteger, nullable=False),
+)  # fmt: skip
+blocks_table = sa.Table(
+    "records_blocks", _meta,
+    sa.Column("player", sa.String, primary_key=True),
+    sa.Column("blocked", sa.String, primary_key=True),
+    sa.Column("name", sa.String, nullable=True),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+)  # fmt: skip
+reports_table = sa.Table(
+    "records_reports", _meta,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("reporter", sa.String, nullable=False),
+    sa.Column("player", sa.String, nullable=False),
+    sa.Column("room", sa.String, nullable=True),
+    sa.Column("reason", sa.String, nullable=False),
+    sa.Column("context", sa.LargeBinary, nullable=False),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("resolved_at", sa.BigInteger, nullable=True),
+    sa.Column("resolution", sa.String, nullable=True),
+)  # fmt: skip
+bans_table = sa.Table(
+    "records_bans", _meta,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("kind", sa.String, nullable=False),
+    sa.Column("value", sa.String, nullable=False),
+    sa.Column("reason", sa.String, nullable=False),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("until", sa.BigInteger, nullable=True),
+    sa.Column("lifted_at", sa.BigInteger, nullable=True),
+    sa.Column("by", sa.String, nullable=False),
+)  # fmt: skip
+audit_table = sa.Table(
+    "records_audit", _meta,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("at", sa.BigInteger, nullable=False),
+    sa.Column("actor", sa.String, nullable=False),
+    sa.Column("action", sa.String, nullable=False),
+    sa.Column("target", sa.String, nullable=True),
+    sa.Column("detail", sa.LargeBinary, nullable=False),
+)  # fmt: skip
+notify_table = sa.Table(
+    "records_notify", _meta,
+    sa.Column("player", sa.String, primary_key=True),
+    sa.Column("email", sa.String, nullable=True),
+    sa.Column("webhook", sa.String, nullable=True),
+    sa.Column("delay_minutes", sa.Integer, nullable=False),
+    sa.Column("secret", sa.String, nullable=False),
+    sa.Column("updated_at", sa.BigInteger, nullable=False),
+)  # fmt: skip
+signals_table = sa.Table(
+    "records_signals", _meta,
+    sa.Column("key", sa.String, primary_key=True),
     sa.Column("at", sa.BigInteger, nullable=False),
 )  # fmt: skip
 rematch_table = sa.Table(
@@ -464,6 +521,7 @@ class SqlRecords(Records):
             await conn.execute(devices_table.delete().where(d.player == player))
             await conn.execute(ratings_table.delete().where(ratings_table.c.player == player))
             await conn.execute(passkeys_table.delete().where(passkeys_table.c.player == player))
+            await conn.execute(notify_table.delete().where(notify_table.c.player == player))
             g, gp = games_table.c, game_players_table.c
             mine = sa.select(g.id, g.data, g.replay).join(game_players_table, gp.game_id == g.id)
             for row in (await conn.execute(mine.where(gp.player == player))).all():
@@ -562,6 +620,184 @@ class SqlRecords(Records):
         )
         got = {r[0]: int(r[1]) for r in rows}
         return {k: got.get(k, 0) for k in keys}
+
+    # ---- moderation --------------------------------------------------------------------------------
+
+    async def delete_chat(self, room: str | None, line: str) -> dict[str, Any] | None:
+        c = chat_table.c
+        key = room or LOBBY
+        async with self._tx() as conn:
+            rows = await conn.execute(
+                sa.select(c.id, c.data).where(c.room == key).order_by(c.id.desc()).limit(CHAT_KEEP)
+            )
+            for r in rows.all():
+                got = unpack(r.data)
+                if got.get("line") == line:
+                    await conn.execute(chat_table.delete().where(c.id == r.id))
+                    return dict(got)
+        return None
+
+    async def set_block(self, player: str, other: str, blocked: bool, now: int, name: str | None = None) -> None:
+        b = blocks_table.c
+        async with self._tx() as conn:
+            if blocked:
+                await conn.execute(
+                    self._insert(blocks_table).values(player=player, blocked=other, name=name, created_at=now)
+                    .on_conflict_do_nothing(index_elements=["player", "blocked"])
+                )  # fmt: skip
+            else:
+                await conn.execute(blocks_table.delete().where(b.player == player, b.blocked == other))
+
+    async def blocked_by(self, player: str) -> set[str]:
+        b = blocks_table.c
+        async with self._tx() as conn:
+            rows = await conn.execute(
+                sa.select(b.blocked).where(b.player == player).order_by(b.created_at.desc()).limit(BLOCKS_MAX)
+            )
+            return {r[0] for r in rows}
+
+    async def block_list(self, player: str) -> list[tuple[str, str | None]]:
+        b = blocks_table.c
+        async with self._tx() as conn:
+            rows = await conn.execute(
+                sa.select(b.blocked, b.name).where(b.player == player)
+                .order_by(b.created_at.desc(), b.blocked).limit(BLOCKS_MAX)
+            )  # fmt: skip
+            return [(r[0], r[1]) for r in rows]
+
+    async def blocks(self, player: str, other: str) -> bool:
+        b = blocks_table.c
+        async with self._tx() as conn:
+            got = await conn.execute(sa.select(b.player).where(b.player == player, b.blocked == other))
+            return got.first() is not None
+
+    @staticmethod
+    def _report(r: Any) -> Report:
+        return Report(int(r.id), r.reporter, r.player, r.room, r.reason, unpack(r.context), int(r.created_at),
+                      None if r.resolved_at is None else int(r.resolved_at), r.resolution)  # fmt: skip
+
+    async def add_report(
+        self, reporter: str, player: str, room: str | None, reason: str, context: dict[str, Any], now: int
+    ) -> int:
+        async with self._tx() as conn:
+            got = await conn.execute(
+                reports_table.insert().values(reporter=reporter, player=player, room=room, reason=reason,
+                                              context=pack(context), created_at=now)
+                .returning(reports_table.c.id)
+            )  # fmt: skip
+            return int(got.scalar_one())
+
+    async def reports(self, *, open_only: bool = True, player: str | None = None, limit: int = 100) -> list[Report]:
+        r = reports_table.c
+        query = sa.select(reports_table).order_by(r.id.desc()).limit(limit)
+        if open_only:
+            query = query.where(r.resolved_at.is_(None))
+        if player is not None:
+            query = query.where(r.player == player)
+        async with self._tx() as conn:
+            return [self._report(row) for row in await conn.execute(query)]
+
+    async def resolve_report(self, report: int, resolution: str, now: int) -> Report | None:
+        r = reports_table.c
+        async with self._tx() as conn:
+            await conn.execute(
+                reports_table.update().where(r.id == report, r.resolved_at.is_(None))
+                .values(resolved_at=now, resolution=resolution)
+            )  # fmt: skip
+            got = (await conn.execute(sa.select(reports_table).where(r.id == report))).first()
+            return None if got is None else self._report(got)
+
+    @staticmethod
+    def _ban(r: Any) -> Ban:
+        return Ban(int(r.id), r.kind, r.value, r.reason, int(r.created_at), None if r.until is None else int(r.until),
+                   None if r.lifted_at is None else int(r.lifted_at), r.by)  # fmt: skip
+
+    async def add_ban(self, kind: str, value: str, reason: str, now: int, until: int | None, by: str) -> Ban:
+        async with self._tx() as conn:
+            got = await conn.execute(
+                bans_table.insert().values(kind=kind, value=value, reason=reason, created_at=now, until=until, by=by)
+                .returning(bans_table.c.id)
+            )  # fmt: skip
+            return Ban(int(got.scalar_one()), kind, value, reason, now, until, None, by)
+
+    @staticmethod
+    def _in_force(now: int) -> Any:
+        b = bans_table.c
+        return sa.and_(b.lifted_at.is_(None), sa.or_(b.until.is_(None), b.until > now))
+
+    async def bans(self, *, active_at: int | None = None, limit: int = 100) -> list[Ban]:
+        query = sa.select(bans_table).order_by(bans_table.c.id.desc()).limit(limit)
+        if active_at is not None:
+            query = query.where(self._in_force(active_at))
+        async with self._tx() as conn:
+            return [self._ban(row) for row in await conn.execute(query)]
+
+    async def lift_ban(self, ban: int, now: int) -> Ban | None:
+        b = bans_table.c
+        async with self._tx() as conn:
+            await conn.execute(bans_table.update().where(b.id == ban, b.lifted_at.is_(None)).values(lifted_at=now))
+            got = (await conn.execute(sa.select(bans_table).where(b.id == ban))).first()
+            return None if got is None else self._ban(got)
+
+    async def bans_on(self, kind: str, values: list[str], now: int) -> list[Ban]:
+        b = bans_table.c
+        query = sa.select(bans_table).where(b.kind == kind, self._in_force(now))
+        if kind != "net":
+            query = query.where(b.value.in_(values))
+        async with self._tx() as conn:
+            return [self._ban(row) for row in await conn.execute(query.order_by(b.id).limit(10_000))]
+
+    async def add_audit(self, actor: str, action: str, target: str | None, detail: dict[str, Any], now: int) -> int:
+        async with self._tx() as conn:
+            got = await conn.execute(
+                audit_table.insert().values(at=now, actor=actor, action=action, target=target, detail=pack(detail))
+                .returning(audit_table.c.id)
+            )  # fmt: skip
+            return int(got.scalar_one())
+
+    async def audit(self, *, limit: int = 100, before: int | None = None) -> list[dict[str, Any]]:
+        a = audit_table.c
+        query = sa.select(audit_table).order_by(a.id.desc()).limit(limit)
+        if before is not None:
+            query = query.where(a.id < before)
+        async with self._tx() as conn:
+            rows = (await conn.execute(query)).all()
+        return [{"id": int(r.id), "at": int(r.at), "actor": r.actor, "action": r.action, "target": r.target,
+                 "detail": unpack(r.detail)} for r in rows]  # fmt: skip
+
+    # ---- signals of turn-based games (v1.2) ---------------------------------------------------------
+
+    async def notify_prefs(self, player: str) -> NotifyPrefs | None:
+        n = notify_table.c
+        async with self._tx() as conn:
+            r = (await conn.execute(sa.select(notify_table).where(n.player == player))).first()
+        if r is None:
+            return None
+        return NotifyPrefs(r.player, r.email, r.webhook, int(r.delay_minutes), r.secret, int(r.updated_at))
+
+    async def set_notify_prefs(self, prefs: NotifyPrefs) -> None:
+        values = {"email": prefs.email, "webhook": prefs.webhook, "delay_minutes": prefs.delay_minutes,
+                  "secret": prefs.secret, "updated_at": prefs.updated_at}  # fmt: skip
+        stmt = (
+            self._insert(notify_table).values(player=prefs.player, **values)
+            .on_conflict_do_update(index_elements=["player"], set_=values)
+        )  # fmt: skip
+        async with self._tx() as conn:
+            await conn.execute(stmt)
+
+    async def claim_signal(self, key: str, now: int) -> bool:
+        stmt = (
+            self._insert(signals_table).values(key=key, at=now)
+            .on_conflict_do_nothing(index_elements=["key"])
+            .returning(signals_table.c.key)
+        )  # fmt: skip
+        async with self._tx() as conn:
+            return (await conn.execute(stmt)).scalar() is not None
+
+    async def prune_signals(self, before: int) -> int:
+        async with self._tx() as conn:
+            done = await conn.execute(signals_table.delete().where(signals_table.c.at < before))
+            return int(done.rowcount or 0)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

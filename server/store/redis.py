@@ -406,6 +406,8 @@ class RedisStore(Store):
         if isinstance(wait_replicas, bool) or not isinstance(wait_replicas, int) or wait_replicas < 0:
             raise ValueError(f"wait_replicas must be an int >= 0, got {wait_replicas!r}")
         self.prefix = prefix
+        #: where it is (what else shares this Redis, e.g. the nodes' shared limits, connects to)
+        self.url = url
         self.trim_log = trim_log
         self.timeout = timeout
         self.wait_replicas = wait_replicas

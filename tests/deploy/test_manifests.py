@@ -225,7 +225,7 @@ def _exposed_metric_names() -> set[str]:
     """Every series name server/metrics.py exposes (with _total, _bucket, _count, _sum)."""
     m = Metrics()
     m.rooms.labels("expedition", "playing").set(1)
-    for c in (m.messages_in, m.messages_out, m.errors, m.auth_failures, m.accounts):
+    for c in (m.messages_in, m.messages_out, m.errors, m.auth_failures, m.accounts, m.admin_actions):
         c.labels("x").inc()
     m.tables.labels("rooms").set(1)
     m.bytes_out.inc()

@@ -116,7 +116,7 @@ def test_a_prompt_is_text_and_options() -> None:
 def test_an_error_code_must_be_one_of_the_contract() -> None:
     rejects(Error, code="oops", message="x")
     assert set(ERROR_MEANINGS) == set(ERROR_CODES)
-    assert len(ERROR_CODES) == 15  # 13 of v1 and v1.1; v1.2 adds name_taken and bad_credentials
+    assert len(ERROR_CODES) == 18  # 13 of v1 and v1.1; v1.2 adds name_taken, bad_credentials, banned, muted, filtered
 
 
 def test_messages_are_frozen() -> None:

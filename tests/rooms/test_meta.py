@@ -46,10 +46,10 @@ def test_the_recorded_metas_cover_every_field_a_room_stored() -> None:
 
 
 def test_keys_a_newer_server_wrote_are_kept_and_written_back() -> None:
-    data = {**STORED[0], "mode": "turn_based", "format": 1}
+    data = {**STORED[0], "omen": "comet", "format": 1}
     meta = RoomMeta.from_dict(data)
-    assert meta.extra == {"mode": "turn_based"}
-    assert meta.copy(v=meta.v + 1).to_dict()["mode"] == "turn_based"
+    assert meta.extra == {"omen": "comet"}
+    assert meta.copy(v=meta.v + 1).to_dict()["omen"] == "comet"
 
 
 def test_a_meta_of_a_newer_layout_is_refused_not_half_read() -> None:

@@ -1921,6 +1921,194 @@ T: dict[str, dict[str, str]] = {
         "it": "punteggio dopo",
         "es": "puntuación después",
     },
+    # ---- moderation (v1.2) ----
+    "You are banned from this server.": {
+        "hu": "Ki vagy tiltva erről a szerverről.",
+        "fi": "Sinulla on porttikielto tälle palvelimelle.",
+        "it": "Sei stato bandito da questo server.",
+        "es": "Tienes prohibida la entrada en este servidor.",
+    },
+    "The room's host muted your chat in this room: your line was not sent.": {
+        "hu": "A szoba gazdája elnémította a csevegésedet ebben a szobában: a sorod nem ment el.",
+        "fi": "Huoneen isäntä mykisti keskustelusi tässä huoneessa: riviäsi ei lähetetty.",
+        "it": "L'host della stanza ha silenziato la tua chat in questa stanza: il tuo messaggio non è stato inviato.",
+        "es": "El anfitrión de la sala ha silenciado tu chat en esta sala: tu línea no se ha enviado.",
+    },
+    "That line holds a word this server does not allow: it was not sent.": {
+        "hu": "Ebben a sorban olyan szó van, amelyet ez a szerver nem enged: nem ment el.",
+        "fi": "Rivillä on sana, jota tämä palvelin ei salli: sitä ei lähetetty.",
+        "it": "Quel messaggio contiene una parola che questo server non permette: non è stato inviato.",
+        "es": "Esa línea contiene una palabra que este servidor no permite: no se ha enviado.",
+    },
+    "block NAME: hide a player's chat   unblock NAME   blocked: whom you block   report NAME REASON: tell the "
+    "moderators": {
+        "hu": "block NÉV: egy játékos csevegésének elrejtése   unblock NÉV   blocked: kiket tiltottál le   "
+        "report NÉV OK: jelentés a moderátoroknak",
+        "fi": "block NIMI: piilota pelaajan keskustelu   unblock NIMI   blocked: ketkä olet estänyt   "
+        "report NIMI SYY: ilmoita moderaattoreille",
+        "it": "block NOME: nascondi la chat di un giocatore   unblock NOME   blocked: chi hai bloccato   "
+        "report NOME MOTIVO: segnala ai moderatori",
+        "es": "block NOMBRE: ocultar el chat de un jugador   unblock NOMBRE   blocked: a quién bloqueas   "
+        "report NOMBRE MOTIVO: avisar a los moderadores",
+    },
+    "mute SEAT or NAME, unmute SEAT or NAME: the room's host silences or frees a seat's chat": {
+        "hu": "mute HELY vagy NÉV, unmute HELY vagy NÉV: a szoba gazdája elnémítja vagy újra engedi egy hely "
+        "csevegését",
+        "fi": "mute PAIKKA tai NIMI, unmute PAIKKA tai NIMI: huoneen isäntä mykistää paikan keskustelun tai "
+        "vapauttaa sen",
+        "it": "mute POSTO o NOME, unmute POSTO o NOME: l'host della stanza silenzia o riattiva la chat di un posto",
+        "es": "mute ASIENTO o NOMBRE, unmute ASIENTO o NOMBRE: el anfitrión de la sala silencia o libera el chat "
+        "de un asiento",
+    },
+    "Closed by a moderator: {message}": {
+        "hu": "Egy moderátor bezárta: {message}",
+        "fi": "Moderaattori sulki huoneen: {message}",
+        "it": "Chiusa da un moderatore: {message}",
+        "es": "Cerrada por un moderador: {message}",
+    },
+    "Room {room} was closed by a moderator: {message}": {
+        "hu": "A(z) {room} szobát egy moderátor bezárta: {message}",
+        "fi": "Moderaattori sulki huoneen {room}: {message}",
+        "it": "La stanza {room} è stata chiusa da un moderatore: {message}",
+        "es": "Un moderador ha cerrado la sala {room}: {message}",
+    },
+    "(muted)": {
+        "hu": "(némítva)",
+        "fi": "(mykistetty)",
+        "it": "(silenziato)",
+        "es": "(silenciado)",
+    },
+    "That is you.": {
+        "hu": "Ez te vagy.",
+        "fi": "Se olet sinä.",
+        "it": "Sei tu.",
+        "es": "Ese eres tú.",
+    },
+    "{name} holds a seat here but has written nothing in the chat, so this client cannot tell who that is (the "
+    "server shows no player ids).": {
+        "hu": "{name} ül itt egy helyen, de semmit sem írt a csevegésbe, így ez a kliens nem tudja, ki az (a szerver "
+        "nem mutat játékosazonosítót).",
+        "fi": "{name} istuu täällä paikalla mutta ei ole kirjoittanut keskusteluun mitään, joten tämä asiakas ei "
+        "tiedä, kuka se on (palvelin ei näytä pelaajien tunnisteita).",
+        "it": "{name} occupa un posto qui ma non ha scritto nulla in chat, quindi questo client non può sapere chi "
+        "sia (il server non mostra gli id dei giocatori).",
+        "es": "{name} ocupa un asiento aquí pero no ha escrito nada en el chat, así que este cliente no puede saber "
+        "quién es (el servidor no muestra los id de los jugadores).",
+    },
+    "Nobody called {name} is in the chat or the seats here.": {
+        "hu": "Senki sincs {name} néven a csevegésben vagy a helyeken.",
+        "fi": "Kukaan nimeltä {name} ei ole täällä keskustelussa eikä paikoilla.",
+        "it": "Nessuno di nome {name} è nella chat o ai posti qui.",
+        "es": "Nadie llamado {name} está en el chat ni en los asientos de aquí.",
+    },
+    "More than one player called {name} wrote in the chat: this client cannot tell which one you mean.": {
+        "hu": "Több {name} nevű játékos is írt a csevegésbe: ez a kliens nem tudja, melyikre gondolsz.",
+        "fi": "Useampi pelaaja nimeltä {name} kirjoitti keskusteluun: tämä asiakas ei tiedä, ketä tarkoitat.",
+        "it": "Più di un giocatore di nome {name} ha scritto in chat: questo client non sa quale intendi.",
+        "es": "Más de un jugador llamado {name} ha escrito en el chat: este cliente no sabe a cuál te refieres.",
+    },
+    "Name the player: {usage}": {
+        "hu": "Add meg a játékost: {usage}",
+        "fi": "Anna pelaajan nimi: {usage}",
+        "it": "Indica il giocatore: {usage}",
+        "es": "Indica el jugador: {usage}",
+    },
+    "Blocked {name}: you will see none of their chat lines.": {
+        "hu": "{name} letiltva: egyetlen csevegősorát sem fogod látni.",
+        "fi": "{name} estetty: et näe yhtään hänen keskustelurivejään.",
+        "it": "{name} bloccato: non vedrai nessuno dei suoi messaggi in chat.",
+        "es": "{name} bloqueado: no verás ninguna de sus líneas de chat.",
+    },
+    "You do not block anybody called {name}.": {
+        "hu": "Nem tiltottál le senkit {name} néven.",
+        "fi": "Et ole estänyt ketään nimeltä {name}.",
+        "it": "Non blocchi nessuno di nome {name}.",
+        "es": "No bloqueas a nadie llamado {name}.",
+    },
+    "Unblocked {name}: their chat lines show again.": {
+        "hu": "{name} tiltása feloldva: a csevegősorai újra látszanak.",
+        "fi": "Esto poistettu: {name}; hänen keskustelurivinsä näkyvät taas.",
+        "it": "{name} sbloccato: i suoi messaggi in chat si vedono di nuovo.",
+        "es": "{name} desbloqueado: sus líneas de chat se ven de nuevo.",
+    },
+    "You block nobody.": {
+        "hu": "Senkit sem tiltottál le.",
+        "fi": "Et ole estänyt ketään.",
+        "it": "Non blocchi nessuno.",
+        "es": "No bloqueas a nadie.",
+    },
+    "You block: {names}": {
+        "hu": "Letiltottad: {names}",
+        "fi": "Olet estänyt: {names}",
+        "it": "Blocchi: {names}",
+        "es": "Bloqueas a: {names}",
+    },
+    "Name the player and say why: {usage}": {
+        "hu": "Add meg a játékost és az okot: {usage}",
+        "fi": "Anna pelaajan nimi ja syy: {usage}",
+        "it": "Indica il giocatore e il motivo: {usage}",
+        "es": "Indica el jugador y el motivo: {usage}",
+    },
+    "Reported {name} to the moderators.": {
+        "hu": "{name} jelentve a moderátoroknak.",
+        "fi": "{name} ilmoitettu moderaattoreille.",
+        "it": "{name} segnalato ai moderatori.",
+        "es": "{name} denunciado a los moderadores.",
+    },
+    "mute and unmute are for the host of the room on screen: open the room first.": {
+        "hu": "A mute és az unmute a látható szoba gazdájának való: előbb nyisd meg a szobát.",
+        "fi": "mute ja unmute ovat näytöllä olevan huoneen isännälle: avaa ensin huone.",
+        "it": "mute e unmute sono per l'host della stanza sullo schermo: apri prima la stanza.",
+        "es": "mute y unmute son para el anfitrión de la sala en pantalla: abre primero la sala.",
+    },
+    "Name the seat: {usage}": {
+        "hu": "Add meg a helyet: {usage}",
+        "fi": "Anna paikka: {usage}",
+        "it": "Indica il posto: {usage}",
+        "es": "Indica el asiento: {usage}",
+    },
+    "Choose a seat from 1 to {n}.": {
+        "hu": "Válassz helyet 1 és {n} között.",
+        "fi": "Valitse paikka väliltä 1–{n}.",
+        "it": "Scegli un posto da 1 a {n}.",
+        "es": "Elige un asiento del 1 al {n}.",
+    },
+    "No seat of this room is called {name}.": {
+        "hu": "Ebben a szobában nincs {name} nevű hely.",
+        "fi": "Tässä huoneessa ei ole paikkaa nimeltä {name}.",
+        "it": "Nessun posto di questa stanza si chiama {name}.",
+        "es": "Ningún asiento de esta sala se llama {name}.",
+    },
+    "The game is over: there is no chat to mute any more.": {
+        "hu": "A játék véget ért: már nincs mit elnémítani.",
+        "fi": "Peli on päättynyt: mykistettävää keskustelua ei enää ole.",
+        "it": "La partita è finita: non c'è più nessuna chat da silenziare.",
+        "es": "La partida ha terminado: ya no hay chat que silenciar.",
+    },
+    "Only the room's host can mute or unmute a seat.": {
+        "hu": "Csak a szoba gazdája némíthat el vagy engedhet újra egy helyet.",
+        "fi": "Vain huoneen isäntä voi mykistää paikan tai poistaa mykistyksen.",
+        "it": "Solo l'host della stanza può silenziare o riattivare un posto.",
+        "es": "Solo el anfitrión de la sala puede silenciar o liberar un asiento.",
+    },
+    "Choose a seat another person holds (not a server bot, not your own).": {
+        "hu": "Válassz egy másik ember által elfoglalt helyet (ne szerverrobotét, ne a sajátodat).",
+        "fi": "Valitse toisen ihmisen paikka (ei palvelimen bottia, ei omaasi).",
+        "it": "Scegli un posto occupato da un'altra persona (non un bot del server, non il tuo).",
+        "es": "Elige un asiento que ocupe otra persona (no un bot del servidor, no el tuyo).",
+    },
+    "Muted {name}: their chat in this room is refused.": {
+        "hu": "{name} elnémítva: a csevegését ebben a szobában a szerver elutasítja.",
+        "fi": "{name} mykistetty: hänen keskustelunsa tässä huoneessa torjutaan.",
+        "it": "{name} silenziato: la sua chat in questa stanza viene rifiutata.",
+        "es": "{name} silenciado: su chat en esta sala se rechaza.",
+    },
+    "Unmuted {name}.": {
+        "hu": "{name} némítása feloldva.",
+        "fi": "Mykistys poistettu: {name}.",
+        "it": "{name} non è più silenziato.",
+        "es": "{name} ya no está silenciado.",
+    },
 }
 
 

@@ -1,6 +1,6 @@
 // Accounts (wire contract v1.2, docs/protocol.md "Accounts"): the welcome card (play as a guest, sign in with a
-// passkey or a password, create an account), the account page (passkeys, devices, new password, deletion), the
-// header's account control, and the device label a sign-in sends.
+// passkey or a password, create an account), the account page (passkeys, devices, new password, deletion; the
+// players you block, for guests too), the header's account control, and the device label a sign-in sends.
 // Owns: the forms' drafts and their error lines (kept across renders; passwords are dropped once sent).
 // Must not: talk to the socket (the app's requests do) or keep a password anywhere but in these drafts.
 import { h, s } from "./dom.js";
@@ -59,6 +59,18 @@ export function authErrorKey(code, message, kind) {
   if (code === "rate_limited") return kind === "sign_up" ? "auth.tooManyAccounts" : "auth.tooManyTries";
   if (code === "bad_message") return /password/i.test(message || "") ? "auth.passwordShort" : "auth.nameRefused";
   return null;
+}
+
+/**
+ * A ban as players read it, from the server's words ("banned until 2030-01-01 12:00 UTC: REASON" or "banned
+ * permanently: REASON", server.node.moderation.ban_message); other words are shown as the server said them.
+ */
+export function bannedSentence(message) {
+  const said = String(message || "").replace(/^banned: /, "");
+  const m = /^banned (permanently|until (.+?)): ([\s\S]*)$/.exec(said);
+  if (!m) return said ? t("banned.said", { message: said }) : t("banned.plain");
+  const reason = m[3].trim() || "—";
+  return m[2] ? t("banned.until", { until: m[2], reason }) : t("banned.forever", { reason });
 }
 
 /** The drafts of every form here, kept across renders (a lobby push redraws the page while one is typed). */
@@ -487,6 +499,44 @@ function deletePanel(app) {
   );
 }
 
+/** The players this player blocks (`blocks`, v1.2), each with Unblock; a guest's blocks are kept by its player id. */
+export function blocksPanel(app) {
+  const list = app.blocks;
+  let body;
+  if (!list) body = h("p", { class: "hint" }, t("block.loading"));
+  else if (!list.length) body = h("p", { class: "hint", "data-testid": "blocks-empty" }, t("block.none"));
+  else
+    body = h(
+      "ul",
+      { class: "devices blocks", "data-testid": "blocks" },
+      list.map((b) =>
+        h(
+          "li",
+          { class: "device", "data-player": b.player },
+          h("div", { class: "device-info" }, h("strong", { class: "device-name" }, b.name || t("block.someone"))),
+          h(
+            "button",
+            {
+              type: "button",
+              "data-key": `unblock-${b.player}`,
+              "data-testid": "unblock",
+              "aria-label": t("block.unblockOf", { name: b.name || t("block.someone") }),
+              onClick: () => app.unblock(b.player),
+            },
+            t("block.unblock"),
+          ),
+        ),
+      ),
+    );
+  return h(
+    "section",
+    { class: "card-panel", "aria-labelledby": "blocks-title", "data-testid": "blocks-panel", id: "blocked" },
+    h("h2", { id: "blocks-title" }, t("block.title"), list ? h("span", { class: "count" }, ` (${list.length})`) : null),
+    h("p", { class: "hint" }, app.account ? t("block.about") : t("block.aboutGuest")),
+    body,
+  );
+}
+
 /** The account page (`#/account`): the account's panels, or sign-in and sign-up for a guest. */
 export function renderAccount(app) {
   const back = h("a", { class: "back", href: "#/", "data-key": "back" }, t("room.lobby"));
@@ -508,6 +558,7 @@ export function renderAccount(app) {
           h("a", { href: "#/", "data-key": "keep-guest", "data-testid": "keep-guest" }, t("auth.keepGuest", { name: app.name || "" })),
         ),
       ),
+      app.player ? blocksPanel(app) : null,
     );
   }
   return h(
@@ -531,6 +582,7 @@ export function renderAccount(app) {
     ),
     passkeysPanel(app),
     devicesPanel(app),
+    blocksPanel(app),
     passwordPanel(app),
     deletePanel(app),
   );

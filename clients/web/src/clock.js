@@ -1,17 +1,32 @@
 // The turn clock as a countdown: the view's top-level `clock: {seats, deadline}` (ms since the epoch, the same
-// for every viewer) drawn as the time left, updated every quarter second without re-rendering the page.
+// for every viewer) drawn as the time left, updated every quarter second without re-rendering the page; a
+// turn-based room's days are counted in words ("2 days 3:04:05"), and its late seats (`clock.late`) named.
 // Owns: the countdown's markup and its ticking. Must not: decide anything when it runs out (the server plays).
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 
 /** Seconds left until `deadline` (ms since the epoch), never below 0. */
 export function secondsLeft(deadline, now = Date.now()) {
   return Math.max(0, Math.ceil((deadline - now) / 1000));
 }
 
-/** "m:ss" for a number of seconds (h:mm:ss from an hour on). */
+function daysText(n) {
+  try {
+    return new Intl.NumberFormat(lang(), { style: "unit", unit: "day", unitDisplay: "short" }).format(n);
+  } catch {
+    return `${n} d`;
+  }
+}
+
+/** "m:ss" for a number of seconds (h:mm:ss from an hour on, "2 days 3:04:05" from a day on). */
 export function clockText(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
+  let s = Math.max(0, Math.floor(seconds));
+  const days = Math.floor(s / 86400);
+  if (days) {
+    s %= 86400;
+    const rest = `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
+    return `${daysText(days)} ${rest}`;
+  }
   const hh = Math.floor(s / 3600);
   const mm = Math.floor((s % 3600) / 60);
   const ss = String(s % 60).padStart(2, "0");
@@ -24,6 +39,7 @@ export function clockPanel(view, seatName) {
   if (!clock || typeof clock.deadline !== "number" || view.result) return null;
   const seats = Array.isArray(clock.seats) ? clock.seats : [];
   const auto = Array.isArray(clock.auto) ? clock.auto : [];
+  const late = Array.isArray(clock.late) ? clock.late : [];
   const yours = view.you !== null && view.you !== undefined && seats.includes(view.you);
   const who = seats.map((s) => seatName(s)).join(", ");
   const left = secondsLeft(clock.deadline);
@@ -34,6 +50,7 @@ export function clockPanel(view, seatName) {
     " ",
     h("strong", { class: "clock-left", "data-deadline": clock.deadline, "data-left": left }, clockText(left)),
     auto.length ? h("span", { class: "hint clock-auto" }, ` ${t("clock.auto", { names: auto.map((s) => seatName(s)).join(", ") })}`) : null,
+    late.length ? h("span", { class: "clock-late", "data-testid": "clock-late" }, ` ${t("clock.late", { names: late.map((s) => seatName(s)).join(", ") })}`) : null,
   );
 }
 

@@ -7,6 +7,8 @@ const TIMEOUT_MS = 15000;
 export const REPLACED = 4001;
 /** Close code after `sign_out` or `delete_account` (v1.2): this token resumes nobody any more. */
 export const SIGNED_OUT = 4002;
+/** Close code of a connection an administrator's ban closed (v1.2); its reason says until when and why. */
+export const BANNED = 4003;
 
 export class ServerError extends Error {
   constructor(code, message) {
@@ -18,7 +20,8 @@ export class ServerError extends Error {
 export class Connection {
   /**
    * `onOpen()` runs on every (re)connection and must say hello; `onMessage(msg)` gets every frame;
-   * `onState(state, detail)` reports "connecting" | "open" | "closed" | "replaced" | "signedout" | "idle" (stopped).
+   * `onState(state, detail)` reports "connecting" | "open" | "closed" | "replaced" | "signedout" | "banned" (with the
+   * server's reason as `detail`) | "idle" (stopped).
    */
   constructor(url, { onOpen, onMessage, onState }) {
     this.url = url;
@@ -86,6 +89,11 @@ export class Connection {
       if (ev.code === SIGNED_OUT) {
         this.stopped = true; // the token is dead: the app decides what to say next (a guest hello, or a name first)
         this.onState("signedout");
+        return;
+      }
+      if (ev.code === BANNED) {
+        this.stopped = true; // a ban: reconnecting would only be refused again, over and over
+        this.onState("banned", ev.reason || "");
         return;
       }
       this.onState("closed");

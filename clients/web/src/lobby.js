@@ -3,14 +3,29 @@
 import { forms, welcomeCard } from "./account.js";
 import { chatPanel } from "./chat.js";
 import { h } from "./dom.js";
+import { turnBasedTag, turnsWaiting } from "./games.js";
 import { t } from "./i18n.js";
 import { passkeysAvailable } from "./passkey.js";
 import { guestTag } from "./people.js";
 import { ownRating } from "./ratings.js";
 import { creatableGames, gameTitle } from "./registry.js";
+import { DAY, DEFAULT_TURN_DAYS, ON_EXPIRY, TURN_DAYS } from "./turns.js";
 
 // kept across renders
-const form = { game: null, seats: null, bots: 0, options: {}, isPublic: true, seed: "", turnSeconds: "", fillAfter: "" };
+const form = {
+  game: null,
+  seats: null,
+  bots: 0,
+  options: {},
+  isPublic: true,
+  seed: "",
+  turnSeconds: "",
+  fillAfter: "",
+  // (v1.2) "live" or "turn_based" (over days: `turnDays` a move, `onExpiry` when a seat's time runs out)
+  pace: "live",
+  turnDays: DEFAULT_TURN_DAYS,
+  onExpiry: "wait",
+};
 /** Seats chosen per game for "Play now" (a quick match joins rooms with exactly that many seats). */
 const quickSeats = {};
 
@@ -103,6 +118,7 @@ function mePanel(app, mine) {
             t("lobby.makeAccount"),
           ),
         ),
+    turnsLink(app),
     mine.length
       ? h(
           "ul",
@@ -122,6 +138,13 @@ function mePanel(app, mine) {
           ),
         )
       : h("p", { class: "hint" }, t("lobby.noSeat")),
+    app.blocks?.length
+      ? h(
+          "p",
+          { class: "hint" },
+          h("a", { href: "#/account", "data-key": "me-blocks", "data-testid": "me-blocks" }, t("lobby.blocksLink", { n: app.blocks.length })),
+        )
+      : null,
     app.account
       ? null
       : h(
@@ -137,6 +160,17 @@ function mePanel(app, mine) {
           },
           t("lobby.rename"),
         ),
+  );
+}
+
+/** "It is your move in 2 games" (a link to My games), while a room waits for this player. */
+function turnsLink(app) {
+  const n = turnsWaiting(app);
+  if (!n) return null;
+  return h(
+    "p",
+    { class: "turns-waiting" },
+    h("a", { href: "#/games", "data-key": "me-games", "data-testid": "me-games" }, h("strong", null, t("games.yourTurns", { n }))),
   );
 }
 
@@ -195,6 +229,8 @@ function navPanel() {
   return h(
     "nav",
     { class: "card-panel lobby-nav", "aria-label": t("nav.label") },
+    h("a", { href: "#/games", "data-key": "nav-games", "data-testid": "nav-games" }, t("games.title")),
+    " · ",
     h("a", { href: "#/history", "data-key": "nav-history" }, t("history.title")),
     " · ",
     h("a", { href: "#/ratings", "data-key": "nav-ratings" }, t("nav.ratings")),
@@ -254,6 +290,7 @@ function roomRow(app, info) {
       h("strong", null, gameTitle(info.game)),
       " ",
       h("span", { class: `badge ${info.status}` }, t(`status.${info.status}`)),
+      info.mode === "turn_based" ? turnBasedTag() : null,
       " ",
       h("code", { class: "room-id" }, info.room),
       h("div", { class: "players" }, withList(t("lobby.seatsList", { n: info.seats, list: LIST }), seatsNodes(info))),
@@ -287,6 +324,88 @@ export function optionBoxes(game, values, prefix) {
   });
 }
 
+/** A choice between radio buttons, `value` kept in `form[key]` (the form is drawn again on a change). */
+function paceRadio(app, value, label) {
+  const id = `pace-${value === "turn_based" ? "turn" : "live"}`;
+  return h(
+    "label",
+    { class: "radio", for: id },
+    h("input", {
+      type: "radio",
+      id,
+      name: "pace",
+      value,
+      "data-key": id,
+      checked: form.pace === value,
+      onChange: () => {
+        form.pace = value;
+        app.render();
+      },
+    }),
+    " ",
+    label,
+  );
+}
+
+/**
+ * The room's pace: live (the optional seconds per move) or turn-based over days (v1.2): the time a move may
+ * take (1, 3, 7 or 14 days) and what happens when a player's time runs out.
+ */
+function paceFields(app) {
+  const pace = h(
+    "fieldset",
+    { class: "pace" },
+    h("legend", null, t("lobby.pace")),
+    paceRadio(app, "live", t("lobby.paceLive")),
+    paceRadio(app, "turn_based", t("lobby.paceTurnBased")),
+  );
+  if (form.pace !== "turn_based") {
+    return [
+      pace,
+      h("label", { for: "turn-seconds" }, t("lobby.turnSeconds")),
+      h("input", {
+        id: "turn-seconds",
+        type: "number",
+        min: 10,
+        max: 86400,
+        placeholder: t("lobby.noClock"),
+        "data-key": "turn-seconds",
+        value: form.turnSeconds,
+        onInput: (ev) => {
+          form.turnSeconds = ev.target.value;
+        },
+      }),
+    ];
+  }
+  return [
+    pace,
+    h("label", { for: "turn-days" }, t("lobby.turnDays")),
+    h(
+      "select",
+      {
+        id: "turn-days",
+        "data-key": "turn-days",
+        onChange: (ev) => {
+          form.turnDays = Number(ev.target.value);
+        },
+      },
+      TURN_DAYS.map((n) => h("option", { value: n, selected: n === form.turnDays }, t("time.days", { n }))),
+    ),
+    h("label", { for: "on-expiry" }, t("lobby.onExpiry")),
+    h(
+      "select",
+      {
+        id: "on-expiry",
+        "data-key": "on-expiry",
+        onChange: (ev) => {
+          form.onExpiry = ev.target.value;
+        },
+      },
+      ON_EXPIRY.map((rule) => h("option", { value: rule, selected: rule === form.onExpiry }, t(`lobby.expiry.${rule}`))),
+    ),
+  ];
+}
+
 function createForm(app) {
   const games = creatableGames();
   if (!games.length) return null;
@@ -303,7 +422,11 @@ function createForm(app) {
     if (form.seed.trim() !== "") options.seed = Number.parseInt(form.seed, 10);
     const bots = Math.min(form.bots, form.seats - 1);
     const extra = {};
-    if (form.turnSeconds.trim() !== "") extra.turn_seconds = Number.parseInt(form.turnSeconds, 10);
+    if (form.pace === "turn_based") {
+      extra.mode = "turn_based";
+      extra.turn_seconds = form.turnDays * DAY;
+      extra.on_expiry = form.onExpiry;
+    } else if (form.turnSeconds.trim() !== "") extra.turn_seconds = Number.parseInt(form.turnSeconds, 10);
     if (form.fillAfter.trim() !== "") extra.fill_bots_after = Number.parseInt(form.fillAfter, 10);
     app.create({ game: game.id, seats: form.seats, bots, options, isPublic: form.isPublic, extra });
   };
@@ -354,19 +477,7 @@ function createForm(app) {
           h("option", { value: n, selected: n === Math.min(form.bots, form.seats - 1) }, n === 0 ? t("lobby.none") : String(n)),
         ),
       ),
-      h("label", { for: "turn-seconds" }, t("lobby.turnSeconds")),
-      h("input", {
-        id: "turn-seconds",
-        type: "number",
-        min: 10,
-        max: 86400,
-        placeholder: t("lobby.noClock"),
-        "data-key": "turn-seconds",
-        value: form.turnSeconds,
-        onInput: (ev) => {
-          form.turnSeconds = ev.target.value;
-        },
-      }),
+      paceFields(app),
       h("label", { for: "fill-after" }, t("lobby.fillAfter")),
       h("input", {
         id: "fill-after",

@@ -2,22 +2,26 @@
 // Owns: the hello/welcome sequence (and sign-in, sign-up, sign-out of accounts, v1.2), re-joining held rooms,
 // lobby watching, sending requests, notices.
 // Must not: decide any rule. Moves are options of the view's prompt, sent back exactly as listed.
-import { PASSWORD_MIN, authErrorKey, clearForms, deviceLabel, drawAccountControl, forms, renderAccount, roughlySame } from "./account.js";
+import { PASSWORD_MIN, authErrorKey, bannedSentence, clearForms, deviceLabel, drawAccountControl, forms, renderAccount, roughlySame } from "./account.js";
 import { scrollChats } from "./chat.js";
 import { tickClocks } from "./clock.js";
 import { Connection, ServerError } from "./connection.js";
 import { h, replaceKeepingFocus } from "./dom.js";
 import { LANGUAGES, has, lang, setLang, t } from "./i18n.js";
+import { loadAdmin, renderAdmin } from "./admin.js";
+import { drawGamesLink, renderMyGames } from "./games.js";
 import { renderLobby } from "./lobby.js";
 import { PAGE_SIZE, noteIds } from "./people.js";
 import { renderPlayer } from "./player.js";
 import { renderRatings } from "./ratings.js";
-import { creatableGames } from "./registry.js";
+import { creatableGames, gameTitle } from "./registry.js";
 import { renderHistory, renderReplay } from "./replay.js";
-import { forgetLog, gatherLog, mergeLog, renderRoom } from "./room.js";
+import { closedByModerator, forgetLog, gatherLog, mergeLog, renderRoom } from "./room.js";
 import { PasskeyError, addPasskey, signInWithPasskey } from "./passkey.js";
 import { session } from "./session.js";
+import { Signals } from "./signals.js";
 import { Store } from "./store.js";
+import { timeoutSentence } from "./turns.js";
 
 const MAX_NOTICES = 4;
 const CHAT_KEPT = 200; // lines shown per room (the server keeps as many)
@@ -26,10 +30,13 @@ const INVITES_KEPT = 100;
 const HOSTED_KEY = "marcopolo.hosted";
 /** The seconds per move of a room made by "Play now": strangers cannot hold a game up for long. */
 export const QUICK_TURN_SECONDS = 120;
+/** How often "My games" asks the server again while it is shown (ms). */
+const MY_GAMES_EVERY = 60000;
 
 /**
  * The page in the address: `#/` the lobby, `#/room/ID[?invite=SECRET]` a room, `#/history`,
- * `#/replay/ID`, `#/ratings[/GAME][?page=N]`, `#/player/ID`, `#/account`.
+ * `#/replay/ID`, `#/ratings[/GAME][?page=N]`, `#/player/ID`, `#/account`, `#/games` (My games, v1.2);
+ * `#/admin[/TAB]` the administrators' page (linked from nowhere).
  */
 export function parseRoute(hash) {
   const [path, query = ""] = hash.replace(/^#/, "").split("?");
@@ -44,6 +51,8 @@ export function parseRoute(hash) {
   }
   if (parts[0] === "player" && parts[1]) return { page: "player", id: parts[1] };
   if (parts[0] === "account") return { page: "account" };
+  if (parts[0] === "games") return { page: "games" };
+  if (parts[0] === "admin") return { page: "admin", tab: parts[1] || "reports" };
   return { page: "lobby" };
 }
 
@@ -67,6 +76,10 @@ function loadInvites() {
 
 /** An error code of the server as a sentence for players (docs/protocol.md, "Errors"). */
 export function errorSentence(code, message) {
+  if (code === "banned") return bannedSentence(message);
+  // (v1.2) a seat refused because the player holds seats in too many turn-based games
+  const most = code === "rate_limited" ? /turn-based games \(at most (\d+)\)/.exec(message || "") : null;
+  if (most) return t("error.turnBasedLimit", { n: Number(most[1]) });
   if (has(`error.${code}`)) return t(`error.${code}`);
   return message ? t("error.other", { message }) : t("error.unknown");
 }
@@ -140,15 +153,31 @@ class App {
     this.hosted = loadHosted(); // rooms this player opened (created, a rematch, a quick match that made the room)
     this.ui = new Map(); // room -> a renderer's own UI state (selections), kept across renders
     this.notices = [];
+    /** Players this player blocks (`blocks`, v1.2): [{player, name}], newest first; null until loaded. */
+    this.blocks = null;
+    /** The chat line whose Block/Report menu is open: {where, key, player, name, report, reason, error, busy}. */
+    this.chatMenu = null;
+    this.chatErrors = new Map(); // room id ("" for the lobby) -> why the last line was not sent
+    this.closedBy = new Map(); // room -> the moderator's message (from the `closed` push)
+    /** Why the server refuses this browser (a ban, v1.2): the sentence shown instead of the page; null: not banned. */
+    this.banned = null;
     this.stale = 0; // moves answered `stale` (the room had moved on): shown in tests and the console
     this.noticeId = 0;
     this.dirty = false;
+    /** "My games" (`my_games`, v1.2): {rooms, loading, error}; rooms null until the first answer. */
+    this.myGames = { rooms: null, loading: false, error: null };
+    this.myGamesSeq = 0;
+    /** Open "My games" after the next welcome when a turn-based game waits for this player (page load, sign-in). */
+    this.openGamesOnHello = true;
+    /** The turn signals: the title's prefix, the favicon's badge, the beep, system notifications. */
+    this.signals = new Signals({ open: (room) => this.go(room) });
     this.store = new Store({
       resync: (room) => this.resync(room),
       onChange: (room) => {
         // every version's log events are kept, also when several versions come before the next render
         const entry = this.store.get(room);
         if (entry) gatherLog(this, room, entry.view);
+        if (entry) this.signals.update(room, entry.view, gameTitle(entry.view.game));
         const you = entry?.view.you;
         if (entry && (you === null || you === undefined) && this.held.has(room)) this.held.delete(room); // removed by the host
         if (entry && this.quickOpened.delete(room)) {
@@ -161,7 +190,7 @@ class App {
     this.conn = new Connection(this.url, {
       onOpen: () => this.hello(),
       onMessage: (msg) => this.onMessage(msg),
-      onState: (state) => this.onNet(state),
+      onState: (state, detail) => this.onNet(state, detail),
     });
     window.addEventListener("hashchange", () => this.onRoute());
     let resizeTimer = null;
@@ -172,11 +201,19 @@ class App {
   }
 
   start() {
+    if (this.page.page === "admin") loadAdmin(this, this.page.tab);
     // without a name there is nothing to say: the socket opens once the name is entered (an unnamed one
     // would only be closed by the server's hello deadline, and every reconnection redrew the name form)
     if (this.name) this.conn.connect();
     this.render();
     setInterval(() => tickClocks(), 250);
+    // "My games" stays fresh while shown: every minute, and when the tab is shown again
+    setInterval(() => {
+      if (this.page.page === "games" && document.visibilityState !== "hidden") this.loadMyGames({ quiet: true });
+    }, MY_GAMES_EVERY);
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible" && this.page.page === "games") this.loadMyGames({ quiet: true });
+    });
   }
 
   // ---- routing ------------------------------------------------------------------------------
@@ -206,6 +243,7 @@ class App {
   /** Ask the server for what the page in the address shows (once signed in). */
   loadPage() {
     const r = this.page;
+    if (r.page === "admin") return loadAdmin(this, r.tab); // over HTTP, whoever this browser plays as
     if (r.page === "room" && r.invite) this.keepInvite(r.id, r.invite);
     if (!this.player) return;
     if (r.page === "room" && !this.joined.has(r.id)) this.join(r.id, { spectate: true }, { quiet: true });
@@ -214,7 +252,11 @@ class App {
     else if (r.page === "ratings") this.loadBoard(r.id || this.defaultGame(), r.n);
     else if (r.page === "player") this.loadPlayer(r.id);
     else if (r.page === "lobby") this.loadAllRatings();
-    else if (r.page === "account" && this.account) this.loadDevices();
+    else if (r.page === "games") this.loadMyGames();
+    else if (r.page === "account") {
+      if (this.account) this.loadDevices();
+      this.loadBlocks();
+    }
   }
 
   defaultGame() {
@@ -257,13 +299,20 @@ class App {
 
   // ---- connection ---------------------------------------------------------------------------
 
-  onNet(state) {
+  onNet(state, detail) {
     this.net = state;
     if (state !== "open") {
       this.player = null;
       this.joined.clear();
     }
     if (state === "replaced") this.notify(this.account ? t("net.replacedAccount") : t("net.replacedNotice"), "error", true);
+    if (state === "banned") {
+      // an administrator's ban closed the connection (4003): say why, and do not knock again by itself
+      this.banned = bannedSentence(detail);
+      this.notices = []; // what they said no longer holds, and on a phone they would cover the ban's words
+      this.render();
+      return;
+    }
     if (state === "signedout") {
       // the server closed the connection after a sign-out or a deletion whose answer never arrived (4002)
       this.leaveAccount("auth.signedOut");
@@ -300,6 +349,14 @@ class App {
         this.leaveAccount("auth.signedOutElsewhere");
         return;
       }
+      if (err.code === "banned") {
+        // a ban on this player or address: show the server's words; knocking again would be refused again
+        this.banned = bannedSentence(err.message.replace(/^[a-z_]+: /, ""));
+        this.notices = [];
+        this.conn.stop();
+        this.net = "banned";
+        return this.render();
+      }
       if (err.code === "bad_message" || err.code === "name_taken") {
         // the server refused the name (length, characters, an account's): ask again, saying why by the form
         this.nameError = err.code === "name_taken" ? t("auth.guestNameTaken") : t("auth.nameRefused");
@@ -334,14 +391,51 @@ class App {
     }
     this.player = welcome.player;
     if (this.account && this.name) this.ids.set(this.name, this.player);
+    this.banned = null;
     this.held = new Map(welcome.rooms.map((r) => [r.room, { game: r.game, seat: r.seat }]));
     this.render();
     this.conn.request("watch_lobby").catch((err) => this.fail(err));
     this.loadChat("");
+    this.loadBlocks();
     // back into every seat this player holds: a reload or a reconnection keeps the seat
     const again = welcome.rooms.filter((r) => !this.joined.has(r.room)).map((r) => this.join(r.room, { seat: r.seat }, { quiet: true }));
     await Promise.all(again);
     this.loadPage();
+    this.afterWelcome();
+  }
+
+  /**
+   * After a welcome: the player's games (`my_games`); on the page's first welcome, and after a sign-in, the
+   * lobby gives way to "My games" when a turn-based game waits for this player's move.
+   */
+  async afterWelcome() {
+    const open = this.openGamesOnHello;
+    this.openGamesOnHello = false;
+    if (this.page.page === "games") return; // loadPage asked already
+    const rows = await this.loadMyGames({ quiet: true });
+    if (!open || !rows) return;
+    const atLobby = ["", "#", "#/"].includes(location.hash);
+    if (atLobby && rows.some((r) => r.your_turn && r.mode === "turn_based")) location.hash = "#/games";
+  }
+
+  /** Ask for "My games" (`my_games`); resolves to its rooms, or null when refused. */
+  async loadMyGames({ quiet = false } = {}) {
+    if (!this.player) return null;
+    const seq = ++this.myGamesSeq;
+    this.myGames = { ...this.myGames, loading: true };
+    try {
+      const answer = await this.conn.request("my_games");
+      const rooms = Array.isArray(answer.rooms) ? answer.rooms : [];
+      if (seq === this.myGamesSeq) this.myGames = { rooms, loading: false, error: null };
+      return rooms;
+    } catch (err) {
+      if (seq !== this.myGamesSeq) return null;
+      const sentence = err instanceof ServerError ? errorSentence(err.code, err.message.replace(/^[a-z_]+: /, "")) : String(err);
+      this.myGames = { ...this.myGames, loading: false, error: quiet && this.myGames.rooms ? this.myGames.error : sentence };
+      return null;
+    } finally {
+      this.render();
+    }
   }
 
   // ---- accounts (v1.2) ----------------------------------------------------------------------
@@ -375,7 +469,10 @@ class App {
       this.joined.clear();
       this.store.rooms.clear();
       this.ui.clear();
+      this.signals.reset();
+      this.myGames = { rooms: null, loading: false, error: null };
     }
+    this.openGamesOnHello = true;
     this.devices = null;
     this.farewell = null;
     clearForms();
@@ -402,6 +499,9 @@ class App {
     this.joined.clear();
     this.store.rooms.clear();
     this.ui.clear();
+    this.signals.reset();
+    this.myGames = { rooms: null, loading: false, error: null };
+    this.openGamesOnHello = true;
     session.token = who.token;
     session.account = who.name;
     this.name = who.name;
@@ -514,12 +614,16 @@ class App {
     this.account = false;
     this.player = null;
     this.devices = null;
+    this.blocks = null;
+    this.chatMenu = null;
     this.auth = null;
     this.offerPasskey = false;
     this.held = new Map();
     this.joined.clear();
     this.store.rooms.clear();
     this.ui.clear();
+    this.signals.reset();
+    this.myGames = { rooms: null, loading: false, error: null };
     this.rematches.clear();
     this.history = { games: null, game: null, mine: false, loading: false };
     this.ratings.clear(); // (their `me` rows were the account's)
@@ -578,8 +682,17 @@ class App {
         }
         break;
       case "closed":
-        this.notify(t(`closed.${msg.reason}`), "info");
+        if (msg.reason === "moderator" || msg.reason === "timeout") {
+          this.closedBy.set(msg.room, msg.message || "");
+          // the room's page says it in its status and its note; elsewhere a notice does
+          const said = msg.reason === "moderator" ? closedByModerator(msg.message) : timeoutSentence(msg.message);
+          if (this.route !== msg.room) this.notify(said, "info");
+        } else this.notify(t(`closed.${msg.reason}`), "info");
         this.held.delete(msg.room);
+        this.render();
+        break;
+      case "chat_deleted":
+        this.dropChatLine(msg.room ?? "", msg.line);
         break;
       default:
         break;
@@ -719,9 +832,85 @@ class App {
     try {
       await this.conn.request("chat", where ? { room: where, text } : { text });
       this.chatDrafts.set(where, "");
+      this.chatErrors.delete(where);
       this.render();
     } catch (err) {
-      this.fail(err, t("fail.chat"));
+      // said by the chat's own form (muted, a word the server refuses, too fast…); the line stays typed
+      const why = err instanceof ServerError ? errorSentence(err.code, err.message.replace(/^[a-z_]+: /, "")) : String(err);
+      this.chatErrors.set(where, `${t("fail.chat")} ${why}`);
+      this.render();
+    }
+  }
+
+  /** A moderator deleted a kept chat line (`chat_deleted`, v1.2): it goes from the panel at once. */
+  dropChatLine(where, line) {
+    const known = this.chats.get(where);
+    if (!known || !line) return;
+    const left = known.filter((l) => l.line !== line);
+    if (left.length === known.length) return;
+    this.chats.set(where, left);
+    if (this.chatMenu && this.chatMenu.where === where && this.chatMenu.key === line) this.chatMenu = null;
+    this.render();
+  }
+
+  // ---- blocks and reports (v1.2 moderation) -------------------------------------------------
+
+  /** The ids of the players this player blocks (their lines are never shown). */
+  get blockedIds() {
+    return new Set((this.blocks || []).map((b) => b.player));
+  }
+
+  async loadBlocks() {
+    try {
+      const answer = await this.conn.request("blocks");
+      this.blocks = answer.players || [];
+      this.render();
+    } catch {
+      /* an older server (no blocks), or the connection went: nothing blocked is shown as before */
+    }
+  }
+
+  /** Block a player: its lines go from every panel at once (the server sends none from now on). */
+  async block(player, name) {
+    try {
+      /** @type {Record<string, any>} */
+      const fields = { player };
+      if (name) fields.name = name;
+      await this.conn.request("block", fields);
+    } catch (err) {
+      this.fail(err, t("fail.block"));
+      return;
+    }
+    this.blocks = [{ player, name: name || null }, ...(this.blocks || []).filter((b) => b.player !== player)];
+    this.chatMenu = null;
+    this.notify(t("block.done", { name: name || t("block.someone") }), "info");
+  }
+
+  async unblock(player) {
+    const was = (this.blocks || []).find((b) => b.player === player);
+    try {
+      await this.conn.request("unblock", { player });
+    } catch (err) {
+      this.fail(err, t("fail.unblock"));
+      return;
+    }
+    this.blocks = (this.blocks || []).filter((b) => b.player !== player);
+    this.notify(t("block.undone", { name: was?.name || t("block.someone") }), "info");
+    // the lines said while blocked were never sent here: the kept ones come with the chat logs again
+    this.loadChat("");
+    for (const room of this.joined) this.loadChat(room);
+  }
+
+  /** Report a player to the moderators, with the room's context (`where` "": the lobby); resolves to success. */
+  async report(player, where, reason) {
+    try {
+      /** @type {Record<string, any>} */
+      const fields = { player, reason };
+      if (where) fields.room = where;
+      await this.conn.request("report", fields);
+      return null;
+    } catch (err) {
+      return err instanceof ServerError ? errorSentence(err.code, err.message.replace(/^[a-z_]+: /, "")) : String(err);
     }
   }
 
@@ -843,6 +1032,7 @@ class App {
   async leave(room) {
     try {
       await this.conn.request("leave", { room });
+      this.signals.moved(room);
       this.held.delete(room);
       this.joined.delete(room);
       this.store.forget(room);
@@ -861,6 +1051,7 @@ class App {
   async move(room, move) {
     if (this.pending.has(room)) return;
     this.pending.add(room);
+    this.signals.moved(room); // the move is being made: the title, the badge and a notification go
     this.render();
     try {
       const entry = this.store.get(room);
@@ -924,16 +1115,22 @@ class App {
     net.dataset.state = this.net;
     net.hidden = this.net === "idle"; // no socket before a name: nothing to report
     drawAccountControl(this, document.getElementById("who"));
-    const page = this.name && this.player ? this.page : { page: "lobby" };
+    drawGamesLink(this, document.getElementById("games-nav"));
+    this.signals.show(); // (the title in the language chosen now)
+    const route = this.page;
+    const page = route.page === "admin" ? route : this.banned ? { page: "banned" } : this.name && this.player ? route : { page: "lobby" };
     const main = document.getElementById("main");
     main.dataset.view = page.page;
     let node;
-    if (page.page === "room") node = renderRoom(this, page.id);
+    if (page.page === "admin") node = renderAdmin(this, page.tab);
+    else if (page.page === "banned") node = this.bannedCard();
+    else if (page.page === "room") node = renderRoom(this, page.id);
     else if (page.page === "history") node = renderHistory(this);
     else if (page.page === "replay") node = renderReplay(this, page.id);
     else if (page.page === "ratings") node = renderRatings(this, page.id, page.n);
     else if (page.page === "player") node = renderPlayer(this, page.id);
     else if (page.page === "account") node = renderAccount(this);
+    else if (page.page === "games") node = renderMyGames(this);
     else node = renderLobby(this);
     replaceKeepingFocus(main, node);
     scrollChats(main);
@@ -944,6 +1141,35 @@ class App {
     if (announce.textContent !== status) announce.textContent = status;
     this.drawNotices();
     this.drawLanguage();
+  }
+
+  /** What a banned browser shows instead of any page: the ban in words, and a way to knock again (once lifted). */
+  bannedCard() {
+    return h(
+      "div",
+      { class: "lobby" },
+      h(
+        "section",
+        { class: "card-panel banned-card", "aria-labelledby": "banned-title", "data-testid": "banned" },
+        h("h1", { id: "banned-title" }, t("banned.title")),
+        h("p", { class: "form-error", role: "alert", "data-testid": "banned-message" }, this.banned),
+        h("p", { class: "hint" }, t("banned.about")),
+        h(
+          "button",
+          {
+            type: "button",
+            "data-key": "banned-retry",
+            "data-testid": "banned-retry",
+            onClick: () => {
+              this.banned = null;
+              if (this.name || session.account) this.conn.connect();
+              this.render();
+            },
+          },
+          t("banned.retry"),
+        ),
+      ),
+    );
   }
 
   /** The language picker in the header; choosing one re-renders the page in it. */

@@ -14,6 +14,7 @@ import { botRating, ownRating } from "./ratings.js";
 import { rendererFor } from "./registry.js";
 import { rulesFor } from "./rules.js";
 import { scrubIds } from "./shared/names.js";
+import { timeoutSentence, turnRuleText } from "./turns.js";
 
 /** Below this width the prompt bar is a bottom sheet; from it on, a sticky column beside the board. */
 export const WIDE = 1100;
@@ -46,14 +47,59 @@ function seatGuestTag(s) {
   return s?.taken ? guestTag(s.guest) : null;
 }
 
-function seatsList(app, view) {
+/** "muted" beside a seat whose chat the room's host muted (v1.2 `muted: true`): in words, for every viewer. */
+function mutedTag(s) {
+  return s.taken && s.muted ? h("span", { class: "tag muted-tag", "data-testid": "muted-tag", title: t("room.mutedTitle") }, t("room.mutedTag")) : null;
+}
+
+/** "Closed by a moderator: MESSAGE" (or without a message, when none was given or the page opened later). */
+export function closedByModerator(message) {
+  return message ? t("closed.moderator", { message }) : t("closed.moderatorPlain");
+}
+
+/** Why the room ended early, in words: a moderator's close, a turn-based clock's `end`, or the server's timers. */
+function closedSentence(app, room, view) {
+  const message = app.closedBy.get(room) || view.closed_message || "";
+  if (view.closed === "moderator") return closedByModerator(message);
+  if (view.closed === "timeout") return timeoutSentence(message);
+  return t(`closed.${view.closed}`);
+}
+
+/** A turn-based room's rule in words (v1.2 `turn`): "Turn-based: 3 days a move; a late player is waited for." */
+function turnLine(view) {
+  const text = turnRuleText(view.turn);
+  if (!text || view.status === "finished") return null;
+  return h("p", { class: "turn-info hint", "data-testid": "turn-info" }, h("span", { class: "tag turn-tag-based" }, t("games.turnBased")), " ", text);
+}
+
+/** The host's Mute/Unmute beside another person's seat, while the room waits or plays (v1.2 host actions). */
+function muteButton(app, room, view, s, i) {
+  const host = app.hosted.has(room) && view.you !== null && view.you !== undefined;
+  if (!host || !s.taken || i === view.you || BOT_NAME.test(s.name || "")) return null;
+  if (view.status !== "waiting" && view.status !== "playing") return null;
+  const action = s.muted ? "unmute" : "mute";
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "link seat-mute",
+      "data-key": `host-${action}-${i}`,
+      "data-testid": `host-${action}-${i}`,
+      "aria-label": t(s.muted ? "host.unmuteOf" : "host.muteOf", { name: s.name }),
+      onClick: () => app.host(room, action, i),
+    },
+    t(s.muted ? "host.unmute" : "host.mute"),
+  );
+}
+
+function seatsList(app, room, view) {
   return h(
     "ol",
     { class: "seats", "aria-label": t("room.seats") },
     view.seats.map((s, i) =>
       h(
         "li",
-        { class: `seat ${s.taken ? "taken" : "free"} ${s.connected ? "online" : "offline"}`, "data-seat": i },
+        { class: `seat ${s.taken ? "taken" : "free"} ${s.connected ? "online" : "offline"}${s.muted ? " muted" : ""}`, "data-seat": i },
         h("span", { class: "dot", "aria-hidden": "true" }),
         h("span", { class: "seat-n" }, `${i + 1}. `),
         s.taken ? s.name : t("room.free"),
@@ -61,7 +107,9 @@ function seatsList(app, view) {
         i === view.you ? h("span", { class: "you" }, ` ${t("room.you")}`) : null,
         seatRating(app, view, i, s),
         s.autoplay ? h("span", { class: "autoplay-badge", "data-testid": `autoplay-${i}` }, t("room.autoplayBadge")) : null,
+        mutedTag(s),
         h("span", { class: "sr" }, s.taken ? (s.connected ? `, ${t("room.connected")}` : `, ${t("room.disconnected")}`) : ""),
+        muteButton(app, room, view, s, i),
       ),
     ),
   );
@@ -483,7 +531,9 @@ function endActions(app, room, view) {
     parts.push(h("button", { type: "button", class: "primary", "data-key": "rematch", "data-testid": "rematch", onClick: () => app.rematch(room) }, t("rematch.button")));
   }
   if (view.result) parts.push(h("a", { class: "button", href: `#/replay/${encodeURIComponent(room)}`, "data-key": "to-replay" }, t("history.replay")));
-  if (view.closed) parts.push(h("span", { class: "hint" }, t(`closed.${view.closed}`)));
+  if (view.closed === "moderator" || view.closed === "timeout") {
+    parts.push(h("p", { class: "closed-note", role: "status", "data-testid": "closed-note" }, closedSentence(app, room, view)));
+  } else if (view.closed) parts.push(h("span", { class: "hint" }, t(`closed.${view.closed}`)));
   return parts.length ? h("div", { class: "end-actions card-panel", "data-testid": "end-actions" }, parts) : null;
 }
 
@@ -517,8 +567,12 @@ export function renderRoom(app, room) {
   const waiting = view.status === "waiting";
   const free = view.seats.filter((s) => !s.taken).length;
   let status;
+  // a room closed before its start (nobody joined, a moderator) has no game to draw: only the seats' view
+  const unstarted = waiting || view.public?.status === "waiting";
   if (waiting) status = t("room.waitingForLink", { n: free });
   else if (view.result) status = t("room.over");
+  else if (view.closed) status = closedSentence(app, room, view);
+  else if (unstarted) status = t("room.over");
   else if (view.prompt) status = t("room.yourMove", { text: (renderer.promptText && renderer.promptText(view)) || view.prompt.text });
   else status = renderer.status ? renderer.status(view, ctx) : t("room.waitingOthers");
   if (view.result && !ui.ratedAtEnd) {
@@ -526,7 +580,7 @@ export function renderRoom(app, room) {
     setTimeout(() => app.loadRatings(view.game, { quiet: true }), 1000);
   }
   const canLeave = waiting && view.you !== null && view.you !== undefined;
-  const board = waiting ? null : renderer.render(ctx);
+  const board = unstarted ? null : renderer.render(ctx);
   return h(
     "section",
     {
@@ -546,7 +600,8 @@ export function renderRoom(app, room) {
       houseBadge(ctx, renderer),
       canLeave ? h("button", { type: "button", class: "link", "data-key": "leave", onClick: () => app.leave(room) }, t("room.leave")) : null,
     ),
-    seatsList(app, view),
+    seatsList(app, room, view),
+    turnLine(view),
     optionsLine(view, renderer),
     waiting ? invitePanel(app, room, view) : null,
     hostPanel(app, room, view),
