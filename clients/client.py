@@ -286,6 +286,13 @@ class Client:
             fields["room"] = room
         await self.request("report", **fields)
 
+    # ---- v1.2: turn-based play ---------------------------------------------------------------
+
+    async def my_games(self) -> list[dict[str, Any]]:
+        """(v1.2) Every unfinished room where this player holds a seat, the most urgent first: `{room, game, status,
+        seat, your_turn, deadline, mode, players, late}` (`deadline` in ms since the epoch, or None)."""
+        return list((await self.request("my_games"))["rooms"])
+
     async def rematch(self, room: str) -> str:
         answer = await self.request("rematch", room=room)
         if answer.get("invite"):

@@ -42,7 +42,7 @@ from clients.cli.account import (
 )
 from clients.cli.bot import LEVELS, BotGaveUp, RandomBot
 from clients.cli.i18n import LANGUAGES, _, error_sentence, language_from_env, set_language
-from clients.cli.interactive import Interactive, folded, stdin_lines
+from clients.cli.interactive import QUICK_FILL_SECONDS, Interactive, folded, stdin_lines
 from clients.cli.public import invite_link, parse_link
 from clients.cli.render import renderer_for, result_lines
 from clients.cli.session import (
@@ -54,6 +54,7 @@ from clients.cli.session import (
     forget_token,
     read_token,
 )
+from clients.cli.turns import ON_EXPIRY, parse_turn
 from clients.client import ServerError
 
 DEFAULT_URL = "ws://127.0.0.1:8765/ws"
@@ -129,6 +130,28 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument(
         "--turn-seconds", type=int, metavar="S", help="seconds per move of a created room (10..86400; no clock)"
     )
+    ap.add_argument(
+        "--turn-based",
+        nargs="?",
+        const="",
+        metavar="DAYS",
+        help="a created room is played over days (v1.2): DAYS a move (default 3; up to 14; also 12h, 90m)",
+    )
+    ap.add_argument(
+        "--on-expiry",
+        choices=ON_EXPIRY,
+        help="with --turn-based, when a player's time runs out: wait for them (default), their bot moves, or the "
+        "game ends",
+    )
+    ap.add_argument(
+        "--fill-bots-after",
+        type=int,
+        default=QUICK_FILL_SECONDS,
+        metavar="S",
+        help=f"--quick: server bots fill the empty seats of the room after S seconds (default {QUICK_FILL_SECONDS}; "
+        "0: as the server decides)",
+    )
+    ap.add_argument("--no-bell", action="store_true", help="no terminal bell when it becomes your move")
     ap.add_argument("--private", action="store_true", help="a created room is unlisted: others join by its link")
     ap.add_argument("--seed", type=int, help="seed of the bot's random choices")
     ap.add_argument(
@@ -164,7 +187,27 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         ap.error("--bots N wants 0 <= N < --seats (you take a seat too)")
     if args.bot_think is not None and not 0 < args.bot_think <= 10:
         ap.error("--bot-think wants seconds in (0, 10]")
+    if args.turn_based is not None:
+        if not args.create:
+            ap.error("--turn-based goes with --create (a quick match is a live game)")
+        if args.turn_seconds is not None:
+            ap.error("--turn-based DAYS sets the time of a move: no --turn-seconds with it")
+        try:
+            args.turn_seconds = parse_turn(args.turn_based)
+        except ValueError as err:
+            ap.error(str(err))
+    elif args.on_expiry is not None:
+        ap.error("--on-expiry goes with --turn-based")
+    if not 0 <= args.fill_bots_after <= 86400:
+        ap.error("--fill-bots-after wants seconds from 0 to 86400")
     return args
+
+
+def turn_fields(args: argparse.Namespace) -> dict[str, Any]:
+    """The `create` fields of a turn-based room (v1.2: mode, turn_seconds, on_expiry), or none."""
+    if args.turn_based is None:
+        return {}
+    return {"mode": "turn_based", "on_expiry": args.on_expiry or "wait"}
 
 
 def _bots_arg(text: str) -> int | list[str]:
@@ -256,7 +299,7 @@ async def run(
             return await run_bot(session, args, options, out)
         create: tuple[Any, ...] | None = (args.game, args.seats, options, args.bots) if args.create else None
         if create is not None and (args.turn_seconds is not None or args.private):
-            create = (*create, {"turn_seconds": args.turn_seconds, "public": not args.private})
+            create = (*create, {"turn_seconds": args.turn_seconds, "public": not args.private, **turn_fields(args)})
         prompt = None
         if lines is None and sys.stdin.isatty() and out.is_terminal:
             from clients.cli.prompt import PromptLines  # prompt_toolkit: history and completion on a terminal
@@ -265,9 +308,14 @@ async def run(
             lines = prompt.start()
         stdin_tty = lines is None and sys.stdin.isatty()  # no prompt_toolkit on a terminal: echo off for passwords
         ui = Interactive(
-            session, out, lines if lines is not None else stdin_lines(), prompt=prompt, stdin_tty=stdin_tty
+            session,
+            out,
+            lines if lines is not None else stdin_lines(),
+            prompt=prompt,
+            stdin_tty=stdin_tty,
+            bell=not args.no_bell,
         )
-        quick = (args.game, args.seats, args.turn_seconds) if args.quick else None
+        quick = (args.game, args.seats, args.turn_seconds, args.fill_bots_after or None) if args.quick else None
         status = await ui.run(create=create, join=args.join, spectate=args.spectate, quick=quick, replay=args.replay)
         if ui.farewell:  # printed after the screen is left (a terminal's alternate screen would hide it)
             out.print(Text(ui.farewell, style="green"))
@@ -354,7 +402,13 @@ async def run_bot(session: Session, args: argparse.Namespace, options: dict[str,
     """`--bot random|greedy`: create or join one room (or take the seat held already), play it, print the result."""
     if args.create:
         room = await session.create(
-            args.game, args.seats, options, bots=args.bots, public=not args.private, turn_seconds=args.turn_seconds
+            args.game,
+            args.seats,
+            options,
+            bots=args.bots,
+            public=not args.private,
+            turn_seconds=args.turn_seconds,
+            **turn_fields(args),
         )
         n_bots = len(args.bots) if isinstance(args.bots, list) else args.bots
         bots = f", {n_bots} server bot{'s' if n_bots != 1 else ''}" if n_bots else ""
@@ -362,7 +416,9 @@ async def run_bot(session: Session, args: argparse.Namespace, options: dict[str,
         out.print(f"invite link: {invite_link(session.url, room, session.invite_of(room))}")
         seat = await session.join(room)
     elif args.quick:
-        room, seat = await session.quick_match(args.game, args.seats, turn_seconds=args.turn_seconds)
+        room, seat = await session.quick_match(
+            args.game, args.seats, turn_seconds=args.turn_seconds, fill_bots_after=args.fill_bots_after or None
+        )
         out.print(f"quick match: room {room}")
     elif args.join or args.spectate:
         room, invite = parse_link(args.join or args.spectate)

@@ -11,7 +11,12 @@ last, go to a version), the account's commands (`devices` lists where it is sign
 password is asked with the input hidden), moderation (v1.2: `block NAME`, `unblock NAME`, `blocked`, `report NAME
 REASON` in the lobby and in a room, a name read from the chat lines held (their `from`) or the room's seats; `mute` /
 `unmute SEAT|NAME` for the room's host; blocked players' lines hidden, lines a moderator deleted dropped, a room a
-moderator closed said so, the errors `muted`, `filtered` and `banned` as sentences), and reading stdin on a daemon
+moderator closed said so, the errors `muted`, `filtered` and `banned` as sentences), turn-based play (v1.2: `create GAME
+SEATS --turn-based [DAYS] [--on-expiry wait|bot|end]`, the room's rule and late seats in words, `games` lists the
+player's games from `my_games`, its turn first, `open N` enters one, shown by itself at start when it is the player's
+turn somewhere; a game ended by a timeout said so), the turn signal (the terminal bell once when it becomes the
+player's move in the room on screen, `bell on|off`; "Your move" on the screen and the input line), the quick match's
+countdown to the bots and `start` (the host starts now with bots), and reading stdin on a daemon
 thread so the event loop never blocks (a thread that never returns cannot hold up the exit, unlike one in the
 default executor).
 Must not: know any game's rules or draw a view itself; all drawing is in `render`.
@@ -23,6 +28,7 @@ import asyncio
 import contextlib
 import sys
 import threading
+import time
 from typing import Any
 
 from rich.console import Console
@@ -46,6 +52,15 @@ from clients.cli.render import (
     render_view,
 )
 from clients.cli.session import CONNECTION_ERRORS, AuthError, Session, SessionLost
+from clients.cli.turns import (
+    ON_EXPIRY,
+    countdown_text,
+    games_table,
+    parse_turn,
+    rule_text,
+    timeout_sentence,
+    urgent_first,
+)
 from clients.client import ServerError
 
 LOBBY_MENU = N_("1) create a room   2) join a room   3) spectate a room   4) refresh   5) quit")
@@ -74,9 +89,22 @@ MODERATION_HELP = N_(
 )
 HOST_HELP = N_("mute SEAT or NAME, unmute SEAT or NAME: the room's host silences or frees a seat's chat")
 MODERATOR_CLOSED = N_("Closed by a moderator: {message}")
+TURN_HELP = N_(
+    "games: my games   open N: play game N of that list   create GAME SEATS --turn-based [DAYS] "
+    "[--on-expiry wait|bot|end]   bell on|off: the bell on your move"
+)
+ROOM_TURN_HELP = N_("start: start now, bots in the empty seats (the host)   games: my games   bell on|off")
+CREATE_USAGE = "create GAME SEATS [--turn-based [DAYS]] [--on-expiry wait|bot|end] [--bots N] [--private]"
 REPLAY_HELP = N_("f: first   b: back   n or Enter: forward   e: last   g N: go to version N   l: lobby   q: quit")
 #: the clock of a room made by `quick` (as in the browser): strangers cannot hold a game up for long
 QUICK_TURN_SECONDS = 120
+#: seconds after which server bots fill the empty seats of a room made by `quick` (the server's default too): the
+#: client asks for it, so it knows when the bots come (the view does not say)
+QUICK_FILL_SECONDS = 60
+#: the terminal's bell
+BELL = "\a"
+#: at most one `my_games` request per this many seconds while the list is on screen and the games change
+GAMES_REFRESH = 1.0
 #: rows on one page of the leaderboard
 BOARD_SIZE = 10
 #: questions whose answer is a password: typed hidden, kept in no history, never shown
@@ -143,6 +171,7 @@ class Interactive:
         prompt: Any = None,
         *,
         stdin_tty: bool = False,
+        bell: bool = True,
     ) -> None:
         self.session = session
         self.console = console
@@ -155,6 +184,8 @@ class Interactive:
         self.hidden = False
         if prompt is not None:
             prompt.set_choices(self.choice_labels)
+            if hasattr(prompt, "set_status"):
+                prompt.set_status(self.prompt_status)
         self.room: str | None = None
         #: the lobby as numbered on screen (numbers must not shift under the user's fingers)
         self.listed: list[dict[str, Any]] = []
@@ -183,6 +214,18 @@ class Interactive:
         self.farewell: str | None = None
         #: v1.2: players known by their chat lines (also of connections before this one): player id -> name
         self.speakers: dict[str, str] = {}
+        #: ring the terminal's bell once when it becomes the player's move in the room on screen (`bell on|off`)
+        self.bell = bell
+        #: v1.2: the player's games as last listed (`games`, from `my_games`), numbered on screen for `open N`
+        self.games: list[dict[str, Any]] | None = None
+        #: per room held: whether it was the player's move at the last look (the bell rings on a change to True)
+        self.my_move: dict[str, bool] = {}
+        #: quick-match rooms waiting for bots: room -> (when the bots come, ms since the epoch; whether that is
+        #: exact or only the latest they can come)
+        self.fill_due: dict[str, tuple[float, bool]] = {}
+        #: when `my_games` was asked last (monotonic), and the refresh of the list on screen waiting to be asked
+        self._games_asked = 0.0
+        self._games_timer: asyncio.TimerHandle | None = None
 
     # ---- main loop ------------------------------------------------------------------------
 
@@ -192,7 +235,7 @@ class Interactive:
         create: tuple[Any, ...] | None = None,
         join: str | None = None,
         spectate: str | None = None,
-        quick: tuple[str, int, int | None] | None = None,
+        quick: tuple[Any, ...] | None = None,
         replay: str | None = None,
     ) -> int:
         """Show the lobby (or the room asked for, or a re-joined seat) and follow the user's commands."""
@@ -216,6 +259,10 @@ class Interactive:
                 await self._quick(*quick)
             elif replay:
                 await self._replay_to(public.parse_link(replay)[0], 0)
+            else:
+                await self._games_at_start()
+            for room in list(self.session.rooms):
+                self._look(room, signal=False)
             self.show()
             dirty = False
             while True:
@@ -228,7 +275,14 @@ class Interactive:
                     updated = self.session.view(str(arg))
                     if updated is not None:  # every version, also those a coalesced redraw skips
                         public.gather_log(self.logs.setdefault(str(arg), {}), updated)
-                    dirty = dirty or arg == self.room
+                    dirty = self._look(str(arg)) or dirty or arg == self.room
+                    if self.room is None and self.panel == "games" and self.replay is None:
+                        self._games_soon()
+                elif kind == "games":
+                    self._games_timer = None
+                    if self.room is None and self.panel == "games" and self.replay is None:
+                        await self._load_games()
+                        dirty = True
                 elif kind == "game_log":
                     room, events = arg
                     shown = self.session.view(room)
@@ -241,7 +295,8 @@ class Interactive:
                     dirty = dirty or (arg == self.room and self.replay is None)
                 elif kind == "tick":
                     view = self.session.view(self.room) if self.room else None
-                    dirty = dirty or bool(view and view.get("clock") and self.replay is None)
+                    timed = view and (view.get("clock") or self._countdown(view) is not None)
+                    dirty = dirty or bool(timed and self.replay is None)
                 elif kind == "push":
                     dirty = self._on_push(arg) or dirty
                 elif kind == "closed" and arg is self.session.client:  # skip stale events of replaced clients
@@ -255,6 +310,8 @@ class Interactive:
             if in_place:
                 self.console.set_alt_screen(False)
             forward.cancel()
+            if self._games_timer is not None:
+                self._games_timer.cancel()
             if ticker is not None:
                 ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -343,6 +400,12 @@ class Interactive:
                     room=room, message=msg.get("message") or ""
                 )
             return self.replay is None
+        if t == "closed" and msg.get("reason") == "timeout":  # v1.2: a turn-based game's time ran out
+            if room != self.room:
+                self.notice = _("Room {room}: {sentence}").format(
+                    room=room, sentence=timeout_sentence(msg.get("message"))
+                )
+            return self.replay is None
         return False
 
     def _print_screen(self) -> None:
@@ -361,6 +424,14 @@ class Interactive:
             if view.get("closed") == "moderator":
                 closed = _(MODERATOR_CLOSED).format(message=view.get("closed_message") or "")
                 self.console.print(Text(closed, style="bold red"))
+            if view.get("closed") == "timeout":
+                self.console.print(Text(timeout_sentence(view.get("closed_message")), style="bold red"))
+            rule = rule_text(view)
+            if rule is not None:
+                self.console.print(Text(rule))
+            countdown = self._countdown(view)
+            if countdown is not None:
+                self.console.print(Text(countdown, style="bold"))
             clock = public.clock_line(view)
             if clock is not None:
                 self.console.print(clock)
@@ -374,6 +445,8 @@ class Interactive:
             chat = public.chat_lines(self.chats(self.room))
             if chat is not None:
                 self.console.print(chat)
+            if self._is_my_move(view):
+                self.console.print(Text(_("Your move"), style="bold reverse"))
             self.console.print(render_prompt(view))
             if view.get("you") is None and view.get("status") == "waiting":
                 self.console.print(Text(_("A seat is free: t takes it."), style="bold"))
@@ -384,6 +457,7 @@ class Interactive:
             self.console.print(Text(_(ROOM_MORE), style="dim"))
             self.console.print(Text(_(MODERATION_HELP), style="dim"))
             self.console.print(Text(_(HOST_HELP), style="dim"))
+            self.console.print(Text(_(ROOM_TURN_HELP), style="dim"))
         else:
             self.room = None
             client = self.session.client
@@ -409,11 +483,16 @@ class Interactive:
                 self.console.print(public.player_table(self.player_page, you=self.session.player))
             elif self.panel == "devices" and self.devices is not None:
                 self.console.print(devices_table(self.devices))
+            elif self.panel == "games" and self.games is not None:
+                self.console.print(games_table(self.games))
+                if self.games:
+                    self.console.print(Text(_("open N: play game N of this list"), style="dim"))
             chat = public.chat_lines(self.chats(None))
             if chat is not None:
                 self.console.print(chat)
             self.console.print(Text(_(LOBBY_MENU), style="bold"))
             self.console.print(Text(_(LOBBY_MORE), style="dim"))
+            self.console.print(Text(_(TURN_HELP), style="dim"))
             self.console.print(Text(_(MODERATION_HELP), style="dim"))
             welcome = getattr(self.session, "welcome", None) or {}
             name = str(welcome.get("name") or getattr(self.session, "name", ""))
@@ -472,6 +551,13 @@ class Interactive:
             if words in ("password", "delete account") and self.replay is None:
                 self._ask_account("password_old" if words == "password" else "delete_password")
                 return True
+            if words in ("bell", "bell on", "bell off"):
+                self.bell = words != "bell off" if words != "bell" else not self.bell
+                self.notice = _("The bell rings when it becomes your move.") if self.bell else _("The bell is off.")
+                return True
+            if words in ("games", "my games") and self.replay is None:
+                await self._show_games()
+                return True
             if self.replay is not None:
                 return await self._replay_command(line)
             if line.lower().startswith("say "):
@@ -498,6 +584,199 @@ class Interactive:
         finally:
             self._set_hidden(self.pending is not None and self.pending[0] in HIDDEN_QUESTIONS)
         return True
+
+    # ---- turn-based play, the turn signal, quick match's bots (v1.2) ------------------------
+
+    @staticmethod
+    def _is_my_move(view: dict[str, Any] | None) -> bool:
+        """Whether the viewer holds a seat of the room and its prompt has options now."""
+        return view is not None and view.get("you") is not None and bool(room_options(view))
+
+    def prompt_status(self) -> str:
+        """What the input line says before the `>` (prompt_toolkit): "Your move" when it is, else nothing."""
+        view = self.session.view(self.room) if self.room and self.replay is None else None
+        return _("Your move") if self._is_my_move(view) else ""
+
+    def _look(self, room: str, *, signal: bool = True) -> bool:
+        """Note whether it is the player's move in `room`; when it has just become so (`signal`), ring the bell for
+        the room on screen, or say so for a room held elsewhere. Whether the screen must be redrawn."""
+        view = self.session.view(room)
+        if view is None:
+            return False
+        now = self._is_my_move(view)
+        before = self.my_move.get(room)
+        self.my_move[room] = now
+        if not signal or before is None or before or not now:
+            return False
+        if room == self.room and self.replay is None:
+            self._ring()
+            return False
+        if self.session.rooms.get(room) is False:  # a seat held in a room not on screen
+            self.notice = _("It is your move in room {room}: games lists your games.").format(room=room)
+            return True
+        return False
+
+    def _ring(self) -> None:
+        """The terminal's bell, once (not with `bell off` or `--no-bell`)."""
+        if not self.bell:
+            return
+
+        def ring() -> None:
+            out = self.console.file
+            out.write(BELL)
+            out.flush()
+
+        if self.prompt is not None:
+            self.prompt.draw(ring)
+        else:
+            ring()
+
+    def _countdown(self, view: dict[str, Any]) -> str | None:
+        """The line counting down to the bots of a waiting quick-match room the player sits in, or None: from the
+        view's `fill_at` when the server gives it, else from the `fill_bots_after` this client asked for."""
+        if view.get("status") != "waiting" or view.get("you") is None:
+            return None
+        fill_at = view.get("fill_at")
+        if isinstance(fill_at, int) and not isinstance(fill_at, bool):
+            due, exact = float(fill_at), True
+        elif str(view.get("room")) in self.fill_due:
+            due, exact = self.fill_due[str(view.get("room"))]
+        else:
+            return None
+        return countdown_text((due - time.time() * 1000) / 1000, exact=exact)
+
+    async def _start(self) -> None:
+        """`start`: the room's host starts the waiting game now, server bots in the empty seats (`host` `start`)."""
+        assert self.room is not None
+        view = self.session.view(self.room) or {}
+        if view.get("status") != "waiting":
+            self.notice = _("The game has started already.")
+            return
+        if view.get("you") is None:
+            self.notice = _("Take a seat first (t): only the room's host can start it.")
+            return
+        try:
+            await self.session.c.host(self.room, "start")
+        except ServerError as err:
+            if err.code != "forbidden":
+                raise
+            self.notice = _(
+                "Only the room's host (the player who opened it) can start it now; the bots come when its time runs "
+                "out."
+            )
+            return
+        self.notice = _("Started now: server bots took the empty seats.")
+
+    async def _games_at_start(self) -> None:
+        """At start (no room asked for): when it is the player's turn in some game, "My games" is shown."""
+        try:
+            await self._load_games(quiet=True)
+        except CONNECTION_ERRORS:
+            return
+        mine = [r for r in self.games or [] if r.get("your_turn")]
+        if not mine:
+            return
+        self.room = None
+        self.panel = "games"
+        self.notice = (
+            _("It is your move in one of your games: open N plays it.")
+            if len(mine) == 1
+            else _("It is your move in {n} of your games: open N plays one.").format(n=len(mine))
+        )
+
+    async def _load_games(self, *, quiet: bool = False) -> None:
+        """Ask for the player's games (`my_games`), the player's turn first."""
+        self._games_asked = time.monotonic()
+        try:
+            rows = await self.session.c.my_games()
+        except ServerError as err:
+            if not quiet:
+                raise
+            if err.code == "unknown_type":
+                self.games = None
+            return
+        self.games = urgent_first(rows)
+
+    async def _show_games(self) -> None:
+        """`games`: the lobby with "My games" under its rooms (a room on screen stays held)."""
+        await self._load_games()
+        self.room = None
+        self.log_shown = None
+        self.panel = "games"
+
+    def _games_soon(self) -> None:
+        """Ask for the list on screen again soon (at most once a second) after one of the games changed."""
+        if self._games_timer is not None:
+            return
+        delay = max(0.0, self._games_asked + GAMES_REFRESH - time.monotonic())
+        loop = asyncio.get_running_loop()
+        self._games_timer = loop.call_later(delay, self.session.events.put_nowait, ("games", None))
+
+    async def _open_game(self, n: int) -> None:
+        """`open N` after `games`: enter game N of that list (the seat held)."""
+        if not self.games or not 1 <= n <= len(self.games):
+            self.notice = _("There is no game {n} in your list (games shows it).").format(n=n)
+            return
+        await self._enter(str(self.games[n - 1]["room"]), spectate=False)
+
+    async def _create_command(self, rest: str) -> None:
+        """`create GAME SEATS [--turn-based [DAYS]] [--on-expiry wait|bot|end] [--bots N] [--private]` in one line."""
+        tokens = rest.split()
+        positional: list[str] = []
+        turn: int | None = None
+        expiry: str | None = None
+        bots = 0
+        private = False
+        usage = _("Usage: {usage}").format(usage=CREATE_USAGE)
+        i = 0
+        try:
+            while i < len(tokens):
+                tok = tokens[i]
+                low = tok.lower()
+                nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+                if low in ("--turn-based", "turn-based", "--turn"):
+                    days = ""
+                    if nxt is not None and (nxt[:1].isdigit() or nxt[:1] == "."):
+                        days, i = nxt, i + 1
+                    turn = parse_turn(days)
+                elif low.startswith("--turn-based="):
+                    turn = parse_turn(tok.partition("=")[2])
+                elif low in ("--on-expiry", "on-expiry") or low.startswith("--on-expiry="):
+                    value = low.partition("=")[2] if "=" in low else (nxt or "").lower()
+                    if "=" not in low:
+                        i += 1
+                    if value not in ON_EXPIRY:
+                        self.notice = _("--on-expiry is wait, bot or end.") + " " + usage
+                        return
+                    expiry = value
+                elif low == "--bots" and nxt is not None and nxt.isdigit():
+                    bots, i = int(nxt), i + 1
+                elif low == "--private":
+                    private = True
+                elif tok.startswith("-") or len(positional) >= 2:
+                    self.notice = _("Unknown command {line}.").format(line=repr(tok)) + " " + usage
+                    return
+                else:
+                    positional.append(tok)
+                i += 1
+        except ValueError as err:
+            self.notice = str(err)
+            return
+        game = positional[0] if positional else "expedition"
+        if len(positional) > 1 and not positional[1].isdigit():
+            self.notice = _("{line} is not a number of seats.").format(line=repr(positional[1]))
+            return
+        seats = int(positional[1]) if len(positional) > 1 else 3
+        if not 0 <= bots < seats:
+            self.notice = _("{line} is not a number of bots from 0 to {n}.").format(line=repr(str(bots)), n=seats - 1)
+            return
+        if expiry is not None and turn is None:
+            self.notice = _("--on-expiry goes with --turn-based.") + " " + usage
+            return
+        fields: dict[str, Any] = {"public": not private}
+        if turn is not None:
+            fields.update(turn_seconds=turn, mode="turn_based", on_expiry=expiry or "wait")
+        await self._create_and_join(game, seats, {}, bots, **fields)
 
     # ---- moderation (v1.2) ------------------------------------------------------------------
 
@@ -530,7 +809,10 @@ class Interactive:
     def _bare(name: str) -> str:
         """A name as typed or shown, compared loosely: without the marks the screen adds ((guest), (you), (muted))."""
         text = folded(name)
-        marks = {folded(m) for m in ("(guest)", "(you)", "(muted)", _("(guest)"), _("(you)"), _("(muted)"))}
+        marks = {
+            folded(m)
+            for m in ("(guest)", "(you)", "(muted)", "(late)", _("(guest)"), _("(you)"), _("(muted)"), _("(late)"))
+        }
         changed = True
         while changed:
             changed = False
@@ -809,7 +1091,10 @@ class Interactive:
         word, _sep, rest = line.partition(" ")
         word = word.lower()
         if word in ("1", "c", "create"):
-            self.pending = ("game", None)
+            if rest.strip():
+                await self._create_command(rest)
+            else:
+                self.pending = ("game", None)
         elif word in ("2", "j", "join"):
             self.pending = ("join", None)
             if rest.strip():
@@ -829,10 +1114,22 @@ class Interactive:
             except ValueError:
                 self.notice = _("{line} is not a number of seats.").format(line=repr(args[1]))
                 return True
-            await self._quick(args[0] if args else "expedition", seats, QUICK_TURN_SECONDS)
+            try:
+                fill = int(args[2]) if len(args) > 2 else QUICK_FILL_SECONDS
+                if not 0 <= fill <= 86400:
+                    raise ValueError(fill)
+            except ValueError:
+                self.notice = _("{line} is not a number of seconds before the bots come (0 to 86400).").format(
+                    line=repr(args[2])
+                )
+                return True
+            await self._quick(args[0] if args else "expedition", seats, QUICK_TURN_SECONDS, fill or None)
         elif word in ("open", "link"):
-            if rest.strip():
-                await self._open_link(rest.strip(), spectate=False)
+            what = rest.strip()
+            if what.isdigit() and self.games is not None:
+                await self._open_game(int(what))
+            elif what:
+                await self._open_link(what, spectate=False)
         elif word in ("h", "history"):
             self.history = await self.session.c.history(rest.strip() or None)
             self.panel = "history"
@@ -962,6 +1259,7 @@ class Interactive:
     async def _enter(self, room: str, *, spectate: bool) -> None:
         seat = await self.session.join(room, spectate=spectate)
         self.room = room
+        self._look(room, signal=False)
         self.notice = (self.notice + " " if self.notice else "") + (
             _("Watching room {room}.").format(room=room)
             if seat is None
@@ -970,11 +1268,23 @@ class Interactive:
 
     # ---- public lobbies: quick match, links, rematch, replays ------------------------------
 
-    async def _quick(self, game: str, seats: int, turn_seconds: int | None = None) -> None:
-        room, seat = await self.session.quick_match(game, seats, turn_seconds=turn_seconds)
+    async def _quick(
+        self, game: str, seats: int, turn_seconds: int | None = None, fill_bots_after: int | None = None
+    ) -> None:
+        asked = time.time() * 1000
+        room, seat = await self.session.quick_match(
+            game, seats, turn_seconds=turn_seconds, fill_bots_after=fill_bots_after
+        )
         self.room = room
         self.history = self.board = None
         self.notice = _("Quick match: seat {n} in room {room}.").format(n=(seat or 0) + 1, room=room)
+        view = self.session.view(room) or {}
+        if fill_bots_after and view.get("status") == "waiting":
+            # the view does not say when the bots come: counted from the quick match's answer. Alone in the room,
+            # this quick match most likely opened it now; with others seated it is older, so the bots come sooner
+            others = [i for i, s in enumerate(view.get("seats") or []) if s.get("taken") and i != view.get("you")]
+            self.fill_due[room] = (asked + fill_bots_after * 1000, not others)
+        self._look(room, signal=False)
 
     async def _open_link(self, link: str, *, spectate: bool) -> None:
         """Open a pasted link or room id: a free seat of a waiting room, else watch it."""
@@ -1053,6 +1363,16 @@ class Interactive:
             return False
         if word in ("t", "take"):
             await self._enter(self.room, spectate=False)
+            return True
+        if word == "start":
+            await self._start()
+            return True
+        verb, _sep, what = line.partition(" ")
+        if verb.lower() == "open" and what.strip():  # another game of `games`, or a room's link
+            if what.strip().isdigit() and self.games is not None:
+                await self._open_game(int(what.strip()))
+            else:
+                await self._open_link(what.strip(), spectate=False)
             return True
         if word in ("r", "rematch"):
             offer = self._rematch_offer()

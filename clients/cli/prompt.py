@@ -3,7 +3,8 @@
 Owns: reading lines on a real terminal (history kept in ~/.marcopolo/history, completion of the commands and
 of the current prompt's option numbers, each shown with its words), a hidden mode for a password asked in the
 lobby (`*` for each character, no completion, the line kept in no history), and drawing a screen while the input
-line is shown (the screen is drawn above it; the line is kept). Must not: act on a line; the lines go to the
+line is shown (the screen is drawn above it; the line is kept), and the line's prompt saying "Your move" when it is the
+player's move in the room on screen. Must not: act on a line; the lines go to the
 same queue as `stdin_lines` fills.
 """
 
@@ -50,6 +51,10 @@ COMMANDS = (
     "me",
     "next",
     "prev",
+    "games",
+    "start",
+    "bell on",
+    "bell off",
 )
 
 
@@ -116,6 +121,8 @@ class PromptLines:
     ) -> None:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._choices: Callable[[], list[str]] = choices or (lambda: [])
+        #: what the line says before its `>` ("Your move" when it is the player's move in the room on screen)
+        self._status: Callable[[], str] = lambda: ""
         self.hidden = False
         completer = ChoiceCompleter(lambda: self._choices())
         self.history = KeptUnlessHidden(history or default_history(), lambda: self.hidden)
@@ -132,6 +139,17 @@ class PromptLines:
     def set_choices(self, choices: Callable[[], list[str]]) -> None:
         self._choices = choices
 
+    def set_status(self, status: Callable[[], str]) -> None:
+        """What the line says before its `>` (read at every redraw of the line)."""
+        self._status = status
+
+    def message(self) -> str:
+        """The input line's prompt: `*> ` for a password, else the status (if any) and `> `."""
+        if self.hidden:
+            return "*> "
+        status = self._status()
+        return f"{status} > " if status else "> "
+
     def set_hidden(self, hidden: bool) -> None:
         """Hide the line being typed (a password) or show it again; the prompt is redrawn at once."""
         self.hidden = hidden
@@ -145,7 +163,7 @@ class PromptLines:
     async def _read(self) -> None:
         while True:
             try:
-                line = await self.session.prompt_async(lambda: "*> " if self.hidden else "> ")
+                line = await self.session.prompt_async(self.message)
             except (EOFError, KeyboardInterrupt):
                 self.queue.put_nowait(None)
                 return

@@ -22,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from clients.cli.i18n import N_, _
-from clients.cli.render import guest_mark, names_with_guests, render_view, renderer_for, seat_name
+from clients.cli.render import guest_mark, is_late, names_with_guests, render_view, renderer_for, seat_name
 
 View = dict[str, Any]
 
@@ -64,10 +64,13 @@ def parse_link(text: str) -> tuple[str, str | None]:
 
 
 def clock_text(seconds: float) -> str:
-    """m:ss (h:mm:ss from an hour on)."""
+    """m:ss (h:mm:ss from an hour on, `Nd h:mm:ss` from a day on: a turn-based room's clock runs for days)."""
     s = max(0, int(seconds))
+    d, s = divmod(s, 86400)
     h, rest = divmod(s, 3600)
     m, sec = divmod(rest, 60)
+    if d:
+        return f"{d}d {h}:{m:02d}:{sec:02d}"
     return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
 
 
@@ -80,14 +83,22 @@ def clock_line(view: View, now_ms: float | None = None) -> Text | None:
     left = max(0.0, (clock["deadline"] - now) / 1000)
     seats = list(clock.get("seats") or [])
     who = ", ".join(seat_name(view, s) for s in seats) or _("nobody")
-    until = time.strftime("%H:%M:%S", time.localtime(clock["deadline"] / 1000))
+    fmt = "%a %d %b %H:%M" if left >= 86400 else "%H:%M:%S"  # a day or more ahead: the date too
+    until = time.strftime(fmt, time.localtime(clock["deadline"] / 1000))
     line = Text(_("Clock:") + " ", style="bold")
+    late = [s for s in seats if is_late(view, s)]
+    if late and late == seats:  # v1.2 turn-based `on_expiry: wait`: the time ran out, the game waits for them
+        line.append(_("time ran out for {who}: late, the game waits for them").format(who=who), style="bold red")
+        return line
     line.append(clock_text(math.ceil(left)), style="bold red" if left <= 10 else "bold")
     line.append(" " + _("left for {who} (until {until})").format(who=who, until=until))
     auto = list(clock.get("auto") or [])
     if auto:
         names = ", ".join(seat_name(view, s) for s in auto)
         line.append("; " + _("a bot plays for {names} until they move again").format(names=names), style="dim")
+    if late:  # some of the seats the clock runs for (a phase where several move at once)
+        names = ", ".join(seat_name(view, s) for s in late)
+        line.append("; " + _("late: {names} (the game waits for them)").format(names=names), style="bold red")
     return line
 
 

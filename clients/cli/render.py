@@ -52,6 +52,19 @@ def muted_mark(name: str, muted: Any) -> str:
     return f"{name} {_('(muted)')}" if muted is True else name
 
 
+def late_mark(name: str, late: Any) -> str:
+    """A seat's name marked `(late)` when its time ran out in a turn-based room and the game waits for it (v1.2:
+    the seat is in the view's `clock.late`)."""
+    return f"{name} {_('(late)')}" if late is True else name
+
+
+def is_late(view: View, seat: int) -> bool:
+    """Whether the view's clock marks the seat late (v1.2 `clock.late`, turn-based rooms)."""
+    clock = view.get("clock")
+    late = clock.get("late") if isinstance(clock, dict) else None
+    return isinstance(late, list) and seat in late
+
+
 def guest_of(guests: Any, i: int) -> Any:
     """Entry `i` of a per-seat `guests` list (None when the list is absent or too short)."""
     return guests[i] if isinstance(guests, list) and 0 <= i < len(guests) else None
@@ -64,8 +77,8 @@ def names_with_guests(players: Sequence[Any], guests: Any, free: str = "·") -> 
 
 def seat_name(view: View, seat: int | None, *, you: bool = True, guest: bool = False) -> str:
     """A seat's player name (or `seat N`), marked `(you)` for the viewer's own seat and, with `guest`, `(guest)` for
-    a person playing without an account (the seat's `guest`, v1.2) and `(muted)` for a seat whose chat the room's
-    host muted (the seat's `muted`, v1.2)."""
+    a person playing without an account (the seat's `guest`, v1.2), `(muted)` for a seat whose chat the room's
+    host muted (the seat's `muted`, v1.2) and `(late)` for a seat whose time ran out (`clock.late`, v1.2)."""
     if seat is None:
         return _("nobody")
     seats = view.get("seats") or []
@@ -73,6 +86,7 @@ def seat_name(view: View, seat: int | None, *, you: bool = True, guest: bool = F
     label = name or _("seat {n}").format(n=seat + 1)
     if guest and 0 <= seat < len(seats):
         label = muted_mark(guest_mark(label, seats[seat].get("guest")), seats[seat].get("muted"))
+        label = late_mark(label, is_late(view, seat))
     if you and view.get("you") == seat:
         label += " " + _("(you)")
     return label
@@ -224,7 +238,7 @@ def seats_table(view: View) -> Table:
         table.add_column(_("rating"), justify="right")
     for i, s in enumerate(seats):
         name = guest_mark(s.get("name") or ("—" if not s.get("taken") else "?"), s.get("guest"))
-        name = muted_mark(name, s.get("muted"))
+        name = late_mark(muted_mark(name, s.get("muted")), is_late(view, i))
         if view.get("you") == i:
             name += " " + _("(you)")
         row = [str(i + 1), name, _("yes") if s.get("connected") else (_("no") if s.get("taken") else "")]
@@ -303,8 +317,8 @@ def result_table(view: View, tiebreak_label: str = N_("tie-break")) -> Renderabl
 
 
 def render_lobby(rooms: Sequence[dict[str, Any]], held: Sequence[str] = ()) -> RenderableType:
-    """The lobby: public rooms numbered from 1 with game, seats taken, players (guests marked, with their ratings)
-    and status."""
+    """The lobby: public rooms numbered from 1 with game (a turn-based room marked, v1.2 `mode`), seats taken,
+    players (guests marked, with their ratings) and status."""
     if not rooms:
         return Panel(Text(_("No open rooms yet. Create one!"), style="dim"), title=_("Lobby"), title_align="left")
     table = Table(show_edge=False, pad_edge=False)
@@ -327,10 +341,11 @@ def render_lobby(rooms: Sequence[dict[str, Any]], held: Sequence[str] = ()) -> R
             for i, p in enumerate(players)
         )
         mark = " " + _("(your seat)") if r.get("room") in held else ""
+        game = str(r.get("game")) + (" " + _("(turn-based)") if r.get("mode") == "turn_based" else "")
         seats = f"{taken}/{r.get('seats')}"
         status = str(r.get("status"))
         status = _(STATUS[status]) if status in STATUS else status
-        table.add_row(str(i), str(r.get("room")) + mark, str(r.get("game")), seats, names, status)
+        table.add_row(str(i), str(r.get("room")) + mark, game, seats, names, status)
     return Panel(table, title=_("Lobby"), title_align="left")
 
 

@@ -398,10 +398,13 @@ class Session:
         *,
         public: bool = True,
         turn_seconds: int | None = None,
+        mode: str | None = None,
+        on_expiry: str | None = None,
     ) -> str:
         """Create a room (the creator still has to join it); server bots take the last seats: `bots` is
-        their count (greedy bots) or one level per bot seat (`["hard", "normal"]`)."""
-        if not bots and turn_seconds is None and public:
+        their count (greedy bots) or one level per bot seat (`["hard", "normal"]`). v1.2: `mode="turn_based"` with
+        `turn_seconds` up to 14 days and `on_expiry` (`wait`, `bot`, `end`) makes a room played over days."""
+        if not bots and turn_seconds is None and public and mode is None:
             return await self.c.create(game, seats, options)
         fields: dict[str, Any] = {"game": game, "seats": seats, "public": public}
         if bots:
@@ -410,13 +413,20 @@ class Session:
             fields["options"] = options
         if turn_seconds is not None:
             fields["turn_seconds"] = turn_seconds
+        if mode is not None:
+            fields["mode"] = mode
+        if on_expiry is not None:
+            fields["on_expiry"] = on_expiry
         answer = await self.c.request("create", **fields)
         self.keep_invite(str(answer["room"]), answer.get("invite"))
         return str(answer["room"])
 
-    async def quick_match(self, game: str, seats: int, *, turn_seconds: int | None = None) -> tuple[str, int | None]:
-        """A seat in the fullest fitting waiting public room of `game` (or a new one); re-joined on reconnect."""
-        room, seat = await self.c.quick_match(game, seats, turn_seconds=turn_seconds)
+    async def quick_match(
+        self, game: str, seats: int, *, turn_seconds: int | None = None, fill_bots_after: int | None = None
+    ) -> tuple[str, int | None]:
+        """A seat in the fullest fitting waiting public room of `game` (or a new one, whose empty seats server bots
+        take after `fill_bots_after` seconds); re-joined on reconnect."""
+        room, seat = await self.c.quick_match(game, seats, turn_seconds=turn_seconds, fill_bots_after=fill_bots_after)
         self.rooms[room] = False
         self.seats[room] = seat
         return room, seat

@@ -75,10 +75,11 @@ async def test_quick_from_two_terminals_seats_both_in_one_room_and_the_game_star
     bob = asyncio.create_task(run(argv(url, tmp_path, "bob"), console=b.console, lines=b_lines))
     try:
         await until(lambda: "quick GAME SEATS" in a.text and "quick GAME SEATS" in b.text, what="the menus")
-        a_lines.put_nowait("quick classic 2")
+        # 0: no bots asked for (the quick match's default is 60 s, 3 s at this clock scale: bob might come later)
+        a_lines.put_nowait("quick classic 2 0")
         await until(lambda: "Quick match: seat 1 in room" in a.text, what="ann's quick match")
         room = found(r"Quick match: seat 1 in room (\S+)\.", a.text)
-        b_lines.put_nowait("quick classic 2")
+        b_lines.put_nowait("quick classic 2 0")
         await until(lambda: f"Quick match: seat 2 in room {room}." in b.text, what="bob in ann's room")
         await until(lambda: re.search(rf"room {room}\s+playing", a.text) is not None, what="the game starting")
         # a quick-match room has a clock; the room screen shows it

@@ -2109,6 +2109,384 @@ T: dict[str, dict[str, str]] = {
         "it": "{name} non è più silenziato.",
         "es": "{name} ya no está silenciado.",
     },
+    (
+        "games: my games   open N: play game N of that list   create GAME SEATS --turn-based [DAYS] [--on-expiry "
+        "wait|bot|end]   bell on|off: the bell on your move"
+    ): {
+        "hu": (
+            "games: játékaim   open N: az N. játék a listából   create JÁTÉK HELYEK --turn-based [NAPOK] "
+            "[--on-expiry wait|bot|end]   bell on|off: csengő, amikor te lépsz"
+        ),
+        "fi": (
+            "games: omat pelini   open N: pelaa listan peliä N   create PELI PAIKAT --turn-based [PÄIVÄT] "
+            "[--on-expiry wait|bot|end]   bell on|off: äänimerkki vuorollasi"
+        ),
+        "it": (
+            "games: le mie partite   open N: gioca la partita N dell'elenco   create GIOCO POSTI --turn-based "
+            "[GIORNI] [--on-expiry wait|bot|end]   bell on|off: il campanello quando tocca a te"
+        ),
+        "es": (
+            "games: mis partidas   open N: jugar la partida N de la lista   create JUEGO ASIENTOS --turn-based "
+            "[DÍAS] [--on-expiry wait|bot|end]   bell on|off: la campana cuando te toca"
+        ),
+    },
+    "start: start now, bots in the empty seats (the host)   games: my games   bell on|off": {
+        "hu": "start: indítás most, robotok az üres helyekre (a gazda)   games: játékaim   bell on|off",
+        "fi": "start: aloita nyt, botit tyhjille paikoille (isäntä)   games: omat pelini   bell on|off",
+        "it": "start: inizia ora, bot nei posti vuoti (l'host)   games: le mie partite   bell on|off",
+        "es": "start: empezar ya, bots en los asientos vacíos (el anfitrión)   games: mis partidas   bell on|off",
+    },
+    "Room {room}: {sentence}": {
+        "hu": "{room} szoba: {sentence}",
+        "fi": "Huone {room}: {sentence}",
+        "it": "Stanza {room}: {sentence}",
+        "es": "Sala {room}: {sentence}",
+    },
+    "Your move": {
+        "hu": "Te lépsz",
+        "fi": "Sinun siirtosi",
+        "it": "Tocca a te",
+        "es": "Te toca mover",
+    },
+    "open N: play game N of this list": {
+        "hu": "open N: az N. játék ebből a listából",
+        "fi": "open N: pelaa tämän listan peliä N",
+        "it": "open N: gioca la partita N di questo elenco",
+        "es": "open N: jugar la partida N de esta lista",
+    },
+    "The bell rings when it becomes your move.": {
+        "hu": "A csengő megszólal, amikor te következel.",
+        "fi": "Äänimerkki soi, kun on sinun siirtosi.",
+        "it": "Il campanello suona quando tocca a te.",
+        "es": "La campana suena cuando te toca mover.",
+    },
+    "The bell is off.": {
+        "hu": "A csengő ki van kapcsolva.",
+        "fi": "Äänimerkki on pois päältä.",
+        "it": "Il campanello è spento.",
+        "es": "La campana está apagada.",
+    },
+    "It is your move in room {room}: games lists your games.": {
+        "hu": "Te lépsz a(z) {room} szobában: a games listázza a játékaidat.",
+        "fi": "On sinun siirtosi huoneessa {room}: games näyttää pelisi.",
+        "it": "Tocca a te nella stanza {room}: games elenca le tue partite.",
+        "es": "Te toca mover en la sala {room}: games muestra tus partidas.",
+    },
+    "The game has started already.": {
+        "hu": "A játék már elkezdődött.",
+        "fi": "Peli on jo alkanut.",
+        "it": "La partita è già iniziata.",
+        "es": "La partida ya ha empezado.",
+    },
+    "Take a seat first (t): only the room's host can start it.": {
+        "hu": "Előbb foglalj helyet (t): csak a szoba gazdája indíthatja el.",
+        "fi": "Ota ensin paikka (t): vain huoneen isäntä voi aloittaa pelin.",
+        "it": "Prima prendi un posto (t): solo l'host della stanza può avviarla.",
+        "es": "Primero toma un asiento (t): solo el anfitrión de la sala puede empezarla.",
+    },
+    "Only the room's host (the player who opened it) can start it now; the bots come when its time runs out.": {
+        "hu": "Most csak a szoba gazdája (aki megnyitotta) indíthatja el; a robotok akkor jönnek, amikor lejár az idő.",
+        "fi": "Vain huoneen isäntä (sen avannut pelaaja) voi aloittaa nyt; botit tulevat, kun aika loppuu.",
+        "it": "Solo l'host della stanza (chi l'ha aperta) può avviarla ora; i bot arrivano quando scade il tempo.",
+        "es": (
+            "Solo el anfitrión de la sala (quien la abrió) puede empezarla ahora; los bots llegan cuando se acaba "
+            "el tiempo."
+        ),
+    },
+    "Started now: server bots took the empty seats.": {
+        "hu": "Elindítva: az üres helyekre szerver-robotok ültek.",
+        "fi": "Aloitettu: palvelimen botit ottivat tyhjät paikat.",
+        "it": "Avviata: i bot del server hanno preso i posti vuoti.",
+        "es": "Empezada: los bots del servidor ocuparon los asientos vacíos.",
+    },
+    "It is your move in one of your games: open N plays it.": {
+        "hu": "Az egyik játékodban te lépsz: az open N megnyitja.",
+        "fi": "Yhdessä peleistäsi on sinun siirtosi: open N avaa sen.",
+        "it": "In una delle tue partite tocca a te: open N la apre.",
+        "es": "En una de tus partidas te toca mover: open N la abre.",
+    },
+    "It is your move in {n} of your games: open N plays one.": {
+        "hu": "{n} játékodban te lépsz: az open N megnyit egyet.",
+        "fi": "{n} pelissäsi on sinun siirtosi: open N avaa yhden.",
+        "it": "In {n} delle tue partite tocca a te: open N ne apre una.",
+        "es": "En {n} de tus partidas te toca mover: open N abre una.",
+    },
+    "There is no game {n} in your list (games shows it).": {
+        "hu": "Nincs {n}. játék a listádban (a games mutatja).",
+        "fi": "Listallasi ei ole peliä {n} (games näyttää sen).",
+        "it": "Non c'è una partita {n} nel tuo elenco (games lo mostra).",
+        "es": "No hay partida {n} en tu lista (games la muestra).",
+    },
+    "Usage: {usage}": {
+        "hu": "Használat: {usage}",
+        "fi": "Käyttö: {usage}",
+        "it": "Uso: {usage}",
+        "es": "Uso: {usage}",
+    },
+    "--on-expiry is wait, bot or end.": {
+        "hu": "Az --on-expiry értéke wait, bot vagy end.",
+        "fi": "--on-expiry on wait, bot tai end.",
+        "it": "--on-expiry è wait, bot o end.",
+        "es": "--on-expiry es wait, bot o end.",
+    },
+    "--on-expiry goes with --turn-based.": {
+        "hu": "Az --on-expiry a --turn-based mellé való.",
+        "fi": "--on-expiry käy vain yhdessä valinnan --turn-based kanssa.",
+        "it": "--on-expiry va con --turn-based.",
+        "es": "--on-expiry va con --turn-based.",
+    },
+    "(late)": {
+        "hu": "(késik)",
+        "fi": "(myöhässä)",
+        "it": "(in ritardo)",
+        "es": "(con retraso)",
+    },
+    "{line} is not a number of seconds before the bots come (0 to 86400).": {
+        "hu": "{line} nem a robotok érkezéséig hátralévő másodpercek száma (0–86400).",
+        "fi": "{line} ei ole sekuntimäärä ennen bottien tuloa (0–86400).",
+        "it": "{line} non è un numero di secondi prima dell'arrivo dei bot (da 0 a 86400).",
+        "es": "{line} no es un número de segundos antes de que lleguen los bots (de 0 a 86400).",
+    },
+    "late: {names} (the game waits for them)": {
+        "hu": "késik: {names} (a játék vár rájuk)",
+        "fi": "myöhässä: {names} (peli odottaa heitä)",
+        "it": "in ritardo: {names} (la partita li aspetta)",
+        "es": "con retraso: {names} (la partida los espera)",
+    },
+    "(turn-based)": {
+        "hu": "(körökre osztott)",
+        "fi": "(vuoropohjainen)",
+        "it": "(a turni)",
+        "es": "(por turnos)",
+    },
+    "a late player is waited for": {
+        "hu": "a késlekedő játékosra a játék vár",
+        "fi": "myöhästynyttä pelaajaa odotetaan",
+        "it": "si aspetta chi è in ritardo",
+        "es": "se espera al jugador que se retrasa",
+    },
+    "a late player's bot moves for them": {
+        "hu": "a késlekedő játékos helyett robot lép",
+        "fi": "myöhästyneen pelaajan puolesta siirtää botti",
+        "it": "per chi è in ritardo muove un bot",
+        "es": "un bot juega por el jugador que se retrasa",
+    },
+    "the game ends when a player's time runs out": {
+        "hu": "a játék véget ér, ha egy játékos ideje lejár",
+        "fi": "peli päättyy, kun pelaajan aika loppuu",
+        "it": "la partita finisce quando scade il tempo di un giocatore",
+        "es": "la partida termina cuando a un jugador se le acaba el tiempo",
+    },
+    "{line} is not a time for a move: days (3, 0.5) or a number with d, h, m or s (12h).": {
+        "hu": "{line} nem egy lépés ideje: napok (3, 0.5) vagy egy szám d, h, m vagy s betűvel (12h).",
+        "fi": "{line} ei ole siirron aika: päiviä (3, 0.5) tai luku ja d, h, m tai s (12h).",
+        "it": "{line} non è un tempo per mossa: giorni (3, 0.5) o un numero con d, h, m o s (12h).",
+        "es": "{line} no es un tiempo por jugada: días (3, 0.5) o un número con d, h, m o s (12h).",
+    },
+    "A move's time is from 10 seconds to 14 days.": {
+        "hu": "Egy lépés ideje 10 másodperc és 14 nap között lehet.",
+        "fi": "Siirron aika on 10 sekunnista 14 päivään.",
+        "it": "Il tempo di una mossa va da 10 secondi a 14 giorni.",
+        "es": "El tiempo de una jugada va de 10 segundos a 14 días.",
+    },
+    "1 day": {
+        "hu": "1 nap",
+        "fi": "1 päivä",
+        "it": "1 giorno",
+        "es": "1 día",
+    },
+    "{n} days": {
+        "hu": "{n} nap",
+        "fi": "{n} päivää",
+        "it": "{n} giorni",
+        "es": "{n} días",
+    },
+    "1 hour": {
+        "hu": "1 óra",
+        "fi": "1 tunti",
+        "it": "1 ora",
+        "es": "1 hora",
+    },
+    "{n} hours": {
+        "hu": "{n} óra",
+        "fi": "{n} tuntia",
+        "it": "{n} ore",
+        "es": "{n} horas",
+    },
+    "1 minute": {
+        "hu": "1 perc",
+        "fi": "1 minuutti",
+        "it": "1 minuto",
+        "es": "1 minuto",
+    },
+    "{n} minutes": {
+        "hu": "{n} perc",
+        "fi": "{n} minuuttia",
+        "it": "{n} minuti",
+        "es": "{n} minutos",
+    },
+    "{n} seconds": {
+        "hu": "{n} másodperc",
+        "fi": "{n} sekuntia",
+        "it": "{n} secondi",
+        "es": "{n} segundos",
+    },
+    "late": {
+        "hu": "késésben",
+        "fi": "myöhässä",
+        "it": "in ritardo",
+        "es": "con retraso",
+    },
+    "in 1 day": {
+        "hu": "1 nap múlva",
+        "fi": "1 päivän päästä",
+        "it": "tra 1 giorno",
+        "es": "en 1 día",
+    },
+    "in {n} days": {
+        "hu": "{n} nap múlva",
+        "fi": "{n} päivän päästä",
+        "it": "tra {n} giorni",
+        "es": "en {n} días",
+    },
+    "in 1 hour": {
+        "hu": "1 óra múlva",
+        "fi": "1 tunnin päästä",
+        "it": "tra 1 ora",
+        "es": "en 1 hora",
+    },
+    "in {n} hours": {
+        "hu": "{n} óra múlva",
+        "fi": "{n} tunnin päästä",
+        "it": "tra {n} ore",
+        "es": "en {n} horas",
+    },
+    "in 1 minute": {
+        "hu": "1 perc múlva",
+        "fi": "1 minuutin päästä",
+        "it": "tra 1 minuto",
+        "es": "en 1 minuto",
+    },
+    "in {n} minutes": {
+        "hu": "{n} perc múlva",
+        "fi": "{n} minuutin päästä",
+        "it": "tra {n} minuti",
+        "es": "en {n} minutos",
+    },
+    "in {n} seconds": {
+        "hu": "{n} másodperc múlva",
+        "fi": "{n} sekunnin päästä",
+        "it": "tra {n} secondi",
+        "es": "en {n} segundos",
+    },
+    "Turn-based: {rule}": {
+        "hu": "Körökre osztott játék: {rule}",
+        "fi": "Vuoropohjainen: {rule}",
+        "it": "A turni: {rule}",
+        "es": "Por turnos: {rule}",
+    },
+    "Turn-based: {time} a move; {rule}": {
+        "hu": "Körökre osztott játék: lépésenként {time}; {rule}",
+        "fi": "Vuoropohjainen: {time} siirtoa kohden; {rule}",
+        "it": "A turni: {time} per mossa; {rule}",
+        "es": "Por turnos: {time} por jugada; {rule}",
+    },
+    "The game ended: time ran out for {name}": {
+        "hu": "A játék véget ért: lejárt {name} ideje",
+        "fi": "Peli päättyi: aika loppui pelaajalta {name}",
+        "it": "La partita è finita: il tempo è scaduto per {name}",
+        "es": "La partida terminó: se le acabó el tiempo a {name}",
+    },
+    "The game ended: {message}": {
+        "hu": "A játék véget ért: {message}",
+        "fi": "Peli päättyi: {message}",
+        "it": "La partita è finita: {message}",
+        "es": "La partida terminó: {message}",
+    },
+    "The game ended: a player's time ran out.": {
+        "hu": "A játék véget ért: egy játékos ideje lejárt.",
+        "fi": "Peli päättyi: pelaajan aika loppui.",
+        "it": "La partita è finita: il tempo di un giocatore è scaduto.",
+        "es": "La partida terminó: a un jugador se le acabó el tiempo.",
+    },
+    "Bots fill the empty seats in {s} s": {
+        "hu": "{s} mp múlva robotok ülnek az üres helyekre",
+        "fi": "Botit täyttävät tyhjät paikat {s} s kuluttua",
+        "it": "I bot occupano i posti vuoti tra {s} s",
+        "es": "Los bots ocupan los asientos vacíos en {s} s",
+    },
+    "Bots fill the empty seats in {s} s at the latest": {
+        "hu": "Legkésőbb {s} mp múlva robotok ülnek az üres helyekre",
+        "fi": "Botit täyttävät tyhjät paikat viimeistään {s} s kuluttua",
+        "it": "I bot occupano i posti vuoti al più tardi tra {s} s",
+        "es": "Los bots ocupan los asientos vacíos en {s} s como mucho",
+    },
+    "your turn": {
+        "hu": "te jössz",
+        "fi": "sinun vuorosi",
+        "it": "tocca a te",
+        "es": "te toca",
+    },
+    "waiting for players": {
+        "hu": "játékosokra vár",
+        "fi": "odottaa pelaajia",
+        "it": "in attesa di giocatori",
+        "es": "esperando jugadores",
+    },
+    "their turn": {
+        "hu": "más jön",
+        "fi": "muiden vuoro",
+        "it": "tocca agli altri",
+        "es": "les toca a otros",
+    },
+    "You hold no seat in an unfinished game.": {
+        "hu": "Nincs helyed egyetlen folyamatban lévő játékban sem.",
+        "fi": "Sinulla ei ole paikkaa yhdessäkään kesken olevassa pelissä.",
+        "it": "Non hai un posto in nessuna partita in corso.",
+        "es": "No tienes asiento en ninguna partida sin terminar.",
+    },
+    "My games": {
+        "hu": "Játékaim",
+        "fi": "Omat pelini",
+        "it": "Le mie partite",
+        "es": "Mis partidas",
+    },
+    "turn": {
+        "hu": "ki jön",
+        "fi": "vuoro",
+        "it": "turno",
+        "es": "turno",
+    },
+    "deadline": {
+        "hu": "határidő",
+        "fi": "määräaika",
+        "it": "scadenza",
+        "es": "plazo",
+    },
+    "mode": {
+        "hu": "mód",
+        "fi": "tila",
+        "it": "modalità",
+        "es": "modo",
+    },
+    "turn-based": {
+        "hu": "körökre osztott",
+        "fi": "vuoropohjainen",
+        "it": "a turni",
+        "es": "por turnos",
+    },
+    "live": {
+        "hu": "élő",
+        "fi": "reaaliaikainen",
+        "it": "dal vivo",
+        "es": "en vivo",
+    },
+    "time ran out for {who}: late, the game waits for them": {
+        "hu": "lejárt {who} ideje: késésben, a játék vár rá",
+        "fi": "aika loppui pelaajalta {who}: myöhässä, peli odottaa",
+        "it": "il tempo è scaduto per {who}: in ritardo, la partita aspetta",
+        "es": "se le acabó el tiempo a {who}: con retraso, la partida espera",
+    },
 }
 
 
