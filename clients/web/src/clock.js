@@ -1,6 +1,8 @@
 // The turn clock as a countdown: the view's top-level `clock: {seats, deadline}` (ms since the epoch, the same
 // for every viewer) drawn as the time left, updated every quarter second without re-rendering the page; a
 // turn-based room's days are counted in words ("2 days 3:04:05"), and its late seats (`clock.late`) named.
+// A waiting room's `fill_at` (when bots take its empty seats) is counted in words the same way ("... in 42 s"),
+// and announced to screen readers only at 30, 10 and 0 seconds (a persistent polite region, `#announce-fill`).
 // Owns: the countdown's markup and its ticking. Must not: decide anything when it runs out (the server plays).
 import { h } from "./dom.js";
 import { lang, t } from "./i18n.js";
@@ -54,9 +56,48 @@ export function clockPanel(view, seatName) {
   );
 }
 
-/** Update every countdown on the page (elements with `data-deadline`) to the time left now. */
+/** "Bots fill the empty seats in 42 s", or "now" once the time is up. */
+export function fillText(left) {
+  return left > 0 ? t("fill.in", { n: left }) : t("fill.now");
+}
+
+/** The mark a screen reader hears at (30, 10 or 0 seconds left), or null above 30 s. */
+export function fillMark(left) {
+  if (left <= 0) return 0;
+  if (left <= 10) return 10;
+  if (left <= 30) return 30;
+  return null;
+}
+
+/** The last mark announced, per `fill_at`: the first sight of a countdown sets it without a word. */
+const fillMarks = new Map();
+
+/** The live countdown of a waiting room's `fill_at`, or null when bots do not fill its seats. */
+export function fillCountdown(view) {
+  if (view.status !== "waiting" || typeof view.fill_at !== "number") return null;
+  const left = secondsLeft(view.fill_at);
+  return h("strong", { class: "fill-left", "data-testid": "fill-left", "data-fill-at": view.fill_at, "data-left": left }, fillText(left));
+}
+
+function tickFill(el) {
+  const at = Number(el.getAttribute("data-fill-at"));
+  const left = secondsLeft(at);
+  const text = fillText(left);
+  if (el.textContent !== text) el.textContent = text;
+  el.setAttribute("data-left", String(left));
+  el.classList.toggle("urgent", left <= 10);
+  const mark = fillMark(left);
+  const seen = fillMarks.has(at);
+  if (seen && fillMarks.get(at) === mark) return;
+  fillMarks.set(at, mark);
+  const region = typeof document !== "undefined" ? document.getElementById("announce-fill") : null;
+  if (seen && mark !== null && region) region.textContent = text;
+}
+
+/** Update every countdown on the page (elements with `data-deadline` or `data-fill-at`) to the time left now. */
 /** @param {ParentNode} [root] */
 export function tickClocks(root = document) {
+  for (const el of root.querySelectorAll("[data-fill-at]")) tickFill(el);
   for (const el of root.querySelectorAll("[data-deadline]")) {
     const left = secondsLeft(Number(el.getAttribute("data-deadline")));
     const text = clockText(left);

@@ -5,7 +5,7 @@
 // narrow one. The log is the whole game's: events are gathered from every view (the server's view keeps
 // the last few only) and kept in localStorage per room, so a reload keeps them too.
 import { chatPanel } from "./chat.js";
-import { clockPanel } from "./clock.js";
+import { clockPanel, fillCountdown } from "./clock.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { optionBoxes } from "./lobby.js";
@@ -483,7 +483,29 @@ function hostPanel(app, room, view) {
     h("h2", { id: "host-title" }, t("host.title")),
     h("ul", { class: "host-seats" }, rows),
     hostOptions(app, room, view, rendererFor(view.game)),
-    h("button", { type: "button", class: "primary", "data-key": "host-start", "data-testid": "host-start", onClick: () => app.host(room, "start") }, t("host.start")),
+    fillCountdown(view) ? null : hostStart(app, room, "host.start"), // with a countdown, the button is beside it
+  );
+}
+
+/** The host's "start now": bots take the empty seats at once (the v1.2 host action `start`). */
+function hostStart(app, room, label) {
+  return h("button", { type: "button", class: "primary", "data-key": "host-start", "data-testid": "host-start", onClick: () => app.host(room, "start") }, t(label));
+}
+
+/**
+ * A waiting room whose empty seats bots fill at `fill_at` (every quick match's room, `fill_bots_after`): the
+ * time left in words, ticking every second (clock.js), and for its host the button that starts at once.
+ */
+function fillPanel(app, room, view) {
+  const countdown = fillCountdown(view);
+  if (!countdown) return null;
+  const host = app.hosted.has(room) && view.you !== null && view.you !== undefined;
+  return h(
+    "section",
+    { class: "fill card-panel", "data-testid": "fill", "aria-label": t("fill.title") },
+    h("p", { class: "fill-line", role: "timer" }, countdown),
+    h("p", { class: "hint" }, t("fill.hint")),
+    host ? hostStart(app, room, "fill.start") : null,
   );
 }
 
@@ -603,6 +625,7 @@ export function renderRoom(app, room) {
     seatsList(app, room, view),
     turnLine(view),
     optionsLine(view, renderer),
+    fillPanel(app, room, view),
     waiting ? invitePanel(app, room, view) : null,
     hostPanel(app, room, view),
     takeSeat(app, room, view),
