@@ -105,19 +105,10 @@ def room_info(meta: RoomMeta) -> dict[str, Any]:
         "status": meta.status,
         "public": meta.public,
         "ratings": meta.ratings,
-        "guests": guests_of(meta),
+        "guests": meta.guests(),
         **({"mode": meta.mode} if meta.mode else {}),
         **({"away": True} if meta.status == "playing" and meta.away_since else {}),
     }
-
-
-def guests_of(meta: RoomMeta) -> list[bool | None]:
-    """Per seat: true for a person seated as a guest, false for an account, None for a free seat or a bot."""
-    accounts = meta.per_seat(meta.accounts, False)
-    return [
-        None if p is None or str(p).startswith("bot:") else not accounts[i]
-        for i, p in enumerate(meta.per_seat(meta.players, None))
-    ]
 
 
 def _ref(node: str, conn: Connection) -> dict[str, Any]:

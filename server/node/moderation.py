@@ -12,6 +12,7 @@ context is the public log and chat lines only.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import logging
 import time
@@ -90,7 +91,7 @@ class SharedLimits:
         item = RateLimitItemPerSecond(amount, max(1, round(seconds)))
         if self.local is not self.shared and time.monotonic() >= self._down_until:
             try:
-                async with _timeout(LIMITS_TIMEOUT * 2):
+                async with asyncio.timeout(LIMITS_TIMEOUT * 2):
                     return bool(await self._shared.hit(item, *keys))
             except Exception as err:  # noqa: BLE001 - any failure of the shared store: count here instead
                 self._down_until = time.monotonic() + LIMITS_DOWN_SECONDS
@@ -106,12 +107,6 @@ class SharedLimits:
                 await closer()
             except Exception:  # noqa: BLE001 - closing a store that is gone
                 pass
-
-
-def _timeout(seconds: float) -> Any:
-    import asyncio
-
-    return asyncio.timeout(seconds)
 
 
 def _words(settings: Settings) -> list[str]:

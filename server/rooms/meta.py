@@ -152,6 +152,14 @@ class RoomMeta:
         self.players[seat] = self.names[seat] = None
         self.unmark_account(seat)
 
+    def guests(self) -> list[bool | None]:
+        """Per seat (v1.2): true for a person seated as a guest, false for an account, None for a free seat or a bot."""
+        accounts = self.per_seat(self.accounts, False)
+        return [
+            None if p is None or str(p).startswith("bot:") else not accounts[i]
+            for i, p in enumerate(self.per_seat(self.players, None))
+        ]
+
     def unmark_account(self, seat: int) -> None:
         """The seat changes hands: its account mark and its mute go."""
         if self.accounts and seat < len(self.accounts) and self.accounts[seat]:

@@ -55,12 +55,11 @@ class Results(Extension):
 
     def seat_keys(self, room: Room, seats: list[dict[str, Any]]) -> None:
         rated = room.meta.ratings or []
-        accounts = room.meta.accounts or []
+        guests = room.meta.guests()
         for i, seat in enumerate(seats):
             seat["rating"] = rated[i] if i < len(rated) else None
-            player = room.meta.players[i] if i < len(room.meta.players) else None
-            if player is not None and not str(player).startswith("bot:"):
-                seat["guest"] = not (i < len(accounts) and accounts[i])  # v1.2: a person without an account
+            if i < len(guests) and guests[i] is not None:
+                seat["guest"] = guests[i]  # v1.2: a person without an account
 
     def before_move(self, room: Room, meta: RoomMeta, state: dict[str, Any] | None, mover: int | None, by: str) -> None:
         """Count the seat's moves, and those its own player chose (what makes a seat's rating change)."""
