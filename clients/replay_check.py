@@ -4,11 +4,11 @@ Usage: `python -m clients.replay_check ws://HOST:PORT/ws ROOM` (exit status 0: f
 
 The server reveals a game's seed only once it is over (`replay.seed`). Every shuffle and draw of the
 engine comes from that seed, so anyone can rebuild the game: set it up from the seed and, version by
-version, find a legal move (an option of some seat's prompt) that turns the previous state into one whose
-spectator view is the replay's view at that version. The moves themselves are not needed (a replay never
-shows anything private); when several moves give the same public view, every candidate is followed. If at
-some version no legal move explains what everybody saw, the game did not come from that seed and those
-rules: the check fails and says where. See docs/replays.md.
+version, find a legal move (an option of some seat's prompt, or the undo it offers) that turns the previous
+state into one whose spectator view is the replay's view at that version. The moves themselves are not
+needed (a replay never shows anything private); when several moves give the same public view, every
+candidate is followed. If at some version no legal move explains what everybody saw, the game did not
+come from that seed and those rules: the check fails and says where. See docs/replays.md.
 """
 
 from __future__ import annotations
@@ -77,6 +77,10 @@ def check(game_id: str, seats: int, options: dict[str, Any], seed: int, views: l
             if seen(state) == target:  # a version that changed no game state (presence, a host change)
                 nxt.setdefault(_key(state), state)
             for seat in range(seats):
+                if game.may_undo(state, seat):  # v1.2: the seat took back its turn
+                    after = game.undo(state, seat)
+                    if seen(after) == target:
+                        nxt.setdefault(_key(after), after)
                 prompt = game.prompt(state, seat)
                 for option in (prompt or {}).get("options", []):
                     try:

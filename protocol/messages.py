@@ -278,6 +278,16 @@ class Move(_Request):
     v: Version | None = None
 
 
+class Undo(_Request):
+    """(v1.2) Take back the decisions of the seat's current turn, while its prompt offers `undo: true`; answered by
+    the mover's patch, then `ok` with the new version (`illegal_move` when the prompt does not offer it)."""
+
+    t: Literal["undo"] = "undo"
+    room: RoomId
+    #: the room version the undo was asked at (optional); when given and not current: `stale`
+    v: Version | None = None
+
+
 class Sync(_Request):
     """Ask for a fresh snapshot of a room (after a gap or a failed patch)."""
 
@@ -534,6 +544,7 @@ ClientMessage = Annotated[
     | Create
     | Join
     | Move
+    | Undo
     | Sync
     | Leave
     | Ping
@@ -979,7 +990,7 @@ CLIENT_TYPES: dict[str, type[BaseModel]] = {
         Hello, ListRooms, WatchLobby, UnwatchLobby, Create, Join, Move, Sync, Leave, Ping,
         QuickMatch, ChatSend, ChatLog, HistoryRequest, ReplayRequest, RatingsRequest, Rematch, Host,
         GameLogRequest, Autoplay, SignUp, SignIn, SignOut, DevicesRequest, ChangePassword, DeleteAccount,
-        PlayerRequest, Block, Unblock, BlocksRequest, ReportRequest, MyGamesRequest, NotifyRequest,
+        PlayerRequest, Block, Unblock, BlocksRequest, ReportRequest, MyGamesRequest, NotifyRequest, Undo,
     )
 }
 SERVER_TYPES: dict[str, type[BaseModel]] = {

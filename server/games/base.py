@@ -61,18 +61,23 @@ def clone(state: State) -> State:
 
 
 def successor(state: State) -> State:
-    """The copy `apply` changes: a deep copy, except that the public log's events are shared with `state`.
+    """The copy `apply` changes: a deep copy, except that the public log's events and the undo savepoint are
+    shared with `state`.
 
     Events are appended by `Game._log` and never changed once a move is applied (views share them too), and the
     log is the largest part of most states, so sharing them makes the per-move copy about a third cheaper;
-    the list itself is new. That `apply` never changes its input is checked by the conformance suite."""
+    the list itself is new. The savepoint (`state["undo"]`, see `Game.undo`) is never changed once made. That
+    `apply` never changes its input is checked by the conformance suite."""
     log = state.get("log")
     if type(log) is not list:
         return clone(state)
     rest = state.copy()
     del rest["log"]
+    savepoint = rest.pop("undo", None)
     copied = clone(rest)
     copied["log"] = log.copy()
+    if "undo" in state:
+        copied["undo"] = savepoint
     return {key: copied[key] for key in state}  # the same key order, so the same packed bytes
 
 
@@ -118,6 +123,8 @@ class Game(ABC):
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     Options: ClassVar[type[BaseModel]] = NoOptions
+    #: v1.2: whether this game lets a seat take back its turn (`_undo_keeps` decides when)
+    offers_undo: ClassVar[bool] = False
 
     # ---- public surface -------------------------------------------------------------
 
@@ -149,16 +156,79 @@ class Game(ABC):
             raise IllegalMove("illegal_move", "that move is not one of the legal options")
         new = successor(state)
         self._apply(new, seat, move)
+        self._savepoint(state, new, seat, move)
         return new
 
     def prompt(self, state: State, seat: int | None) -> dict[str, Any] | None:
-        """`{text, options}` for a seat that may act now, else None."""
+        """`{text, options}` for a seat that may act now, else None; with `undo: true` (v1.2) when the seat may
+        take back the decisions of its current turn (`may_undo`)."""
         if seat is None or self.result(state) is not None or seat not in self.active_seats(state):
             return None
         options = self.legal_moves(state, seat)
         if not options:
             return None
-        return {"text": self._prompt_text(state, seat), "options": options}
+        prompt: dict[str, Any] = {"text": self._prompt_text(state, seat), "options": options}
+        if self.may_undo(state, seat):
+            prompt["undo"] = True
+        return prompt
+
+    # ---- undo within a turn (v1.2) ------------------------------------------------------
+
+    def may_undo(self, state: State, seat: int) -> bool:
+        """Whether `seat` may take back the decisions of its current turn now: it made at least one, none of them
+        revealed anything hidden or ended its turn, and no other seat acted since (see `_undo_keeps`)."""
+        point = state.get("undo")
+        return (
+            point is not None
+            and point["seat"] == seat
+            and self.result(state) is None
+            and seat in self.active_seats(state)
+        )
+
+    def undo(self, state: State, seat: int) -> State:
+        """Take back `seat`'s current turn: the state where that turn began, with the public log kept as it is
+        and one `undo` event added (every view equals the turn's first one but for the log). Pure; raises
+        IllegalMove `illegal_move` when `may_undo` is False."""
+        if not self.may_undo(state, seat):
+            raise IllegalMove("illegal_move", "there is nothing of this turn to take back")
+        base = state["undo"]["base"]
+        rest = {key: value for key, value in base.items() if key != "log"}
+        copied = clone(rest)
+        new: State = {}
+        for key in base:
+            new[key] = state["log"].copy() if key == "log" else copied[key]
+        new["seq"] = state["seq"]
+        self._log(new, {"ev": "undo", "seat": seat})
+        return new
+
+    def _savepoint(self, before: State, after: State, seat: int, move: Move) -> None:
+        """Keep, start or end the undo savepoint of `after` (the state `move` of `seat` made from `before`)."""
+        if self.result(after) is None and self._undo_keeps(before, after, seat, move):
+            point = before.get("undo")
+            if point is None or point["seat"] != seat:
+                # the turn's first decision: the savepoint is `before` itself, shared (states are never changed
+                # once made); its log is not kept (an undo keeps the log as it is then)
+                base = {key: (None if key == "log" else value) for key, value in before.items() if key != "undo"}
+                point = {"seat": seat, "base": base}
+            after["undo"] = point
+        elif "undo" in after:
+            del after["undo"]
+
+    def _undo_keeps(self, before: State, after: State, seat: int, move: Move) -> bool:
+        """Whether, after `move`, `seat` may still take back its turn: the move revealed nothing hidden (no card
+        drawn, die rolled, tile turned, deck shuffled), no other seat acts before `seat` again, and the turn
+        goes on. A game that offers undo overrides this (the default: never); `undo_basics` checks the parts
+        every game shares."""
+        return False
+
+    def undo_basics(self, before: State, after: State, seat: int) -> bool:
+        """The checks every game's `_undo_keeps` makes: the RNG was not drawn from, `seat` is the only seat to
+        move after, and the game goes on."""
+        return (
+            before.get("rng") == after.get("rng")
+            and self.result(after) is None
+            and self.active_seats(after) == [seat]
+        )
 
     def public_view(self, state: State) -> dict[str, Any]:
         """The part of every view that is the same for every viewer."""

@@ -443,6 +443,9 @@ class Hub:
             room = await self._followed(msg.room, conn)
             await room.submit("move", conn, msg.id, move=msg.move, v=msg.v)
             self.metrics.move_latency.observe(time.perf_counter() - t0)
+        elif isinstance(msg, m.Undo):
+            room = await self._followed(msg.room, conn)
+            await room.submit("undo", conn, msg.id, v=msg.v)
         elif isinstance(msg, m.Sync):
             room = await self._followed(msg.room, conn)
             await room.submit("sync", conn, msg.id)
@@ -547,7 +550,7 @@ class Hub:
             self.relay_late.popitem(last=False)
         self.metrics.relay_timeouts.inc()
         log.warning("no answer to a forwarded %s of connection %s in time", kind, conn.id)
-        if kind == "move":  # stored or not, nobody here knows: no answer would be true; the client resyncs
+        if kind in ("move", "undo"):  # stored or not, nobody here knows: no answer would be true; the client resyncs
             conn.abort(1012, "no answer from the node running the room; reconnect and sync")
         else:
             self.error(conn, "unavailable", "no answer from the node running the room in time; retry", key[1])

@@ -183,7 +183,7 @@ class Extension:
 E = TypeVar("E", bound=Extension)
 
 #: the requests the core answers itself
-CORE_REQUESTS = frozenset({"join", "leave", "detach", "sync", "move", "game_log", "tick"})
+CORE_REQUESTS = frozenset({"join", "leave", "detach", "sync", "move", "undo", "game_log", "tick"})
 _HOOKS = ("on_create", "on_dispose", "on_rejoin", "on_join", "on_leave", "before_move", "before_commit",
           "on_version", "on_finish", "next_due", "on_timer", "view_keys", "seat_keys")  # fmt: skip
 
@@ -889,6 +889,41 @@ class Room:
             conn.push({"t": "ok", "re": re, "v": self.v})
         if over:
             self.changed()
+        await self.after_commit()
+        return self.v
+
+    async def _do_undo(self, cmd: Command) -> int:
+        """v1.2 `undo`: the seat takes back the decisions of its current turn (a new version, like a move)."""
+        conn = cmd.conn
+        assert conn is not None
+        viewer = self.viewer_of(cmd, seated="spectators do not move")
+        assert viewer.seat is not None
+        made_at = cmd.args.get("v")
+        if made_at is not None and made_at != self.v:
+            raise RoomError("stale", f"the undo was asked at v={made_at}; the room is at v={self.v}; sync")
+        return await self.take_back(viewer.seat, conn, cmd.re)
+
+    async def take_back(self, seat: int, conn: Conn | None = None, re: int | None = None) -> int:
+        """Undo `seat`'s current turn (`Game.undo`): store it as a log entry `{k: "undo", seat}`, then tell everyone;
+        `conn` gets its patch, then `ok`. The clock hears of it as a change with no mover (`by` `undo`), so the
+        seat's deadline stays where it was."""
+        if self.state is None or self.status != "playing":
+            raise RoomError("illegal_move", "there is no game in play to take a move back in")
+        prompt = self.prompt_for(self.state, seat)
+        if prompt is None or not prompt.get("undo"):
+            raise RoomError("illegal_move", "there is nothing of this turn to take back now")
+        try:
+            state = self.game.undo(self.state, seat)
+        except IllegalMove as err:
+            raise RoomError("illegal_move", err.message) from None
+        meta = self.next_meta()
+        for ext in self._hooks["before_move"]:
+            ext.before_move(self, meta, state, None, "undo")
+        await self.commit({"v": meta.v, "k": "undo", "seat": seat}, meta)
+        self.meta, self.state = meta, state
+        self.broadcast(first=conn)
+        if conn is not None and not self.unconfirmed:
+            conn.push({"t": "ok", "re": re, "v": self.v})
         await self.after_commit()
         return self.v
 

@@ -1,8 +1,8 @@
 """Re-running a room's stored log: recovery after a restart or a takeover, and replays of finished games.
 
 Owns: the pure functions that turn a stored meta, a snapshot and log entries into engine states (a `join`
-entry with `start` sets the game up from the room's seed, a `move` entry applies), and the replay cursor that
-rebuilds a finished game's spectator view at any version.
+entry with `start` sets the game up from the room's seed, a `move` entry applies, an `undo` entry takes the
+seat's turn back), and the replay cursor that rebuilds a finished game's spectator view at any version.
 Must not: do I/O or know connections; the stored meta is read as the dict the store keeps.
 """
 
@@ -25,6 +25,9 @@ def replayed(
         elif entry["k"] == "move":
             assert state is not None, "a move before the start in the log"
             state = game.apply(state, entry["seat"], entry["move"])
+        elif entry["k"] == "undo":  # v1.2: the seat took back its turn
+            assert state is not None, "an undo before the start in the log"
+            state = game.undo(state, entry["seat"])
         yield state
 
 
@@ -80,6 +83,9 @@ class ReplayCursor:
             elif entry["k"] == "move":
                 assert self.state is not None, "a move before the start in the log"
                 self.state = self.game.apply(self.state, entry["seat"], entry["move"])
+            elif entry["k"] == "undo":
+                assert self.state is not None, "an undo before the start in the log"
+                self.state = self.game.undo(self.state, entry["seat"])
             self.i += 1
         self.v = v
 
