@@ -340,6 +340,17 @@ class Client:
             fields["v"] = v
         return int((await self.request("move", **fields))["v"])
 
+    async def undo(self, room: str, v: int | None = None) -> int:
+        """v1.2: take back the decisions of the seat's current turn (while its prompt offers `undo`); returns
+        `ok.v`. Made against version `v` (default: the version of the view held), so it never applies twice."""
+        if v is None:
+            held = self.views.get(room)
+            v = held.v if held is not None and held.v >= 0 else None
+        fields: dict[str, Any] = {"room": room}
+        if v is not None:
+            fields["v"] = v
+        return int((await self.request("undo", **fields))["v"])
+
     async def sync(self, room: str) -> dict[str, Any]:
         return await self.request("sync", room=room)
 
