@@ -82,6 +82,8 @@ CLIENT_SAMPLES: list[BaseModel] = [
     m.ReportRequest(id=45, player="p-2", reason="spam in the lobby"),
     m.Host(id=46, room="r1", action="mute", seat=1),
     m.MyGamesRequest(id=47),
+    m.Undo(id=48, room="r1", v=12),
+    m.Undo(room="r1"),
     m.Create(id=48, game="khan", seats=3, mode="turn_based", turn_seconds=14 * 86400, on_expiry="end"),
     m.NotifyRequest(id=49),
     m.NotifyRequest(id=50, email="ann@example.org", webhook="https://hooks.example.org/mp", delay_minutes=30),
