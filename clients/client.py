@@ -293,6 +293,11 @@ class Client:
         seat, your_turn, deadline, mode, players, late}` (`deadline` in ms since the epoch, or None)."""
         return list((await self.request("my_games"))["rooms"])
 
+    async def notify(self, **fields: Any) -> dict[str, Any]:
+        """(v1.2) The account's turn signals, changed by `fields` (`email`, `webhook`, `delay_minutes`, `new_secret`,
+        `push`, `push_remove`; none: only read): the server's `notify` answer."""
+        return await self.request("notify", **fields)
+
     async def rematch(self, room: str) -> str:
         answer = await self.request("rematch", room=room)
         if answer.get("invite"):

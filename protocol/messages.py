@@ -522,6 +522,27 @@ EmailAddress = Annotated[str, Field(max_length=254, pattern=r"^[^\s\x00-\x1f\x7f
 #: a webhook as `notify` takes it ("": none); the server checks its scheme and where it leads
 WebhookUrl = Annotated[str, Field(max_length=2000, pattern=r"^[^\s\x00-\x1f\x7f]*$")]
 NotifyDelay = Annotated[int, Field(ge=0, le=NOTIFY_DELAY_MAX)]
+#: (v1.2 addition) a push service's URL for one browser (a PushSubscription's `endpoint`); the server checks its
+#: scheme and where it leads as a webhook's
+PushEndpoint = Annotated[str, Field(min_length=1, max_length=2000, pattern=r"^[^\s\x00-\x1f\x7f]+$")]
+_B64URL = r"^[A-Za-z0-9_-]+={0,2}$"
+#: the channels a server may send turn signals by
+SignalChannel = Literal["email", "webhook", "push"]
+
+
+class PushKeys(_Shape):
+    """(v1.2 addition) A PushSubscription's keys, base64url: `p256dh` the browser's P-256 public key (65 bytes, an
+    uncompressed point), `auth` its 16-byte authentication secret (RFC 8291)."""
+
+    p256dh: Annotated[str, Field(min_length=86, max_length=88, pattern=_B64URL)]
+    auth: Annotated[str, Field(min_length=22, max_length=24, pattern=_B64URL)]
+
+
+class PushSubscription(_Shape):
+    """(v1.2 addition) One browser's web push subscription: `PushSubscription.toJSON()` without `expirationTime`."""
+
+    endpoint: PushEndpoint
+    keys: PushKeys
 
 
 class NotifyRequest(_Request):
@@ -534,6 +555,10 @@ class NotifyRequest(_Request):
     webhook: WebhookUrl | None = None
     delay_minutes: NotifyDelay | None = None
     new_secret: bool | None = None
+    #: (addition) web push: a subscription to add (or renew: the same endpoint), or "" to remove every one
+    push: PushSubscription | Literal[""] | None = None
+    #: (addition) web push: the endpoint of a subscription to remove (this browser's, turning it off)
+    push_remove: PushEndpoint | None = None
 
 
 ClientMessage = Annotated[
@@ -951,6 +976,13 @@ class Notify(_Answer):
     webhook: WebhookUrl | None = None
     delay_minutes: NotifyDelay
     secret: Annotated[str, Field(min_length=16, max_length=128, pattern=_ID_PATTERN)]
+    #: (addition) the endpoints of the account's web push subscriptions, oldest first (one per browser)
+    push: list[PushEndpoint] | None = None
+    #: (addition) the server's VAPID public key (base64url, an uncompressed P-256 point: a subscription's
+    #: `applicationServerKey`); nil: this server sends no web push
+    push_key: Annotated[str, Field(min_length=86, max_length=88, pattern=_B64URL)] | None = None
+    #: (addition) what this server sends: `email` (it has an SMTP server), `webhook`, `push` (it has a VAPID key)
+    channels: list[SignalChannel] | None = None
 
 
 ServerMessage = Annotated[

@@ -197,6 +197,14 @@ class Settings(BaseSettings):
         False, description="TESTS ONLY: accept webhooks on private, loopback, link-local and reserved addresses "
         "(by default refused, so players cannot make the server reach its own network)"
     )
+    vapid_private_key: Path | None = Field(
+        None, description="web push (v1.2): a file holding the server's VAPID private key (an EC P-256 key in PEM, as "
+        "`vapid --gen` or `openssl ecparam -name prime256v1 -genkey -noout` writes it); unset: no web push"
+    )
+    vapid_subject: str = Field(
+        "", description="web push: the contact push services see in every VAPID token, mailto:ops@example.org or an "
+        "https:// page (needed with vapid-private-key)"
+    )
     signals_pending: int = Field(
         10_000, ge=1, description="turn signals a node keeps waiting for their players' delays at once (more: dropped)"
     )

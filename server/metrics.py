@@ -8,11 +8,13 @@ from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
-#: (kind, outcome) of `mp_signals_total` (v1.2 signals of turn-based games, server.node.signals): an e-mail or a
-#: webhook sent, failed (refused by its server, timed out, unreachable) or refused (a webhook leading to a private
-#: address at send time); a turn claimed by another node (duplicate) or over the node's bound of waiting signals
+#: (kind, outcome) of `mp_signals_total` (v1.2 signals of turn-based games, server.node.signals): an e-mail, a
+#: webhook or a web push (one per browser) sent, failed (refused by its server, timed out, unreachable) or refused (a
+#: webhook or push endpoint leading to a private address at send time); a push subscription gone (its push service
+#: answered 404 or 410: dropped); a turn claimed by another node (duplicate) or over the node's bound of waiting signals
 SIGNAL_OUTCOMES = (
     ("email", "sent"), ("email", "failed"), ("webhook", "sent"), ("webhook", "failed"), ("webhook", "refused"),
+    ("push", "sent"), ("push", "failed"), ("push", "refused"), ("push", "gone"),
     ("turn", "duplicate"), ("turn", "dropped"),
 )  # fmt: skip
 
@@ -65,8 +67,8 @@ class Metrics:
             registry=r,
         )
         self.signals = Counter(
-            "mp_signals", "Signals of turn-based games (e-mail, webhook), by kind and outcome", ["kind", "outcome"],
-            registry=r,
+            "mp_signals", "Signals of turn-based games (e-mail, webhook, web push), by kind and outcome",
+            ["kind", "outcome"], registry=r,
         )
         for kind, outcome in SIGNAL_OUTCOMES:  # every series exists from the start (rates need a first sample)
             self.signals.labels(kind, outcome)

@@ -53,11 +53,14 @@ from clients.cli.render import (
 )
 from clients.cli.session import CONNECTION_ERRORS, AuthError, Session, SessionLost
 from clients.cli.turns import (
+    NOTIFY_HELP,
     ON_EXPIRY,
     countdown_text,
     games_table,
+    parse_notify,
     parse_turn,
     rule_text,
+    signals_table,
     timeout_sentence,
     urgent_first,
 )
@@ -202,8 +205,10 @@ class Interactive:
         self.board_size = BOARD_SIZE
         #: the player's page shown last (the server's `player` answer)
         self.player_page: dict[str, Any] | None = None
-        #: what the lobby shows under the rooms: "history", "board", "player", "devices" or None
+        #: what the lobby shows under the rooms: "history", "board", "player", "devices", "signals" or None
         self.panel: str | None = None
+        #: the account's turn signals as the last `notify` answer said them
+        self.signals: dict[str, Any] | None = None
         #: every log event seen per room (running number -> words): the whole game, not the view's last few
         self.logs: dict[str, dict[int, str]] = {}
         #: the page of the whole log on screen (1: the newest), or None for the room screen
@@ -483,6 +488,8 @@ class Interactive:
                 self.console.print(public.player_table(self.player_page, you=self.session.player))
             elif self.panel == "devices" and self.devices is not None:
                 self.console.print(devices_table(self.devices))
+            elif self.panel == "signals" and self.signals is not None:
+                self.console.print(signals_table(self.signals))
             elif self.panel == "games" and self.games is not None:
                 self.console.print(games_table(self.games))
                 if self.games:
@@ -500,6 +507,7 @@ class Interactive:
             self.console.print(Text(account.format(name=name), style="dim"))
             if welcome.get("account"):
                 self.console.print(Text(_(ACCOUNT_MORE), style="dim"))
+                self.console.print(Text(_(NOTIFY_HELP), style="dim"))
         if self.pending is not None:
             self.console.print(Text(self._question(), style="bold yellow"))
         if self.notice:
@@ -557,6 +565,9 @@ class Interactive:
                 return True
             if words in ("games", "my games") and self.replay is None:
                 await self._show_games()
+                return True
+            if (words == "notify" or words.startswith("notify ")) and self.replay is None:
+                await self._notify(line.strip()[len("notify") :])
                 return True
             if self.replay is not None:
                 return await self._replay_command(line)
@@ -1001,6 +1012,32 @@ class Interactive:
             self.panel = "devices"
         except ServerError as err:
             self.notice = account_sentence("devices", err.code, err.message)
+
+    async def _notify(self, rest: str) -> None:
+        """`notify [email ADDRESS|off] [webhook URL|off] [delay MINUTES] [secret] [push off]`: show the account's
+        turn signals, changed as asked (shown in the lobby)."""
+        if not self.session.account:
+            self.notice = _(GUESTS_CANNOT)
+            return
+        try:
+            fields = parse_notify(rest)
+        except ValueError as err:
+            self.notice = str(err)
+            return
+        try:
+            self.signals = await self.session.c.notify(**fields)
+        except ServerError as err:
+            if err.code not in ("bad_message", "forbidden"):
+                raise
+            # why the server refused an address (its shape, where it leads, no SMTP server) is in its message
+            said = _("The server said: {message}").format(message=err.message)
+            self.notice = error_sentence(err.code, err.message) + " " + said
+            return
+        self.room = None
+        self.log_shown = None
+        self.panel = "signals"
+        if fields:
+            self.notice = _("Saved: your turn signals.")
 
     def _account_name(self) -> str:
         return str(self.session.welcome.get("name") or self.session.name)

@@ -1,9 +1,10 @@
 """Turn-based play (wire contract v1.2) in the terminal, drawn: the room's rule in words, times as words ("3 days",
-"in 2 days", "late"), the "My games" list (`my_games`), the quick match's countdown to the bots, and a game that
-ended because a player's time ran out.
+"in 2 days", "late"), the "My games" list (`my_games`), the quick match's countdown to the bots, a game that
+ended because a player's time ran out, and the account's turn signals (`notify`: e-mail, webhook, delay, web push).
 
-Owns: reading a turn's length as typed (`3`, `0.5`, `2d`, `12h`, `90m`, `600s`: days without a unit), and pure
-functions from views and the server's answers to text and `rich` renderables.
+Owns: reading a turn's length as typed (`3`, `0.5`, `2d`, `12h`, `90m`, `600s`: days without a unit), reading a
+`notify` command into the request's fields, and pure functions from views and the server's answers to text and
+`rich` renderables.
 Must not: do I/O or decide rules; the server keeps every clock.
 """
 
@@ -187,4 +188,73 @@ def games_table(rows: Sequence[dict[str, Any]], now_ms: float | None = None) -> 
             mode,
             style="bold" if row.get("your_turn") else None,
         )
+    return table
+
+
+# ---- turn signals (`notify`) -----------------------------------------------------------------------
+
+NOTIFY_USAGE = "notify [email ADDRESS|off] [webhook URL|off] [delay MINUTES] [secret] [push off]"
+NOTIFY_HELP = N_(
+    "notify: your turn signals   notify email ADDRESS|off   notify webhook URL|off   notify delay 30 (or 2h, 1d)   "
+    "notify secret: a new webhook secret   notify push off: no web push"
+)
+#: the longest delay before a turn's signals (the server's bound: 14 days, in minutes)
+NOTIFY_DELAY_MAX = 14 * 24 * 60
+_DELAY = re.compile(r"^\s*(\d+)\s*([mhd]?)\s*$", re.IGNORECASE)
+
+
+def parse_delay(text: str) -> int:
+    """Minutes of a delay typed as `30` (minutes), `90m`, `2h` or `1d`; ValueError (a sentence) otherwise or beyond
+    14 days."""
+    match = _DELAY.match(text)
+    minutes = int(match[1]) * {"m": 1, "h": 60, "d": 1440}[(match[2] or "m").lower()] if match else -1
+    if not 0 <= minutes <= NOTIFY_DELAY_MAX:
+        raise ValueError(_("A delay is 0 to 14 days: minutes (30), or with h or d (2h, 1d)."))
+    return minutes
+
+
+def parse_notify(rest: str) -> dict[str, Any]:
+    """The `notify` request's fields from what follows the word `notify` (empty: only read the settings). The words
+    may be combined: `notify email ann@example.org delay 2h`. ValueError (a sentence with the usage) otherwise."""
+    words = rest.split()
+    fields: dict[str, Any] = {}
+    i = 0
+    while i < len(words):
+        word, arg = words[i].lower(), words[i + 1] if i + 1 < len(words) else None
+        if word in ("email", "e-mail", "webhook") and arg is not None:
+            fields["email" if word != "webhook" else "webhook"] = "" if arg.lower() in ("off", "none") else arg
+            i += 2
+        elif word == "delay" and arg is not None:
+            fields["delay_minutes"] = parse_delay(arg)
+            i += 2
+        elif word == "secret":
+            fields["new_secret"] = True
+            i += 1
+        elif word == "push" and arg is not None and arg.lower() == "off":
+            fields["push"] = ""
+            i += 2
+        else:
+            raise ValueError(_("{line} is not a notify command: {usage}").format(line=repr(rest), usage=NOTIFY_USAGE))
+    return fields
+
+
+def signals_table(answer: dict[str, Any]) -> RenderableType:
+    """The account's turn signals as the server's `notify` answer says them: each way on or off, the delay, and the
+    webhook's signing secret (the account's own: shown only to it)."""
+    off = _("off")
+    table = Table(title=_("Turn signals"), title_justify="left", show_edge=False, pad_edge=False, show_header=False)
+    table.add_column("")
+    table.add_column("")
+    channels = answer.get("channels")
+    offered = set(channels) if isinstance(channels, list) else {"email", "webhook"}
+    if "email" in offered or answer.get("email"):
+        table.add_row(_("e-mail"), Text(str(answer.get("email") or off)))
+    if "webhook" in offered or answer.get("webhook"):
+        table.add_row(_("webhook"), Text(str(answer.get("webhook") or off)))
+    table.add_row(_("delay"), duration_words(int(answer.get("delay_minutes") or 0) * MINUTE))
+    if "push" in offered:
+        n = len(answer.get("push") or [])
+        table.add_row(_("web push"), (_("1 browser") if n == 1 else _("{n} browsers").format(n=n)) if n else off)
+    if answer.get("secret"):
+        table.add_row(_("webhook secret"), Text(str(answer["secret"])))
     return table

@@ -1,6 +1,6 @@
 """The transport: one `websockets` server for the WebSocket at /ws and plain HTTP on the same port.
 
-Owns: sockets, frame types and sizes at the socket level, HTTP routes (/healthz, /metrics, the
+Owns: sockets, frame types and sizes at the socket level, HTTP routes (/healthz, /metrics, /push/key, the
 browser client's static files at /), the start-up sequence (open the store, load rooms, listen).
 Must not: interpret messages beyond handing binary frames to the hub.
 """
@@ -50,6 +50,8 @@ DEFAULT_WEB_ROOT = Path(__file__).resolve().parents[2] / "clients" / "web" / "di
 
 #: the passkey routes' prefix (see `App._passkey`)
 PASSKEY_ROUTES = "/auth/passkey/"
+#: web push: the server's VAPID public key, `{"key": BASE64URL}` (404 when it sends no web push)
+PUSH_KEY_ROUTE = "/push/key"
 
 
 def _json(status: int, body: dict[str, Any]) -> Response:
@@ -271,6 +273,12 @@ class App:
             return _response(status, json.dumps(body).encode(), "application/json")
         if path == "/metrics":
             return _response(200, self.hub.metrics.render(), "text/plain; version=0.0.4; charset=utf-8")
+        if path == PUSH_KEY_ROUTE:
+            # (v1.2 addition) web push: the VAPID public key a browser subscribes with (`applicationServerKey`)
+            key = self.hub.signals.push_key
+            if key is None:
+                return _json(404, {"error": "not_found", "message": "this server sends no web push"})
+            return _json(200, {"key": key})
         if path.startswith(PASSKEY_ROUTES):
             return await self._passkey(connection, request, path)
         if path.startswith(ADMIN_PREFIX):

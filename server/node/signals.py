@@ -1,9 +1,10 @@
-"""Signals of turn-based games (wire contract v1.2): an e-mail and a webhook POST when it is a player's turn.
+"""Signals of turn-based games (wire contract v1.2): an e-mail, a webhook POST and web push when it is a player's turn.
 
 Owns: the `notify` request (an account's e-mail address, webhook, delay and the webhook's signing secret, kept in
 the records database), the checks of those addresses (an e-mail's shape; a webhook's scheme and every address its
 host resolves to), the timers of the turns that began in the rooms this node runs, the once-per-turn claim, what a
-signal says, and sending it (SMTP through `aiosmtplib`; the webhook over a connection of its own).
+signal says, and sending it (SMTP through `aiosmtplib`; the webhook over a connection of its own; web push as RFC 8291
+`aes128gcm` encrypted by `http_ece`, with a VAPID token (RFC 8292) signed by `py_vapid`, POSTed like a webhook).
 Must not: touch rooms (it reads a room's meta, which the room's turn clock shows it: `server.rooms.clock`), or put
 anything in a signal that the room's public view does not already say to everybody: no hand, no prompt or its
 options, no token, no invite. The addresses and the secret are the account's: never logged, never in a metric.
@@ -22,11 +23,19 @@ multicast, reserved or otherwise non-global address, unless the operator allows 
 tests); the connection goes to the very address that was checked. They are https unless `webhook_allow_http`.
 A POST carries `X-Marcopolo-Signature: sha256=HEX`, the HMAC-SHA256 of its body under the account's secret; it
 must be answered within 5 s; a redirect is not followed (a failure); only the status line of the answer is read.
+
+Web push (only with the operator's VAPID key, `vapid_private_key`): each browser's subscription (its push service's
+endpoint and keys, at most `PUSH_KEPT` per account) gets the webhook's JSON, encrypted for that browser alone, with
+`Authorization: vapid t=JWT,k=KEY` (the JWT's `aud` the endpoint's origin, `sub` the operator's `vapid_subject`). An
+endpoint is checked as a webhook is, at `notify` and again at each send. A push service that answers 404 or 410
+says the subscription is gone: it is dropped.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import contextlib
 import hashlib
 import hmac
@@ -44,10 +53,15 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
 import aiosmtplib
+import http_ece
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from py_vapid import Vapid02, VapidException
 
 from protocol import messages as m
 from server.config import Settings
@@ -55,7 +69,7 @@ from server.metrics import Metrics
 from server.rooms.core import Room, RoomError
 from server.rooms.meta import RoomMeta
 from server.store.base import StoreUnavailable
-from server.store.records import NotifyPrefs, Records
+from server.store.records import NotifyPrefs, PushSub, Records
 
 log = logging.getLogger("marcopolo.signals")
 
@@ -77,6 +91,14 @@ PRUNE_EVERY = 3600.0
 #: host names resolved at once by `notify` checks (a client cannot make the node flood its resolver)
 RESOLVING = 8
 USER_AGENT = "marcopolo-signals/1"
+#: web push subscriptions kept per account (one per browser; past it the oldest goes)
+PUSH_KEPT = 10
+#: seconds a push service keeps a turn's message for a browser that is offline (`TTL`)
+PUSH_TTL = 86400
+#: seconds a VAPID token is valid (RFC 8292: at most a day)
+VAPID_EXPIRY = 12 * 3600
+#: seconds encrypting and signing one push may take (run off the event loop)
+PUSH_CRYPTO_TIMEOUT = 5.0
 #: an e-mail address: ASCII local part and a domain of dotted labels (what the server sends to)
 _EMAIL = re.compile(
     r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@"
@@ -149,24 +171,25 @@ class Target:
         return host if self.port == default else f"{host}:{self.port}"
 
 
-def parse_webhook(url: str, allow_http: bool) -> Target:
-    """A webhook's parts, or ValueError: https (http only if allowed), a host, no user:password, no fragment."""
+def parse_webhook(url: str, allow_http: bool, what: str = "webhook") -> Target:
+    """A webhook's parts (or a push endpoint's, `what`), or ValueError: https (http only if allowed), a host, no
+    user:password, no fragment."""
     if any(ch.isspace() or not ch.isprintable() for ch in url) or not url.isascii():
-        raise ValueError("webhook: ASCII without spaces or control characters (percent-encode the rest)")
+        raise ValueError(f"{what}: ASCII without spaces or control characters (percent-encode the rest)")
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError:
-        raise ValueError("webhook: not a URL") from None
+        raise ValueError(f"{what}: not a URL") from None
     scheme = parts.scheme.lower()
     if scheme != "https" and not (scheme == "http" and allow_http):
-        raise ValueError("webhook: must be an https:// URL" + (" (or http://)" if allow_http else ""))
+        raise ValueError(f"{what}: must be an https:// URL" + (" (or http://)" if allow_http else ""))
     if not parts.hostname:
-        raise ValueError("webhook: no host")
+        raise ValueError(f"{what}: no host")
     if parts.username is not None or parts.password is not None:
-        raise ValueError("webhook: no user or password in the URL (the signature authenticates the server)")
+        raise ValueError(f"{what}: no user or password in the URL (the signature authenticates the server)")
     if parts.fragment:
-        raise ValueError("webhook: no #fragment")
+        raise ValueError(f"{what}: no #fragment")
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return Target(scheme, parts.hostname.lower(), port or (443 if scheme == "https" else 80), path)
 
@@ -175,6 +198,79 @@ async def system_resolve(host: str, port: int) -> list[str]:
     """The addresses `host` resolves to (the system's resolver)."""
     infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
     return [str(info[4][0]) for info in infos]
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def unb64url(text: str) -> bytes:
+    """base64url with or without padding, or ValueError."""
+    try:
+        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        raise ValueError("not base64url") from None
+
+
+def check_push_keys(p256dh: str, auth: str) -> None:
+    """A subscription's keys, or ValueError: `p256dh` a point of P-256 (65 bytes, uncompressed), `auth` 16 bytes."""
+    try:
+        point = unb64url(p256dh)
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
+    except ValueError:
+        raise ValueError("push: keys.p256dh is not a P-256 public key (base64url)") from None
+    if len(point) != 65 or point[0] != 4:
+        raise ValueError("push: keys.p256dh is not an uncompressed P-256 point")
+    try:
+        secret = unb64url(auth)
+    except ValueError:
+        secret = b""
+    if len(secret) != 16:
+        raise ValueError("push: keys.auth is not a 16-byte secret (base64url)")
+
+
+def load_vapid(path: str | Path) -> Vapid02:
+    """The operator's VAPID key from its PEM file (PKCS#8 or SEC 1), or ValueError saying why not."""
+    try:
+        key = serialization.load_pem_private_key(Path(path).read_bytes(), password=None)
+    except OSError as err:
+        raise ValueError(f"vapid_private_key: {path} cannot be read ({err.strerror})") from None
+    except (ValueError, TypeError):
+        raise ValueError(f"vapid_private_key: {path} holds no unencrypted PEM private key") from None
+    if not isinstance(key, ec.EllipticCurvePrivateKey) or not isinstance(key.curve, ec.SECP256R1):
+        raise ValueError(f"vapid_private_key: {path} is not an EC P-256 (prime256v1) key")
+    return Vapid02(key)
+
+
+def vapid_public_key(vapid: Vapid02) -> str:
+    """The VAPID public key as browsers take it (`applicationServerKey`): base64url of the uncompressed point."""
+    raw = vapid.public_key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    return b64url(raw)
+
+
+def push_request(vapid: Vapid02, subject: str, sub: PushSub, body: bytes, topic: str) -> tuple[bytes, dict[str, str]]:
+    """A push message for one subscription: `body` encrypted for that browser (RFC 8291 aes128gcm: a new ephemeral
+    key and salt each time) and the headers (VAPID authorization for the endpoint's origin, TTL, Topic)."""
+    target = parse_webhook(sub.endpoint, True, "push")
+    audience = f"{target.scheme}://{target.host_header}"  # the endpoint's origin
+    ephemeral = ec.generate_private_key(ec.SECP256R1())
+    sealed = http_ece.encrypt(body, salt=secrets.token_bytes(16), private_key=ephemeral, dh=unb64url(sub.p256dh),
+                              auth_secret=unb64url(sub.auth), version="aes128gcm")  # fmt: skip
+    claims = {"aud": audience, "exp": int(time.time()) + VAPID_EXPIRY, "sub": subject}
+    headers = {
+        **vapid.sign(claims),
+        "TTL": str(PUSH_TTL),
+        "Urgency": "normal",
+        "Content-Encoding": "aes128gcm",
+        "Topic": topic,
+    }
+    return sealed, headers
+
+
+def push_topic(room: str, seat: int) -> str:
+    """A push message's `Topic` (at most 32 base64url characters): one per room and seat, so a push service
+    replaces an older turn of that seat not yet delivered with the newer one."""
+    return b64url(hashlib.sha256(f"{room}:{seat}".encode()).digest()[:24])
 
 
 def sign(secret: str, body: bytes) -> str:
@@ -275,12 +371,27 @@ class Signals:
         self._pruned = 0.0
         self._closed = False
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: web push: the operator's VAPID key and its public half (None: no web push)
+        self.vapid: Vapid02 | None = None
+        self.push_key: str | None = None
+        if settings.vapid_private_key is not None:
+            if not settings.vapid_subject.startswith(("mailto:", "https://")):
+                raise ValueError("web push (vapid_private_key) needs a vapid_subject: mailto:ADDRESS or https://PAGE")
+            self.vapid = load_vapid(settings.vapid_private_key)
+            self.push_key = vapid_public_key(self.vapid)
         metrics.table_sizes.append(lambda: {"signals_pending": self._count, "signals_done": len(self._done)})
 
     @property
     def enabled(self) -> bool:
-        """The node sends anything at all (an SMTP server is set, or webhooks are on)."""
-        return bool(self.settings.smtp_host) or self.settings.webhooks
+        """The node sends anything at all (an SMTP server is set, webhooks are on, or a VAPID key is set)."""
+        return bool(self.channels)
+
+    @property
+    def channels(self) -> list[str]:
+        """What this node sends: `email`, `webhook`, `push` (the `notify` answer's `channels`)."""
+        s = self.settings
+        on = {"email": bool(s.smtp_host), "webhook": s.webhooks, "push": self.vapid is not None}
+        return [k for k, v in on.items() if v]
 
     # ---- what the rooms tell ----------------------------------------------------------------
 
@@ -358,12 +469,13 @@ class Signals:
         try:
             try:
                 prefs = await self.records.notify_prefs(p.player)
+                subs = await self._push_subs(p.player)
             except StoreUnavailable as err:
                 log.warning("turn %s: the player's signal settings could not be read (%s); none sent", p.key, err)
                 self.metrics.signals.labels("turn", "failed").inc()
                 decided = True
                 return
-            if prefs is None or not self._targets(prefs):
+            if prefs is None or not self._targets(prefs, subs):
                 decided = True
                 return
             due = p.started / 1000 + prefs.delay_minutes * 60 * self.scale
@@ -384,19 +496,26 @@ class Signals:
                 self._decided(p.key)
             self._forget(p)
 
-    def _targets(self, prefs: NotifyPrefs) -> list[str]:
+    def _targets(self, prefs: NotifyPrefs, subs: list[PushSub]) -> list[str]:
         out = []
         if prefs.email and self.settings.smtp_host:
             out.append("email")
         if prefs.webhook and self.settings.webhooks:
             out.append("webhook")
+        if subs and self.vapid is not None:
+            out.append("push")
         return out
 
+    async def _push_subs(self, player: str) -> list[PushSub]:
+        """The account's web push subscriptions ([] when this node sends no web push: nothing is read)."""
+        return await self.records.push_subs(player) if self.vapid is not None else []
+
     async def _deliver(self, p: _Pending) -> None:
-        """Claim the turn, then send its e-mail and webhook (settings read again: they may have changed)."""
+        """Claim the turn, then send its e-mail, webhook and web pushes (settings read again: they may have changed)."""
         try:
             prefs = await self.records.notify_prefs(p.player)
-            if prefs is None or not self._targets(prefs):
+            subs = await self._push_subs(p.player)
+            if prefs is None or not self._targets(prefs, subs):
                 return
             if not await self.records.claim_signal(p.key, int(time.time())):
                 self.metrics.signals.labels("turn", "duplicate").inc()
@@ -411,11 +530,15 @@ class Signals:
             return
         data = payload(meta, p.seat, p.v, self.settings.public_url, int(time.time() * 1000))
         sends = []
-        if "email" in self._targets(prefs) and prefs.email:
+        targets = self._targets(prefs, subs)
+        body = json.dumps(data, separators=(",", ":"), sort_keys=True).encode()
+        if "email" in targets and prefs.email:
             sends.append(self._send_email(p.key, prefs.email, data))
-        if "webhook" in self._targets(prefs) and prefs.webhook:
-            body = json.dumps(data, separators=(",", ":"), sort_keys=True).encode()
+        if "webhook" in targets and prefs.webhook:
             sends.append(self._send_webhook(p.key, prefs.webhook, prefs.secret, body))
+        if "push" in targets:
+            topic = push_topic(p.room, p.seat)
+            sends += [self._send_push(p.key, sub, body, topic) for sub in subs]
         await asyncio.gather(*sends)
         self._maybe_prune()
 
@@ -457,7 +580,7 @@ class Signals:
 
     # ---- webhooks ---------------------------------------------------------------------------
 
-    async def addresses(self, host: str, port: int) -> list[Address]:
+    async def addresses(self, host: str, port: int, what: str = "webhook") -> list[Address]:
         """Every address `host` resolves to, or SignalRefused when one of them is not to be reached (unless the
         operator allows private addresses). OSError when it does not resolve."""
         try:
@@ -474,24 +597,24 @@ class Signals:
             for ip in found:
                 why = address_refused(ip)
                 if why is not None:
-                    raise SignalRefused(f"webhook: {host} leads to a {why} address ({ip}); the server does not send "
+                    raise SignalRefused(f"{what}: {host} leads to a {why} address ({ip}); the server does not send "
                                         "there", why)  # fmt: skip
         return found
 
-    async def check_webhook(self, url: str) -> str:
-        """A webhook `notify` may keep, or ValueError / SignalRefused saying why not."""
-        target = parse_webhook(url, self.settings.webhook_allow_http)
+    async def check_webhook(self, url: str, what: str = "webhook") -> str:
+        """A webhook (or a push endpoint, `what`) `notify` may keep, or ValueError / SignalRefused saying why not."""
+        target = parse_webhook(url, self.settings.webhook_allow_http, what)
         async with self._resolving:
             try:
                 async with asyncio.timeout(RESOLVE_TIMEOUT):
-                    await self.addresses(target.host, target.port)
+                    await self.addresses(target.host, target.port, what)
             except (OSError, TimeoutError):
-                raise ValueError(f"webhook: {target.host} does not resolve") from None
+                raise ValueError(f"{what}: {target.host} does not resolve") from None
         return url
 
-    async def post(self, url: str, body: bytes, headers: dict[str, str]) -> int:
-        """POST `body` to the webhook, to an address checked now; the status of the answer (its status line only
-        is read). Raises SignalRefused, OSError, ValueError, TimeoutError."""
+    async def post(self, url: str, body: bytes, headers: dict[str, str], content_type: str = "application/json") -> int:
+        """POST `body` to the webhook (or push endpoint), to an address checked now; the status of the answer (its
+        status line only is read). Raises SignalRefused, OSError, ValueError, TimeoutError."""
         target = parse_webhook(url, self.settings.webhook_allow_http)
         ip = (await self.addresses(target.host, target.port))[0]
         tls = ssl.create_default_context() if target.scheme == "https" else None
@@ -500,7 +623,7 @@ class Signals:
         )
         try:
             head = [f"POST {target.path} HTTP/1.1", f"Host: {target.host_header}", f"User-Agent: {USER_AGENT}",
-                    "Content-Type: application/json", f"Content-Length: {len(body)}", "Connection: close"]  # fmt: skip
+                    f"Content-Type: {content_type}", f"Content-Length: {len(body)}", "Connection: close"]  # fmt: skip
             head += [f"{k}: {v}" for k, v in headers.items()]
             writer.write(("\r\n".join(head) + "\r\n\r\n").encode("ascii") + body)
             await writer.drain()
@@ -534,6 +657,39 @@ class Signals:
             self.metrics.signals.labels("webhook", "failed").inc()
             log.warning("turn %s: webhook answered %d", key, status)
 
+    # ---- web push -------------------------------------------------------------------------------
+
+    async def _send_push(self, key: str, sub: PushSub, body: bytes, topic: str) -> None:
+        """One turn's push to one browser: encrypted for it, signed with the VAPID key, POSTed to its push service
+        (checked as a webhook is, now). 404 or 410: the subscription is gone, and dropped."""
+        assert self.vapid is not None
+        try:
+            parse_webhook(sub.endpoint, self.settings.webhook_allow_http, "push")
+            async with asyncio.timeout(PUSH_CRYPTO_TIMEOUT):  # ECDH, HKDF, AES-GCM and ECDSA: off the event loop
+                sealed, headers = await asyncio.to_thread(
+                    push_request, self.vapid, self.settings.vapid_subject, sub, body, topic
+                )
+            async with asyncio.timeout(WEBHOOK_TIMEOUT):
+                status = await self.post(sub.endpoint, sealed, headers, content_type="application/octet-stream")
+        except SignalRefused as err:
+            self.metrics.signals.labels("push", "refused").inc()
+            log.warning("turn %s: push refused at send time: its endpoint leads to a %s address", key, err.why)
+            return
+        except (OSError, TimeoutError, ValueError, ssl.SSLError, VapidException, http_ece.ECEException) as err:
+            self.metrics.signals.labels("push", "failed").inc()
+            log.warning("turn %s: push failed: %s", key, type(err).__name__)
+            return
+        if 200 <= status < 300:
+            self.metrics.signals.labels("push", "sent").inc()
+        elif status in (404, 410):  # the browser unsubscribed, or the push service forgot it: never again
+            self.metrics.signals.labels("push", "gone").inc()
+            log.info("turn %s: push subscription gone (%d): dropped", key, status)
+            with contextlib.suppress(StoreUnavailable):
+                await self.records.drop_push_sub(sub.player, sub.endpoint)
+        else:
+            self.metrics.signals.labels("push", "failed").inc()
+            log.warning("turn %s: push service answered %d", key, status)
+
     # ---- the `notify` request -----------------------------------------------------------------
 
     async def request(self, player: str, msg: m.NotifyRequest) -> dict[str, Any]:
@@ -559,6 +715,16 @@ class Signals:
                 webhook = None
         except (ValueError, SignalRefused) as err:
             raise RoomError("bad_message", str(err)) from None
+        add: PushSub | None = None
+        try:
+            if isinstance(msg.push, m.PushSubscription):
+                if self.vapid is None:
+                    raise RoomError("forbidden", "this server sends no web push (no VAPID key is set)")
+                endpoint = await self.check_webhook(msg.push.endpoint, "push")
+                check_push_keys(msg.push.keys.p256dh, msg.push.keys.auth)
+                add = PushSub(player, endpoint, msg.push.keys.p256dh, msg.push.keys.auth, int(time.time()))
+        except (ValueError, SignalRefused) as err:
+            raise RoomError("bad_message", str(err)) from None
         if msg.delay_minutes is not None:
             delay = msg.delay_minutes
         if msg.new_secret:
@@ -568,7 +734,16 @@ class Signals:
             prefs.email, prefs.webhook, prefs.delay_minutes, prefs.secret
         ):  # fmt: skip
             await self.records.set_notify_prefs(new)
-        return {"t": "notify", "email": email, "webhook": webhook, "delay_minutes": delay, "secret": secret}
+        if msg.push == "":
+            await self.records.drop_push_sub(player, None)
+        elif msg.push_remove:
+            await self.records.drop_push_sub(player, msg.push_remove)
+        if add is not None:
+            await self.records.add_push_sub(add, PUSH_KEPT)
+        subs = await self.records.push_subs(player)
+        return {"t": "notify", "email": email, "webhook": webhook, "delay_minutes": delay, "secret": secret,
+                "push": [sub.endpoint for sub in subs], "push_key": self.push_key,
+                "channels": self.channels}  # fmt: skip
 
     async def close(self) -> None:
         """Stop every timer (a claimed signal being sent gets a second to finish)."""

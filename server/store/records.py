@@ -123,6 +123,18 @@ class NotifyPrefs:
     updated_at: int
 
 
+@dataclass(frozen=True, slots=True)
+class PushSub:
+    """(v1.2) One browser's web push subscription of an account: the push service's `endpoint` and the browser's keys
+    (base64url: `p256dh` its P-256 public key, `auth` its authentication secret)."""
+
+    player: str
+    endpoint: str
+    p256dh: str
+    auth: str
+    created_at: int
+
+
 def renamed(record: dict[str, Any], replay: dict[str, Any] | None, player: str) -> tuple[dict[str, Any], Any]:
     """An archived game's record and replay with `player`'s name replaced by `DELETED_NAME` wherever it shows."""
     meta = dict(replay["meta"]) if replay and isinstance(replay.get("meta"), dict) else None
@@ -386,6 +398,19 @@ class Records(ABC):
         """Keep the account's signal settings (replacing the ones it had)."""
 
     @abstractmethod
+    async def push_subs(self, player: str) -> list[PushSub]:
+        """The account's web push subscriptions, oldest first."""
+
+    @abstractmethod
+    async def add_push_sub(self, sub: PushSub, keep: int) -> None:
+        """Keep a web push subscription (replacing the account's one with the same endpoint); past `keep` of them,
+        the oldest go."""
+
+    @abstractmethod
+    async def drop_push_sub(self, player: str, endpoint: str | None) -> int:
+        """Forget the account's subscription with that endpoint (None: every one); how many went."""
+
+    @abstractmethod
     async def claim_signal(self, key: str, now: int) -> bool:
         """True for the first claim of `key` (a turn: room, seat, version), False for every later one, from any
         node: the one that gets True sends the turn's signals."""
@@ -417,6 +442,7 @@ class MemoryRecords(Records):
         self._audit: list[dict[str, Any]] = []
         self._notify: dict[str, NotifyPrefs] = {}
         self._signals: dict[str, int] = {}
+        self._push: dict[str, list[PushSub]] = {}  # player -> subscriptions, oldest first
 
     async def add_chat(self, room: str | None, line: dict[str, Any]) -> None:
         lines = self._chat.setdefault(room or LOBBY, [])
@@ -556,6 +582,7 @@ class MemoryRecords(Records):
         for cred in [k for k, p in self._passkeys.items() if p.player == player]:
             del self._passkeys[cred]
         self._notify.pop(player, None)
+        self._push.pop(player, None)
         return await self.drop_devices(player)
 
     async def add_device(self, device: Device) -> None:
@@ -697,6 +724,22 @@ class MemoryRecords(Records):
     async def set_notify_prefs(self, prefs: NotifyPrefs) -> None:
         self._notify[prefs.player] = prefs
 
+    async def push_subs(self, player: str) -> list[PushSub]:
+        return list(self._push.get(player, []))
+
+    async def add_push_sub(self, sub: PushSub, keep: int) -> None:
+        subs = [s for s in self._push.get(sub.player, []) if s.endpoint != sub.endpoint] + [sub]
+        self._push[sub.player] = subs[-keep:] if keep > 0 else []
+
+    async def drop_push_sub(self, player: str, endpoint: str | None) -> int:
+        subs = self._push.get(player, [])
+        kept = [s for s in subs if endpoint is not None and s.endpoint != endpoint]
+        if kept:
+            self._push[player] = kept
+        else:
+            self._push.pop(player, None)
+        return len(subs) - len(kept)
+
     async def claim_signal(self, key: str, now: int) -> bool:
         if key in self._signals:
             return False
@@ -712,7 +755,7 @@ class MemoryRecords(Records):
 
 __all__ = [
     "BLOCKS_MAX", "CHAT_KEEP", "DELETED_NAME", "LOBBY", "Account", "Ban", "Device", "MemoryRecords", "NotifyPrefs",
-    "Passkey",
+    "Passkey", "PushSub",
     "RateFn", "Records", "Report", "pack",
     "renamed", "score_of", "unpack",
 ]  # fmt: skip

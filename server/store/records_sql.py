@@ -43,6 +43,7 @@ from server.store.records import (
     Device,
     NotifyPrefs,
     Passkey,
+    PushSub,
     RateFn,
     Records,
     Report,
@@ -167,6 +168,14 @@ notify_table = sa.Table(
     sa.Column("delay_minutes", sa.Integer, nullable=False),
     sa.Column("secret", sa.String, nullable=False),
     sa.Column("updated_at", sa.BigInteger, nullable=False),
+)  # fmt: skip
+push_table = sa.Table(
+    "records_push", _meta,
+    sa.Column("player", sa.String, primary_key=True),
+    sa.Column("endpoint", sa.String, primary_key=True),
+    sa.Column("p256dh", sa.String, nullable=False),
+    sa.Column("auth", sa.String, nullable=False),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
 )  # fmt: skip
 signals_table = sa.Table(
     "records_signals", _meta,
@@ -522,6 +531,7 @@ class SqlRecords(Records):
             await conn.execute(ratings_table.delete().where(ratings_table.c.player == player))
             await conn.execute(passkeys_table.delete().where(passkeys_table.c.player == player))
             await conn.execute(notify_table.delete().where(notify_table.c.player == player))
+            await conn.execute(push_table.delete().where(push_table.c.player == player))
             g, gp = games_table.c, game_players_table.c
             mine = sa.select(g.id, g.data, g.replay).join(game_players_table, gp.game_id == g.id)
             for row in (await conn.execute(mine.where(gp.player == player))).all():
@@ -784,6 +794,37 @@ class SqlRecords(Records):
         )  # fmt: skip
         async with self._tx() as conn:
             await conn.execute(stmt)
+
+    async def push_subs(self, player: str) -> list[PushSub]:
+        p = push_table.c
+        query = sa.select(push_table).where(p.player == player).order_by(p.created_at, p.endpoint)
+        async with self._tx() as conn:
+            rows = (await conn.execute(query)).all()
+        return [PushSub(r.player, r.endpoint, r.p256dh, r.auth, int(r.created_at)) for r in rows]
+
+    async def add_push_sub(self, sub: PushSub, keep: int) -> None:
+        p = push_table.c
+        values = {"p256dh": sub.p256dh, "auth": sub.auth, "created_at": sub.created_at}
+        stmt = (
+            self._insert(push_table).values(player=sub.player, endpoint=sub.endpoint, **values)
+            .on_conflict_do_update(index_elements=["player", "endpoint"], set_=values)
+        )  # fmt: skip
+        async with self._tx() as conn:
+            await conn.execute(stmt)
+            mine = sa.select(p.endpoint).where(p.player == sub.player)
+            rows = (await conn.execute(mine.order_by(p.created_at.desc(), p.endpoint.desc()))).all()
+            old = [r.endpoint for r in rows[max(0, keep) :]]
+            if old:
+                await conn.execute(push_table.delete().where(p.player == sub.player, p.endpoint.in_(old)))
+
+    async def drop_push_sub(self, player: str, endpoint: str | None) -> int:
+        p = push_table.c
+        query = push_table.delete().where(p.player == player)
+        if endpoint is not None:
+            query = query.where(p.endpoint == endpoint)
+        async with self._tx() as conn:
+            done = await conn.execute(query)
+            return int(done.rowcount or 0)
 
     async def claim_signal(self, key: str, now: int) -> bool:
         stmt = (

@@ -88,6 +88,10 @@ CLIENT_SAMPLES: list[BaseModel] = [
     m.NotifyRequest(id=49),
     m.NotifyRequest(id=50, email="ann@example.org", webhook="https://hooks.example.org/mp", delay_minutes=30),
     m.NotifyRequest(id=51, email="", webhook="", new_secret=True),
+    m.NotifyRequest(id=52, push=m.PushSubscription(endpoint="https://push.example.org/s/abc", keys=m.PushKeys(
+        p256dh="B" + "A" * 86, auth="A" * 22))),
+    m.NotifyRequest(id=53, push=""),
+    m.NotifyRequest(id=54, push_remove="https://push.example.org/s/abc"),
 ]
 
 SERVER_SAMPLES: list[BaseModel] = [
@@ -159,4 +163,7 @@ SERVER_SAMPLES: list[BaseModel] = [
     m.Notify(re=50, email="ann@example.org", webhook="https://hooks.example.org/mp", delay_minutes=30,
              secret="3q2-7wAbCdEfGhIjKlMnOp"),
     m.Notify(re=49, delay_minutes=15, secret="3q2-7wAbCdEfGhIjKlMnOp"),
+    m.Notify(re=52, delay_minutes=15, secret="3q2-7wAbCdEfGhIjKlMnOp", push=["https://push.example.org/s/abc"],
+             push_key="B" + "A" * 86, channels=["email", "webhook", "push"]),
+    m.Notify(re=53, delay_minutes=15, secret="3q2-7wAbCdEfGhIjKlMnOp", push=[], push_key=None, channels=["webhook"]),
 ]

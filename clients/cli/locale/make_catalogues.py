@@ -2487,6 +2487,92 @@ T: dict[str, dict[str, str]] = {
         "it": "il tempo è scaduto per {who}: in ritardo, la partita aspetta",
         "es": "se le acabó el tiempo a {who}: con retraso, la partida espera",
     },
+    "notify: your turn signals   notify email ADDRESS|off   notify webhook URL|off   notify delay 30 (or 2h, 1d)"
+        "   notify secret: a new webhook secret   notify push off: no web push": {
+        "hu": "notify: a lépésjelzéseid   notify email CÍM|off   notify webhook URL|off"
+              "   notify delay 30 (vagy 2h, 1d)   notify secret: új webhook-titok   notify push off: nincs webes push",
+        "fi": "notify: vuoroilmoituksesi   notify email OSOITE|off   notify webhook URL|off"
+              "   notify delay 30 (tai 2h, 1d)   notify secret: uusi webhook-salaisuus"
+              "   notify push off: ei web push -ilmoituksia",
+        "it": "notify: i tuoi avvisi di turno   notify email INDIRIZZO|off   notify webhook URL|off"
+              "   notify delay 30 (o 2h, 1d)   notify secret: un nuovo segreto del webhook"
+              "   notify push off: niente web push",
+        "es": "notify: tus avisos de turno   notify email DIRECCIÓN|off   notify webhook URL|off"
+              "   notify delay 30 (o 2h, 1d)   notify secret: un secreto nuevo del webhook"
+              "   notify push off: sin web push",
+    },
+    "A delay is 0 to 14 days: minutes (30), or with h or d (2h, 1d).": {
+        "hu": "A késleltetés 0 és 14 nap között lehet: percben (30), vagy h-val vagy d-vel (2h, 1d).",
+        "fi": "Viive on 0–14 päivää: minuutteina (30) tai h:n tai d:n kanssa (2h, 1d).",
+        "it": "Un ritardo va da 0 a 14 giorni: in minuti (30), oppure con h o d (2h, 1d).",
+        "es": "Una demora va de 0 a 14 días: en minutos (30), o con h o d (2h, 1d).",
+    },
+    "{line} is not a notify command: {usage}": {
+        "hu": "{line} nem notify parancs: {usage}",
+        "fi": "{line} ei ole notify-komento: {usage}",
+        "it": "{line} non è un comando notify: {usage}",
+        "es": "{line} no es una orden notify: {usage}",
+    },
+    "off": {
+        "hu": "ki",
+        "fi": "pois",
+        "it": "spento",
+        "es": "desactivado",
+    },
+    "Turn signals": {
+        "hu": "Lépésjelzések",
+        "fi": "Vuoroilmoitukset",
+        "it": "Avvisi di turno",
+        "es": "Avisos de turno",
+    },
+    "e-mail": {
+        "hu": "e-mail",
+        "fi": "sähköposti",
+        "it": "e-mail",
+        "es": "correo",
+    },
+    "webhook": {
+        "hu": "webhook",
+        "fi": "webhook",
+        "it": "webhook",
+        "es": "webhook",
+    },
+    "delay": {
+        "hu": "késleltetés",
+        "fi": "viive",
+        "it": "ritardo",
+        "es": "demora",
+    },
+    "web push": {
+        "hu": "webes push",
+        "fi": "web push",
+        "it": "web push",
+        "es": "web push",
+    },
+    "1 browser": {
+        "hu": "1 böngésző",
+        "fi": "1 selain",
+        "it": "1 browser",
+        "es": "1 navegador",
+    },
+    "{n} browsers": {
+        "hu": "{n} böngésző",
+        "fi": "{n} selainta",
+        "it": "{n} browser",
+        "es": "{n} navegadores",
+    },
+    "webhook secret": {
+        "hu": "webhook-titok",
+        "fi": "webhook-salaisuus",
+        "it": "segreto del webhook",
+        "es": "secreto del webhook",
+    },
+    "Saved: your turn signals.": {
+        "hu": "Mentve: a lépésjelzéseid.",
+        "fi": "Tallennettu: vuoroilmoituksesi.",
+        "it": "Salvati: i tuoi avvisi di turno.",
+        "es": "Guardado: tus avisos de turno.",
+    },
 }
 
 

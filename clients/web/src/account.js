@@ -574,6 +574,7 @@ export function renderAccount(app) {
       app.player
         ? h("p", null, h("a", { href: playerHref(app.player), "data-key": "my-player-page", "data-testid": "my-player-page" }, t("account.myPage")))
         : null,
+      h("p", null, h("a", { href: "#/settings", "data-key": "account-settings", "data-testid": "account-settings" }, t("settings.signalsLink"))),
       h(
         "div",
         { class: "row" },

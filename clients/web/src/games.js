@@ -1,7 +1,8 @@
 // "My games" (`#/games`, v1.2 `my_games`): every unfinished room where this player holds a seat, the rooms where
 // it is their move first (in words and bold, not by colour alone), each with its game, players, the deadline as a
-// relative time ("in 2 days", "late") and a link into the room; and the turn signals' settings (sound, system
-// notifications). The page asks the server again when it is opened and every minute while it is shown.
+// relative time ("in 2 days", "late") and a link into the room; and this browser's turn signals (the tab's title and
+// icon, sound, system notifications), with a link to the settings page (`#/settings`: e-mail, webhook, web push). The
+// page asks the server again when it is opened and every minute while it is shown.
 // Owns: the page's markup and the header's "My games" link. Must not: decide whose turn it is.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -82,8 +83,11 @@ function gameRow(row) {
   );
 }
 
-/** The turn signals' settings: a beep (off by default) and system notifications (asked for on a click). */
-export function signalsPanel(app) {
+/**
+ * This browser's turn signals: the tab's title and icon (on by default), a beep (off by default) and system
+ * notifications (asked for on a click); `heading` replaces the panel's title (the settings page's words).
+ */
+export function signalsPanel(app, heading = null) {
   const sig = app.signals;
   const state = sig.notifications;
   let notes;
@@ -133,8 +137,23 @@ export function signalsPanel(app) {
   return h(
     "section",
     { class: "card-panel signals-panel", "aria-labelledby": "signals-title", "data-testid": "signals" },
-    h("h2", { id: "signals-title" }, t("signal.settings")),
-    h("p", { class: "hint" }, t("signal.about")),
+    h("h2", { id: "signals-title" }, heading || t("signal.settings")),
+    h(
+      "label",
+      { class: "check", for: "signal-marks" },
+      h("input", {
+        type: "checkbox",
+        id: "signal-marks",
+        "data-key": "signal-marks",
+        checked: sig.marks,
+        onChange: (ev) => {
+          sig.setMarks(ev.target.checked);
+          app.render();
+        },
+      }),
+      " ",
+      t("signal.marks"),
+    ),
     h(
       "label",
       { class: "check", for: "signal-sound" },
@@ -152,6 +171,7 @@ export function signalsPanel(app) {
       t("signal.sound"),
     ),
     notes,
+    heading ? null : h("p", { class: "hint" }, h("a", { href: "#/settings", "data-key": "games-settings", "data-testid": "games-settings" }, t("settings.signalsLink"))),
   );
 }
 

@@ -19,6 +19,7 @@ import { renderHistory, renderReplay } from "./replay.js";
 import { closedByModerator, forgetLog, gatherLog, mergeLog, renderRoom } from "./room.js";
 import { PasskeyError, addPasskey, signInWithPasskey } from "./passkey.js";
 import { session } from "./session.js";
+import { drawSettingsLink, forgetSettings, loadSettings, renderSettings } from "./settings.js";
 import { Signals } from "./signals.js";
 import { Store } from "./store.js";
 import { timeoutSentence } from "./turns.js";
@@ -35,7 +36,8 @@ const MY_GAMES_EVERY = 60000;
 
 /**
  * The page in the address: `#/` the lobby, `#/room/ID[?invite=SECRET]` a room, `#/history`,
- * `#/replay/ID`, `#/ratings[/GAME][?page=N]`, `#/player/ID`, `#/account`, `#/games` (My games, v1.2);
+ * `#/replay/ID`, `#/ratings[/GAME][?page=N]`, `#/player/ID`, `#/account`, `#/games` (My games, v1.2),
+ * `#/settings` (the turn signals: e-mail, webhook, web push, this browser's);
  * `#/admin[/TAB]` the administrators' page (linked from nowhere).
  */
 export function parseRoute(hash) {
@@ -52,6 +54,7 @@ export function parseRoute(hash) {
   if (parts[0] === "player" && parts[1]) return { page: "player", id: parts[1] };
   if (parts[0] === "account") return { page: "account" };
   if (parts[0] === "games") return { page: "games" };
+  if (parts[0] === "settings") return { page: "settings" };
   if (parts[0] === "admin") return { page: "admin", tab: parts[1] || "reports" };
   return { page: "lobby" };
 }
@@ -193,6 +196,10 @@ class App {
       onState: (state, detail) => this.onNet(state, detail),
     });
     window.addEventListener("hashchange", () => this.onRoute());
+    // a click on a web push notification (sw.js) asks an open tab to show its room (no worker is registered here)
+    navigator.serviceWorker?.addEventListener("message", (ev) => {
+      if (ev.data?.t === "open_room" && typeof ev.data.room === "string" && ev.data.room) this.go(ev.data.room);
+    });
     let resizeTimer = null;
     window.addEventListener("resize", () => {
       clearTimeout(resizeTimer);
@@ -253,6 +260,7 @@ class App {
     else if (r.page === "player") this.loadPlayer(r.id);
     else if (r.page === "lobby") this.loadAllRatings();
     else if (r.page === "games") this.loadMyGames();
+    else if (r.page === "settings") loadSettings(this);
     else if (r.page === "account") {
       if (this.account) this.loadDevices();
       this.loadBlocks();
@@ -470,6 +478,7 @@ class App {
       this.store.rooms.clear();
       this.ui.clear();
       this.signals.reset();
+    forgetSettings();
       this.myGames = { rooms: null, loading: false, error: null };
     }
     this.openGamesOnHello = true;
@@ -500,6 +509,7 @@ class App {
     this.store.rooms.clear();
     this.ui.clear();
     this.signals.reset();
+    forgetSettings();
     this.myGames = { rooms: null, loading: false, error: null };
     this.openGamesOnHello = true;
     session.token = who.token;
@@ -623,6 +633,7 @@ class App {
     this.store.rooms.clear();
     this.ui.clear();
     this.signals.reset();
+    forgetSettings();
     this.myGames = { rooms: null, loading: false, error: null };
     this.rematches.clear();
     this.history = { games: null, game: null, mine: false, loading: false };
@@ -1116,6 +1127,7 @@ class App {
     net.hidden = this.net === "idle"; // no socket before a name: nothing to report
     drawAccountControl(this, document.getElementById("who"));
     drawGamesLink(this, document.getElementById("games-nav"));
+    drawSettingsLink(this, document.getElementById("settings-nav"));
     this.signals.show(); // (the title in the language chosen now)
     const route = this.page;
     const page = route.page === "admin" ? route : this.banned ? { page: "banned" } : this.name && this.player ? route : { page: "lobby" };
@@ -1131,6 +1143,7 @@ class App {
     else if (page.page === "player") node = renderPlayer(this, page.id);
     else if (page.page === "account") node = renderAccount(this);
     else if (page.page === "games") node = renderMyGames(this);
+    else if (page.page === "settings") node = renderSettings(this);
     else node = renderLobby(this);
     replaceKeepingFocus(main, node);
     scrollChats(main);

@@ -3,14 +3,16 @@
 // (WebAudio; off until switched on, the choice in localStorage) and, while the tab is hidden, a system
 // notification (the Notification API; the browser's permission is asked only after the "Enable notifications"
 // button is pressed, the choice in localStorage). All of them clear when the player moves in that room or comes
-// back to the tab (it is shown again, or gets the focus after losing it).
-// Owns: the title, the favicon's link, the beep, the notifications and the two choices.
+// back to the tab (it is shown again, or gets the focus after losing it). The title and badge can be switched off
+// (on by default, the choice in localStorage); the settings page (`#/settings`) holds the three choices.
+// Owns: the title, the favicon's link, the beep, the notifications and the three choices.
 // Must not: decide whose turn it is beyond the view's `prompt` (the server's).
 import { t } from "./i18n.js";
 
 export const BASE_TITLE = "Marco Polo";
 export const SOUND_KEY = "marcopolo.sound";
 export const NOTIFY_KEY = "marcopolo.notify";
+export const MARKS_KEY = "marcopolo.marks";
 const ICON = "favicon.svg";
 
 function stored(key) {
@@ -75,6 +77,17 @@ export class Signals {
 
   get sound() {
     return stored(SOUND_KEY) === "on";
+  }
+
+  /** Whether the tab's title and icon say that it is this player's move (on unless switched off). */
+  get marks() {
+    return stored(MARKS_KEY) !== "off";
+  }
+
+  /** Switch the title's prefix and the icon's badge on or off (the page shows the choice at once). */
+  setMarks(on) {
+    keep(MARKS_KEY, on ? null : "off");
+    this.show();
   }
 
   /** Switch the beep on or off (a click: the audio may start now, and a beep says what it sounds like). */
@@ -173,7 +186,7 @@ export class Signals {
   /** The title and the favicon for the rooms waiting now (also after a language change). */
   show() {
     if (typeof document === "undefined") return;
-    const n = this.attention.size;
+    const n = this.marks ? this.attention.size : 0;
     const title = titleFor(n);
     if (document.title !== title) document.title = title;
     this.drawIcon(n > 0);
@@ -199,7 +212,7 @@ export class Signals {
       return;
     }
     const put = (url) => {
-      if (!this.attention.size) return; // cleared while it was drawn
+      if (!this.attention.size || !this.marks) return; // cleared (or switched off) while it was drawn
       link.setAttribute("type", "image/png");
       if (link.getAttribute("href") !== url) link.setAttribute("href", url);
     };
