@@ -14,7 +14,7 @@ codec to hold JSON-like values only.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Any, Literal, NotRequired, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from typing_extensions import TypedDict
@@ -128,6 +128,8 @@ class Prompt(TypedDict):
     __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
     text: str
     options: list[JsonMap]
+    #: (v1.2) present and true while the seat may take back the decisions of its current turn (`undo`)
+    undo: NotRequired[bool]
 
 
 class View(TypedDict):

@@ -35,9 +35,11 @@ EXAMPLES = int(os.environ.get("INVARIANT_EXAMPLES", "3"))
 #: a component id: lower-case words and numbers joined by '-' ("blue-spice-2", "contract-14", "city-card-3")
 _COMPONENT = re.compile(r"^[a-z]+(-[a-z0-9]+)+$")
 #: top-level keys that record or point at components rather than hold them (Expedition's `pick` names the
-#: cards chosen so far for a payment made card by card: they stay in the hand until the payment is complete)
+#: cards chosen so far for a payment made card by card: they stay in the hand until the payment is complete;
+#: `undo` is the savepoint of a turn that may be taken back, a copy of an earlier state, not a zone)
 _NOT_ZONES = {
     "log", "seen", "stats", "notices", "result", "options", "rng", "seq", "turn_info", "draft", "slots_used", "pick",
+    "undo",
 }  # fmt: skip
 #: board spaces and other names that match the id pattern but are places, not components
 _PLACES = re.compile(r"^(slot|space|book|travel)-")

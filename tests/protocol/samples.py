@@ -107,6 +107,7 @@ SERVER_SAMPLES: list[BaseModel] = [
     m.Joined(room="r1", seat=None),
     m.Snapshot(room="r1", v=0, state=WAITING_VIEW),
     m.Snapshot(re=9, room="r1", v=12, state=VIEW),
+    m.Snapshot(room="r1", v=13, state={**VIEW, "prompt": {"text": "Pay", "options": [{"a": "pay"}], "undo": True}}),
     m.Snapshot(room="r1", v=3, state={**VIEW, "result": {"scores": [3, 5], "winners": [1]}, "log": ["x"]}),
     m.Patch(room="r1", base=12, v=13, ops=[]),
     m.Patch(

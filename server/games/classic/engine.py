@@ -14,6 +14,12 @@ A turn is split into small moves so that every prompt stays far below the option
   phase "buy":     {"a":"buy"} (one card from the stock) / {"a":"force","seat":s} (blind card from s) / {"a":"done"}
   phase "discard": {"a":"discard","card":id} (a hazard card took one goods card)
 Copies of one card type are offered once (the lowest id stands for its copies).
+
+Undo (v1.2, docs/games/classic.md "Undo"): the spin opens every turn and turns the compass, so it is never taken
+back; the decisions after it (where the move ends, selling card by card, `done` with selling, the first gifts
+to the Khan, the card a hazard takes) may be, back to the state after the last reveal (the spin, a card bought
+or drawn), until something is revealed again (a card bought, a blind forced sale, a fight's dice, a Golden
+Table) or the turn ends.
 """
 
 from __future__ import annotations
@@ -60,6 +66,8 @@ from server.games.classic.data import (
 )
 
 LOG_KEEP = 24
+#: the moves that reveal something hidden (the compass, the fight's dice, a stack's top card, a blind card)
+REVEALING = frozenset({"spin", "fight", "buy", "force"})
 GIFTS = 3  # seed 001: three 80-value goods cards open Khanbaliq
 GIFT_VALUE = 80
 
@@ -137,6 +145,7 @@ class Classic(Game):
     max_seats = 4
     Options = ClassicOptions
     log_keep = LOG_KEEP
+    offers_undo = True
 
     # ---- set-up -------------------------------------------------------------------------
 
@@ -592,6 +601,29 @@ class Classic(Game):
         value = Rng(dice_seed(dice["key"], seat, dice["turns"][seat], dice["draw"])).below(n)
         dice["draw"] += 1
         return value
+
+    # ---- undo within a turn (v1.2) --------------------------------------------------------
+
+    def _undo_keeps(self, before: State, after: State, seat: int, move: Move) -> bool:
+        """A decision that reveals nothing keeps the right to take back the turn's decisions since its last
+        reveal, while the turn goes on: not the spin, a fight, a card bought (a stack's top, which leaves the RNG
+        as it was) or a forced sale, nor a move that ends the turn (`turns` counts every turn, an extra turn of
+        the same seat too; the Golden Table is drawn only as a turn ends). Keyed dice (sampled worlds) are
+        checked like the RNG."""
+        return (
+            move["a"] not in REVEALING
+            and self.undo_basics(before, after, seat)
+            and after["turns"] == before["turns"]
+            and after.get("dice") == before.get("dice")
+        )
+
+    def undo(self, state: State, seat: int) -> State:
+        """As `Game.undo`, but the cards shown in the taken-back decisions (sold, given to the Khan, discarded)
+        stay `seen`: the public log names them, so they are nobody's secret any more (`seen` is in no view, so
+        every view is still the one where the taken-back part began)."""
+        new = super().undo(state, seat)
+        new["seen"] = list(state["seen"])
+        return new
 
     # ---- turn order and the end ---------------------------------------------------------
 

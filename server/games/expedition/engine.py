@@ -9,6 +9,11 @@ A turn is split into small moves so that every prompt stays under the option bou
                 yet) or {"a":"stop"} (after moving); when one figure has too many distinct paying sets,
                 {"a":"choose","fig":f} opens card-by-card picking: {"a":"pick","card":id} / {"a":"cancel"}.
   phase "draw": {"a":"draw","from":"display","slot":i} or {"a":"draw","from":"deck"}.
+
+Undo (v1.2, docs/games/expedition.md "Undo"): every decision of the move phase, and the `stop` or `pass` that
+ends it, may be taken back until the draw; the draw (a card from the deck, or a display refilled from it) ends
+the right, and so does a `stop`/`pass` that turns a card or draws one blindly (an empty display refilled, a
+reshuffle, the stalemate rule's card from a neighbour's hand).
 """
 
 from __future__ import annotations
@@ -63,6 +68,7 @@ class Expedition(Game):
     max_seats = 5
     Options = ExpeditionOptions
     log_keep = LOG_KEEP
+    offers_undo = True
 
     # ---- set-up -------------------------------------------------------------------------
 
@@ -221,6 +227,7 @@ class Expedition(Game):
             if named is not None:
                 new = successor(state)
                 self._apply(new, seat, named)
+                self._savepoint(state, new, seat, named)
                 return new
         return super().apply(state, seat, move, legal)
 
@@ -508,6 +515,27 @@ class Expedition(Game):
     @staticmethod
     def _mark_seen(state: State, cards: list[str]) -> None:
         state["seen"] = sorted(set(state["seen"]).union(cards))
+
+    # ---- undo within a turn (v1.2) --------------------------------------------------------
+
+    def _undo_keeps(self, before: State, after: State, seat: int, move: Move) -> bool:
+        """The move phase's decisions (and the `stop`/`pass` ending it) keep the right to take the turn back; the
+        draw ends it, as does anything that turned a card: the deck or the display changed (a draw from the
+        shuffled deck leaves the RNG as it was), or the RNG was drawn from (a reshuffle, a neighbour's card)."""
+        return (
+            move["a"] != "draw"
+            and self.undo_basics(before, after, seat)
+            and after["turns"] == before["turns"]
+            and len(after["deck"]) == len(before["deck"])
+            and after["display"] == before["display"]
+        )
+
+    def undo(self, state: State, seat: int) -> State:
+        """As `Game.undo`, but the cards shown in the taken-back payments stay `seen`: the public log names them,
+        so they are nobody's secret any more (`seen` is in no view, so every view is still the turn's first)."""
+        new = super().undo(state, seat)
+        new["seen"] = list(state["seen"])
+        return new
 
     # ---- views --------------------------------------------------------------------------
 

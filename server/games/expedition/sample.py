@@ -5,6 +5,10 @@ Must not: read where a hidden card lies: other hands and the deck are read only 
 Kept: everything in the seat's view and the public history (`seen`, the stalemate counter, the Kantshou
 trigger). Redrawn: the other hands (same sizes) and the deck order from the pool of cards the seat cannot
 see, the other seats' chest values (same chest counts; unless `open_gold`), the RNG.
+The undo savepoint (`state["undo"]`, the state where the mover's turn began): dropped, unless the seat is the mover;
+then its base is sampled the same way with the same draws. Nothing hidden changed since that turn began (the
+savepoint ends when something is revealed), so the base's pool is the same and it gets the same hidden cards: the
+seat's prompt still offers `undo`, and an undo in the sampled world gives the turn's start of that world.
 """
 
 from __future__ import annotations
@@ -18,8 +22,18 @@ _CHEST_WEIGHTS = (1, 1, 2)
 
 
 def sample_state(game: Any, state: State, seat: int, rng: Rng) -> State:
+    """A copy of `state` with every secret of the other seats redrawn (see the module's docstring)."""
+    point = state.get("undo")
+    draws = rng.seed
+    out = _sample(state, seat, rng)
+    if point is not None and point["seat"] == seat:
+        out["undo"] = {"seat": seat, "base": _sample(point["base"], seat, Rng(draws))}
+    return out
+
+
+def _sample(state: State, seat: int, rng: Rng) -> State:
     """A copy of `state` with every secret of the other seats and the deck order redrawn."""
-    out = clone(state)
+    out = clone({key: value for key, value in state.items() if key != "undo"})
     seats: int = out["seats"]
     others = [s for s in range(seats) if s != seat]
     pool = sorted([*out["deck"], *(c for s in others for c in out["hands"][s])])
