@@ -5,7 +5,8 @@ ticks, a dropped connection), the lobby screen (rooms numbered; create, join, sp
 quick match, open a link, finished games, the leaderboard in pages (`ratings GAME [page N]`, `next`, `prev`) and a
 player's page (`player N|NAME`, `me`), chat), the room screen (the view drawn by `render`,
 the prompt's options numbered so a move is one number + Enter; the turn clock, the room's link, chat;
-`s` sync, `l` leave, `q` quit, `t` take a seat, `r` rematch), the replay screen (first, back, forward,
+`s` sync, `l` leave, `q` quit, `t` take a seat, `r` rematch, `u` undo: take back the choices of this turn while
+the prompt offers it, v1.2), the replay screen (first, back, forward,
 last, go to a version), the account's commands (`devices` lists where it is signed in, `sign out` [everywhere
 | N] signs this device, every device or device N out, `password` sets a new one, `delete account` deletes it; a
 password is asked with the input hidden), moderation (v1.2: `block NAME`, `unblock NAME`, `blocked`, `report NAME
@@ -1393,6 +1394,27 @@ class Interactive:
         await self._replay_to(room, target)
         return True
 
+    async def _undo(self) -> None:
+        """`u` / `undo` (v1.2): take back the choices of this turn while the prompt offers it; sent with the version
+        of the view held, so it never applies twice (`stale`: the view is synced and shown again)."""
+        assert self.room is not None
+        view = self.session.view(self.room) or {}
+        if not (view.get("prompt") or {}).get("undo"):
+            self.notice = _("There is nothing of this turn to take back now.")
+            return
+        try:
+            await self.session.c.undo(self.room)
+        except ServerError as err:
+            if err.code not in ("illegal_move", "stale"):
+                raise
+            if err.code == "stale":
+                await self.session.c.sync(self.room)
+            self.notice = _("Your choices were not taken back ({why}); here is the current view.").format(
+                why=error_sentence(err.code, err.message)
+            )
+        else:
+            self.notice = _("You took back what you chose this turn.")
+
     async def _room_command(self, line: str) -> bool:
         assert self.room is not None
         word = line.lower()
@@ -1418,6 +1440,9 @@ class Interactive:
             return True
         if word == "replay":
             await self._replay_to(self.room, 0)
+            return True
+        if word in ("u", "undo"):
+            await self._undo()
             return True
         if word == "log":
             self.log_shown = 1

@@ -55,6 +55,7 @@ COMMANDS = (
     "start",
     "bell on",
     "bell off",
+    "undo",
 )
 
 

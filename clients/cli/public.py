@@ -329,7 +329,7 @@ def merge_log(known: dict[int, str], view: View, events: Sequence[Any]) -> None:
         n = ev.get("n") if isinstance(ev, dict) else None
         if isinstance(n, int) and n not in known:
             try:
-                known[n] = renderer.event(view, ev)
+                known[n] = renderer.log_line(view, ev)
             except (KeyError, IndexError, TypeError, ValueError, AttributeError):
                 known[n] = str(ev)
 

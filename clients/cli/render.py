@@ -22,13 +22,15 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from clients.cli.i18n import N_, _
+from clients.cli.i18n import N_, _, w
 
 View = dict[str, Any]
 Move = dict[str, Any]
 
 #: characters of one `public` entry shown by the generic renderer before it is cut
 DUMP_LIMIT = 160
+#: the prompt's last line while it offers undo (v1.2 `prompt.undo`); `u` or `undo` in a room sends it
+UNDO_HELP = N_("u or undo: take back what you chose this turn")
 #: a room's status in words
 STATUS: dict[str, str] = {"waiting": N_("waiting"), "playing": N_("playing"), "finished": N_("finished")}
 
@@ -146,6 +148,19 @@ class GameRenderer:
         """One event of the public log in words; the generic one is the event as compact JSON."""
         return compact(ev)
 
+    def log_line(self, view: View, ev: dict[str, Any]) -> str:
+        """One event of the public log in words, as the log panels show it: an event the server adds for every
+        game (`shared_event`) said here, the game's own by `event`."""
+        return shared_event(view, ev) or self.event(view, ev)
+
+
+def shared_event(view: View, ev: dict[str, Any]) -> str | None:
+    """An event the server adds to every game's public log in words, or None for a game's own event: v1.2 `undo`
+    (`{ev: "undo", seat}`: "ann took back their move"; the taken-back choices stay in the log as they were)."""
+    if ev.get("ev") == "undo" and isinstance(ev.get("seat"), int):
+        return w("w.log.undo", who=seat_name(view, ev["seat"])).rstrip(".")
+    return None
+
 
 _REGISTRY: dict[str, GameRenderer] = {}
 _GENERIC = GameRenderer()
@@ -203,8 +218,9 @@ def option_labels(view: View) -> list[str]:
 
 
 def render_prompt(view: View) -> RenderableType:
-    """The prompt's text and its options numbered from 1, or what the viewer is waiting for (nothing to do in a
-    room the server closed, v1.2 `closed`, even when its view still holds a prompt)."""
+    """The prompt's text and its options numbered from 1 (and `u` while the prompt offers undo, v1.2), or what the
+    viewer is waiting for (nothing to do in a room the server closed, v1.2 `closed`, even when its view still holds
+    a prompt)."""
     prompt = view.get("prompt")
     if view.get("result") or (view.get("closed") and view.get("status") == "finished"):
         return Text(_("The game is over."), style="bold")
@@ -219,6 +235,8 @@ def render_prompt(view: View) -> RenderableType:
     for i, label in enumerate(option_labels(view), 1):
         lines.append(f"\n  {i:>3}) ", style="cyan")
         lines.append(label)
+    if prompt.get("undo") and view.get("you") is not None:
+        lines.append("\n  " + _(UNDO_HELP), style="bold yellow")
     return lines
 
 

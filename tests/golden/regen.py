@@ -42,10 +42,15 @@ CASES: list[tuple[str, int, int, dict[str, Any]]] = [
 UNDO_CASES: list[tuple[str, int, int, dict[str, Any]]] = [
     ("expedition", 3, 5, {}),
     ("classic", 2, 12, {"max_rounds": 10}),
+    ("voyages", 2, 4, {}),
+    ("khan", 2, 4, {}),
 ]
 #: mixed into the seed of the draws that decide when the player takes an undo that is offered
 UNDO_SALT = 0x0D0
 CONSTANT_KEYS = ("track", "board")
+#: the steps a playthrough with undos records at most, per game (the long games stop after their first rounds:
+#: enough undos, files of a sane size)
+UNDO_STEPS = {"voyages": 150, "khan": 150}
 
 
 def path_for(game: str, seats: int, seed: int, undo: bool = False) -> Path:
@@ -89,6 +94,8 @@ def lines(game_id: str, seats: int, seed: int, options: dict[str, Any], undo: bo
                 move = bot.choose(prompt)
                 record["move"] = {"seat": seat, "move": move}
         yield json.dumps(record, sort_keys=True, separators=(",", ":"))
+        if undo and step + 1 >= UNDO_STEPS.get(game_id, 1 << 30):
+            return
         if back:
             state = game.undo(state, active[0])
         elif move is None:

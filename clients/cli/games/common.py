@@ -25,5 +25,5 @@ class LogRenderer(GameRenderer):
         if not events:
             text.append("\n  " + _("(nothing yet)"), style="dim")
         for ev in events[-self.log_shown :]:
-            text.append("\n  " + self.event(view, ev))
+            text.append("\n  " + self.log_line(view, ev))
         return text

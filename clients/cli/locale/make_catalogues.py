@@ -2573,6 +2573,30 @@ T: dict[str, dict[str, str]] = {
         "it": "Salvati: i tuoi avvisi di turno.",
         "es": "Guardado: tus avisos de turno.",
     },
+    "u or undo: take back what you chose this turn": {
+        "hu": "u vagy undo: az ebben a körben hozott döntéseid visszavonása",
+        "fi": "u tai undo: peru tämän vuoron valintasi",
+        "it": "u o undo: ritira le scelte di questo turno",
+        "es": "u o undo: retirar lo que elegiste en este turno",
+    },
+    "There is nothing of this turn to take back now.": {
+        "hu": "Ebben a körben most nincs mit visszavonni.",
+        "fi": "Tältä vuorolta ei nyt ole mitään peruttavaa.",
+        "it": "Ora non c'è niente di questo turno da ritirare.",
+        "es": "Ahora no hay nada de este turno que retirar.",
+    },
+    "Your choices were not taken back ({why}); here is the current view.": {
+        "hu": "A döntéseidet nem sikerült visszavonni ({why}); itt a mostani állás.",
+        "fi": "Valintojasi ei peruttu ({why}); tässä nykyinen tilanne.",
+        "it": "Le tue scelte non sono state ritirate ({why}); ecco la situazione attuale.",
+        "es": "No se retiró lo que elegiste ({why}); esta es la situación actual.",
+    },
+    "You took back what you chose this turn.": {
+        "hu": "Visszavontad az ebben a körben hozott döntéseidet.",
+        "fi": "Perusit tämän vuoron valintasi.",
+        "it": "Hai ritirato le scelte di questo turno.",
+        "es": "Retiraste lo que elegiste en este turno.",
+    },
 }
 
 

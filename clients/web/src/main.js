@@ -23,6 +23,7 @@ import { drawSettingsLink, forgetSettings, loadSettings, renderSettings } from "
 import { Signals } from "./signals.js";
 import { Store } from "./store.js";
 import { timeoutSentence } from "./turns.js";
+import { isUndoKey } from "./undo.js";
 
 const MAX_NOTICES = 4;
 const CHAT_KEPT = 200; // lines shown per room (the server keeps as many)
@@ -199,6 +200,13 @@ class App {
     // a click on a web push notification (sw.js) asks an open tab to show its room (no worker is registered here)
     navigator.serviceWorker?.addEventListener("message", (ev) => {
       if (ev.data?.t === "open_room" && typeof ev.data.room === "string" && ev.data.room) this.go(ev.data.room);
+    });
+    window.addEventListener("keydown", (ev) => {
+      // `u` or Ctrl+Z on a room page whose prompt offers it: take back this turn (the Undo button's keys)
+      const room = this.route;
+      if (!room || !isUndoKey(ev) || !this.store.get(room)?.view.prompt?.undo) return;
+      ev.preventDefault();
+      this.undo(room);
     });
     let resizeTimer = null;
     window.addEventListener("resize", () => {
@@ -1070,17 +1078,41 @@ class App {
       if (entry) fields.v = entry.v;
       await this.conn.request("move", fields);
     } catch (err) {
-      if (err.code === "stale") {
-        this.stale += 1;
-        const entry = this.store.get(room);
-        if (entry) entry.syncing = true; // the snapshot replaces the view; patches until then are skipped
-        this.resync(room);
-        this.notify(t("notice.stale"), "info");
-      } else this.fail(err, t("fail.move"));
+      if (err.code === "stale") this.staleAnswer(room);
+      else this.fail(err, t("fail.move"));
     } finally {
       this.pending.delete(room);
       this.render();
     }
+  }
+
+  /**
+   * Take back the decisions of this turn (v1.2 `undo`, while the prompt offers it), with `v` like a move; the
+   * patch of the turn's start comes before the answer. Shares the room's one request in flight with `move`.
+   */
+  async undo(room) {
+    const entry = this.store.get(room);
+    if (this.pending.has(room) || !entry?.view.prompt?.undo) return;
+    this.pending.add(room);
+    this.render();
+    try {
+      await this.conn.request("undo", { room, v: entry.v });
+    } catch (err) {
+      if (err.code === "stale") this.staleAnswer(room);
+      else this.fail(err, t("fail.undo"));
+    } finally {
+      this.pending.delete(room);
+      this.render();
+    }
+  }
+
+  /** A move or undo answered `stale` (the room moved on since): ask for a snapshot and show the fresh view. */
+  staleAnswer(room) {
+    this.stale += 1;
+    const entry = this.store.get(room);
+    if (entry) entry.syncing = true; // the snapshot replaces the view; patches until then are skipped
+    this.resync(room);
+    this.notify(t("notice.stale"), "info");
   }
 
   uiFor(room) {

@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { guestTag, playerLink, recordPlayers, seatId } from "./people.js";
 import { creatableGames, gameTitle, rendererFor } from "./registry.js";
+import { logLinesOf } from "./shared/log.js";
 import { scrubIds } from "./shared/names.js";
 
 function when(at) {
@@ -104,8 +105,7 @@ function logOf(rep, view, renderer) {
   if (!renderer.logLines) return [];
   let lines;
   try {
-    lines = renderer
-      .logLines(view)
+    lines = logLinesOf(renderer, view)
       .map((l) => (typeof l === "string" ? { n: null, text: l } : l))
       .filter((l) => l?.text);
   } catch {

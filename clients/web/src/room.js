@@ -13,8 +13,10 @@ import { guestTag } from "./people.js";
 import { botRating, ownRating } from "./ratings.js";
 import { rendererFor } from "./registry.js";
 import { rulesFor } from "./rules.js";
+import { logLinesOf } from "./shared/log.js";
 import { scrubIds } from "./shared/names.js";
 import { timeoutSentence, turnRuleText } from "./turns.js";
+import { undoRow } from "./undo.js";
 
 /** Below this width the prompt bar is a bottom sheet; from it on, a sticky column beside the board. */
 export const WIDE = 1100;
@@ -257,7 +259,7 @@ function logText(app, room, view, renderer, events) {
   }
   const fresh = events.filter((ev) => typeof ev?.n !== "number" || !words.byN.has(ev.n));
   if (fresh.length) {
-    for (const line of renderer.logLines({ ...view, public: { ...view.public, log: fresh } })) {
+    for (const line of logLinesOf(renderer, { ...view, public: { ...view.public, log: fresh } })) {
       if (typeof line !== "string") words.byN.set(line.n, line.text);
     }
   }
@@ -371,7 +373,7 @@ function promptBar(ctx, renderer, status) {
           )
         : null,
     ),
-    collapsed ? null : h("div", { class: "bar-body" }, ctx.pending ? h("p", { class: "hint" }, t("room.sending")) : null, choices(ctx, renderer)),
+    collapsed ? null : h("div", { class: "bar-body" }, ctx.pending ? h("p", { class: "hint" }, t("room.sending")) : null, undoRow(ctx), choices(ctx, renderer)),
   );
 }
 

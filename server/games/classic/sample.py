@@ -14,10 +14,9 @@ the RNG. Before, the whole stacks were reshuffled: a stack holds 9 seen cards of
 games, and a hazard card just drawn could come again at once in the sample. Added: keyed dice
 (`state["dice"]`, see `engine.Classic._roll`), so each seat's draws in the sample depend on its own turn count
 and not on one stream all seats share.
-The undo savepoint (`state["undo"]`, the state after the mover's last reveal): dropped, unless the seat is the mover;
-then its base is sampled the same way with the same draws. Nothing hidden changed since (the savepoint ends when
-something is revealed; only the mover's own cards moved, face up), so the base's pools are the same and it gets the
-same hidden cards: the seat's prompt still offers `undo`, and an undo in the sampled world is consistent with it.
+The undo savepoint (`state["undo"]`) is dropped: it holds the real hidden parts of the turn's start, and search
+bots never take a turn back (the sample's prompts offer no `undo`; as in every game, see
+tests/conformance/test_sample_state.py).
 """
 
 from __future__ import annotations
@@ -30,12 +29,7 @@ from server.games.classic.data import COLOURS, HAZARDS, colour_of
 
 def sample_state(game: Any, state: State, seat: int, rng: Rng) -> State:
     """A copy of `state` with every secret of the other seats redrawn (see the module's docstring)."""
-    point = state.get("undo")
-    draws = rng.seed
-    out = _sample(state, seat, rng)
-    if point is not None and point["seat"] == seat:
-        out["undo"] = {"seat": seat, "base": _sample(point["base"], seat, Rng(draws))}
-    return out
+    return _sample(state, seat, rng)
 
 
 def _sample(state: State, seat: int, rng: Rng) -> State:

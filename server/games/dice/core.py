@@ -8,10 +8,21 @@ Owns: `DiceGame`, the base class of the Voyages and Marco Polo II engines, with 
   the compensation of a roll below 15 (coins and camels of choice);
 - action spaces: the one-colour rule, the Khan's favor ladder (each die at least the previous one);
 - trading posts: the post-VP table, relocation when none is left, posts placed during the current turn;
-- the result with the camel tie-break, views of pending items and goal cards, the log and rule counters.
+- the result with the camel tie-break, views of pending items and goal cards, the log and rule counters;
+- undo within a turn (`_undo_keeps`): what ends a seat's right to take back its turn in both games.
 Must not: know either game's components; do I/O. Each engine supplies its rules through the hooks below and
 the class attributes `ROUNDS`, `DIE_ORDER`, `POST_VP`, `PROMPTS`, `GOALS_ASIDE`, `QUIET_PENDING`,
 `CONTRACT_PENDING`.
+
+Undo (docs/games/voyages.md and khan.md, "Undo"): a turn of the "play" phase is several decisions long (bonus
+actions, an action space, its dice, then the action's own choices). The seat may take back what it decided since
+its turn began, or since the last step of this turn that revealed something (then the savepoint is the state
+right after that step), as long as the turn goes on. A step keeps that right when the RNG was not drawn from (no
+die rolled or rerolled), no face-down pile lost a card from its top (`_face_down`: a contract drawn, a display
+filled; a discard put under a pile reveals nothing), no contract became seen, the mover received no new secret,
+and the step neither ended the turn (an `end_turn` or `round` event was logged: this also covers a seat that
+moves again at once because every other seat has run out of dice) nor left the phase "play". The round-start
+choices, the goal choice and the draft are never taken back: they are simultaneous, or pass the turn at once.
 """
 
 from __future__ import annotations
@@ -176,7 +187,7 @@ class DiceGame(Game):
     def estimated_vp(self, state: State) -> list[float]:
         """Estimated final VP per seat (the search bots' playout cut-off): the final scoring as if the game
         ended now, plus a little for what each player still holds."""
-        end = clone(state)
+        end = clone({k: v for k, v in state.items() if k != "undo"})  # the savepoint is not needed here
         self._final_scoring(end)
         scores = end["result"]["scores"]
         out = []
@@ -241,6 +252,11 @@ class DiceGame(Game):
     def _new_turn_info(self) -> dict[str, Any]:
         return {"main": False, "black": False, "posts": []}
 
+    def _face_down(self, state: State) -> list[list[Any]]:
+        """The face-down piles (and boxed components) of `state`, each a list whose order nobody sees: undo stops
+        when a step takes anything from one (see `_undo_keeps`); adding to the end of one is no reveal."""
+        return []
+
     def _base_state(self, seats: int, options: Any, players: list[dict[str, Any]], **fields: Any) -> State:
         """The state keys both games share, then the game's own `fields`."""
         return {
@@ -297,6 +313,40 @@ class DiceGame(Game):
         if item is not None:
             return self._pending_options(state, item)
         return self._turn_options(state, seat)
+
+    # ---- undo within a turn (see the module docstring) -------------------------------------------
+
+    def _undo_keeps(self, before: State, after: State, seat: int, move: Move) -> bool:
+        return (
+            self.undo_basics(before, after, seat)
+            and before["phase"] == "play"
+            and after["phase"] == "play"
+            and before["turn"] == seat
+            and after["turn"] == seat
+            and before["round"] == after["round"]
+            and not self._turn_ended(before, after)
+            and before["seen"] == after["seen"]
+            and not self._drawn(before, after)
+            and set(self.secret_tokens(after, seat)) <= set(self.secret_tokens(before, seat))
+        )
+
+    @staticmethod
+    def _turn_ended(before: State, after: State) -> bool:
+        """Whether the step from `before` to `after` ended a turn or a round (by the events it logged; the turn
+        seat alone cannot tell, since a seat moves again at once when every other seat is out of dice)."""
+        logged = after["seq"] - before["seq"]
+        events = [ev for ev in after["log"] if ev["n"] > before["seq"]]
+        if len(events) < logged:  # more events than the log keeps: assume the worst
+            return True
+        return any(ev["ev"] in ("end_turn", "round", "final_scoring") for ev in events)
+
+    def _drawn(self, before: State, after: State) -> bool:
+        """Whether a face-down pile of `before` lost a card (or changed order) in `after`: each pile of `after`
+        must start with the whole pile of `before`."""
+        for old, new in zip(self._face_down(before), self._face_down(after), strict=True):
+            if new[: len(old)] != old:
+                return True
+        return False
 
     # ---- moves, turns and rounds ---------------------------------------------------------------
 

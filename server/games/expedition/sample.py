@@ -5,10 +5,9 @@ Must not: read where a hidden card lies: other hands and the deck are read only 
 Kept: everything in the seat's view and the public history (`seen`, the stalemate counter, the Kantshou
 trigger). Redrawn: the other hands (same sizes) and the deck order from the pool of cards the seat cannot
 see, the other seats' chest values (same chest counts; unless `open_gold`), the RNG.
-The undo savepoint (`state["undo"]`, the state where the mover's turn began): dropped, unless the seat is the mover;
-then its base is sampled the same way with the same draws. Nothing hidden changed since that turn began (the
-savepoint ends when something is revealed), so the base's pool is the same and it gets the same hidden cards: the
-seat's prompt still offers `undo`, and an undo in the sampled world gives the turn's start of that world.
+The undo savepoint (`state["undo"]`) is dropped: it holds the real hidden parts of the turn's start, and search
+bots never take a turn back (the sample's prompts offer no `undo`; as in every game, see
+tests/conformance/test_sample_state.py).
 """
 
 from __future__ import annotations
@@ -23,12 +22,7 @@ _CHEST_WEIGHTS = (1, 1, 2)
 
 def sample_state(game: Any, state: State, seat: int, rng: Rng) -> State:
     """A copy of `state` with every secret of the other seats redrawn (see the module's docstring)."""
-    point = state.get("undo")
-    draws = rng.seed
-    out = _sample(state, seat, rng)
-    if point is not None and point["seat"] == seat:
-        out["undo"] = {"seat": seat, "base": _sample(point["base"], seat, Rng(draws))}
-    return out
+    return _sample(state, seat, rng)
 
 
 def _sample(state: State, seat: int, rng: Rng) -> State:

@@ -172,6 +172,8 @@ class Khan(core.DiceGame):
     GOALS_ASIDE = "goals_rejected"
     QUIET_PENDING = ("goal",)
     CONTRACT_PENDING = ("drawn",)
+    #: a seat may take back its turn (dice/core.py `_undo_keeps`; docs/games/khan.md, "Undo")
+    offers_undo = True
 
     # ---- set-up -------------------------------------------------------------------------
 
@@ -1453,6 +1455,21 @@ class Khan(core.DiceGame):
     @staticmethod
     def _goal_view(gid: str) -> dict[str, Any]:
         return {"id": gid, "icons": [dict(i) for i in D.GOALS[gid]["icons"]]}
+
+    def _face_down(self, state: State) -> list[list[Any]]:
+        """The contract pile, the city-card deck, the offer-tile piles (one after the other; their visible tops
+        change only at a round start) and the box."""
+        boxed = state["boxed"]
+        return [
+            state["pile"],
+            state["deck"],
+            [t for pile in state["offer_piles"] for t in pile],
+            boxed["markers"],
+            boxed["outposts"],
+            boxed["starters"],
+            boxed["offers"],
+            boxed["goals"],
+        ]
 
     def hidden_tokens(self, state: State) -> list[str]:
         seen = set(state["seen"])

@@ -8,6 +8,7 @@ stay at its bottom, in their order; the boxed markers, outposts and starters tha
 Redrawn: the other seats' goal cards (kept, offered, rejected; same counts) from the goal cards the seat has
 not seen, the never-seen contracts on top of the pile, the city-card deck order, the offer tiles below each
 pile's visible top (with the tile each pile left in the box), the RNG (dice to come).
+Dropped: the undo savepoint (`state["undo"]`, the state where the mover's turn began, hidden parts and all).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from server.games.khan import data as D
 
 def sample_state(game: Any, state: State, seat: int, rng: Rng) -> State:
     """A copy of `state` with every secret of the other seats and every face-down order redrawn."""
-    out = clone(state)
+    # not the undo savepoint (`state["undo"]`): it holds the real hidden parts of the turn's start
+    out = clone({k: v for k, v in state.items() if k != "undo"})
     players = out["players"]
     boxed = out["boxed"]
     others = [s for s in range(out["seats"]) if s != seat]

@@ -91,6 +91,8 @@ class Voyages(core.DiceGame):
     GOALS_ASIDE = "goals_discarded"
     QUIET_PENDING = ("goals",)
     CONTRACT_PENDING = ("keep",)
+    #: a seat may take back its turn (dice/core.py `_undo_keeps`; docs/games/voyages.md, "Undo")
+    offers_undo = True
 
     # ---- set-up -------------------------------------------------------------------------
 
@@ -1017,6 +1019,18 @@ class Voyages(core.DiceGame):
             "black_dice": state["black_pool"],
             "players": [self._player_view(state, s, D.RESOURCES) for s in range(state["seats"])],
         }
+
+    def _face_down(self, state: State) -> list[list[Any]]:
+        """The round piles (one after the other), the special contract pile and the box."""
+        boxed = state["boxed"]
+        return [
+            [c for pile in state["piles"] for c in pile],
+            state["special"],
+            boxed["contracts"],
+            boxed["city_cards"],
+            boxed["outposts"],
+            boxed["goals"],
+        ]
 
     def hidden_tokens(self, state: State) -> list[str]:
         seen = set(state["seen"])

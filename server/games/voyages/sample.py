@@ -7,6 +7,7 @@ starters, city cards and outposts that never come into play). Redrawn: the other
 offered and discarded; same counts) from the goal cards the seat has not seen, the contracts of the round
 piles and of the special pile that were never face up (the special pile's known cards stay in it, in a
 new order), the RNG (dice to come).
+Dropped: the undo savepoint (`state["undo"]`, the state where the mover's turn began, hidden parts and all).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from server.games.voyages import data as D
 
 def sample_state(game: Any, state: State, seat: int, rng: Rng) -> State:
     """A copy of `state` with every secret of the other seats and the pile order redrawn."""
-    out = clone(state)
+    # not the undo savepoint (`state["undo"]`): it holds the real hidden parts of the turn's start
+    out = clone({k: v for k, v in state.items() if k != "undo"})
     players = out["players"]
     others = [s for s in range(out["seats"]) if s != seat]
     keys = ("goals", "goal_offer", "goals_discarded")
