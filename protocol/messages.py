@@ -60,6 +60,8 @@ JsonMap = dict[str, Any]
 TURN_SECONDS_LIVE_MAX = 86400
 TURN_SECONDS_MAX = 14 * 86400
 TurnSeconds = Annotated[int, Field(ge=10, le=TURN_SECONDS_MAX)]
+#: (v1.2) a seat's time bank: up to 14 days (a turn-based room), a live room's up to a day (as its clock)
+TimeBankSeconds = Annotated[int, Field(ge=0, le=TURN_SECONDS_MAX)]
 #: (v1.2) what happens when a turn-based seat's time runs out
 OnExpiry = Literal["wait", "bot", "end"]
 FillSeconds = Annotated[int, Field(ge=1, le=86400)]
@@ -132,6 +134,34 @@ class Prompt(TypedDict):
     undo: NotRequired[bool]
 
 
+class Clock(_Shape):
+    """The view's top-level `clock`: the seats the clock runs for and when it runs out (ms since the epoch)."""
+
+    seats: list[Seat]
+    deadline: Annotated[int, Field(ge=0)]
+    #: (addition) seats a bot plays after `max_expiries` expiries in a row
+    auto: list[Seat] | None = None
+    #: (v1.2 addition, turn-based `on_expiry: wait`) seats whose time ran out: the game waits for them
+    late: list[Seat] | None = None
+    #: (v1.2 addition, a room with `time_bank_seconds`) per seat, the ms left in its time bank at `deadline` (nil: a
+    #: seat without one, a server bot's); a seat of `seats` runs out of time at `deadline + bank[seat]`
+    bank: Annotated[list[Annotated[int, Field(ge=0)] | None], Field(max_length=MAX_SEATS)] | None = None
+
+
+class ClockMove(_Shape):
+    """(v1.2) One of the view's top-level `clock_moves`: a move the turn clock made for a late seat."""
+
+    seat: Seat
+    #: `expired`: the seat's time ran out and the clock played its bot's move; `auto`: a bot plays the seat after
+    #: `max_expiries` expiries in a row
+    by: Literal["expired", "auto"]
+    #: the room version the move made
+    v: Version
+    #: the running numbers `n` of the public log events the move added, first and last (absent: it added none)
+    n_from: Annotated[int, Field(ge=0)] | None = None
+    n_to: Annotated[int, Field(ge=0)] | None = None
+
+
 class View(TypedDict):
     """What one viewer sees (`snapshot.state`); games may add keys beyond these."""
 
@@ -142,6 +172,10 @@ class View(TypedDict):
     private: JsonMap | None
     prompt: Prompt | None
     result: JsonMap | None
+    #: (v1.1 addition) the turn clock, while it runs for some seat
+    clock: NotRequired[Clock]
+    #: (v1.2 addition) the turn clock's last moves for late seats, oldest first (at most 16)
+    clock_moves: NotRequired[Annotated[list[ClockMove], Field(max_length=16)]]
 
 
 class OpAdd(TypedDict):
@@ -242,6 +276,11 @@ class Create(_Request):
     #: (v1.2, turn-based rooms) `wait` (default: the seat is marked late and the game waits for it), `bot` (the
     #: seat's bot moves), `end` (the game ends, the late seat named)
     on_expiry: OnExpiry | None = None
+    #: (v1.2) each person's seat gets a time bank of this many seconds (0 or absent: none): once the seat's per-move
+    #: deadline passes its bank runs down, and only an empty bank lets the expiry rule apply; a move after the
+    #: deadline pays the overrun from the bank. Up to 14 days (turn-based) or a day (live, which needs
+    #: `turn_seconds`)
+    time_bank_seconds: TimeBankSeconds | None = None
 
     @model_validator(mode="after")
     def _clock_of_its_mode(self) -> Self:
@@ -250,6 +289,11 @@ class Create(_Request):
             raise ValueError(f"a live room's turn_seconds is at most {TURN_SECONDS_LIVE_MAX} (longer: turn_based)")
         if self.on_expiry is not None and not turn_based:
             raise ValueError("on_expiry is for turn_based rooms")
+        if self.time_bank_seconds and not turn_based:
+            if self.turn_seconds is None:
+                raise ValueError("a time bank needs a clock: turn_seconds (or mode turn_based)")
+            if self.time_bank_seconds > TURN_SECONDS_LIVE_MAX:
+                raise ValueError(f"a live room's time_bank_seconds is at most {TURN_SECONDS_LIVE_MAX}")
         return self
 
 
@@ -719,13 +763,6 @@ class Pong(_Answer):
 
 
 # ---- server -> client, v1.1 --------------------------------------------------------------
-
-
-class Clock(_Shape):
-    """The view's top-level `clock`: the seats the clock runs for and when it runs out (ms since the epoch)."""
-
-    seats: list[Seat]
-    deadline: Annotated[int, Field(ge=0)]
 
 
 class ChatLine(_Shape):

@@ -54,7 +54,7 @@ from clients.cli.session import (
     forget_token,
     read_token,
 )
-from clients.cli.turns import ON_EXPIRY, parse_turn
+from clients.cli.turns import ON_EXPIRY, parse_bank, parse_turn
 from clients.client import ServerError
 
 DEFAULT_URL = "ws://127.0.0.1:8765/ws"
@@ -144,6 +144,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "game ends",
     )
     ap.add_argument(
+        "--time-bank",
+        metavar="TIME",
+        help="with --turn-based or --turn-seconds, each player's time bank (v1.2): days (1, 0.5) or 12h, 90m, 600s; "
+        "spent once a move's time runs out",
+    )
+    ap.add_argument(
         "--fill-bots-after",
         type=int,
         default=QUICK_FILL_SECONDS,
@@ -198,16 +204,24 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
             ap.error(str(err))
     elif args.on_expiry is not None:
         ap.error("--on-expiry goes with --turn-based")
+    if args.time_bank is not None:
+        if not args.create or args.turn_seconds is None:
+            ap.error("--time-bank goes with --create and --turn-based or --turn-seconds")
+        try:
+            args.time_bank = parse_bank(args.time_bank, live=args.turn_based is None) or None
+        except ValueError as err:
+            ap.error(str(err))
     if not 0 <= args.fill_bots_after <= 86400:
         ap.error("--fill-bots-after wants seconds from 0 to 86400")
     return args
 
 
 def turn_fields(args: argparse.Namespace) -> dict[str, Any]:
-    """The `create` fields of a turn-based room (v1.2: mode, turn_seconds, on_expiry), or none."""
+    """The `create` fields of a turn-based room (v1.2: mode, on_expiry) and of a time bank, or none."""
+    bank = {"time_bank_seconds": args.time_bank} if args.time_bank else {}
     if args.turn_based is None:
-        return {}
-    return {"mode": "turn_based", "on_expiry": args.on_expiry or "wait"}
+        return bank
+    return {"mode": "turn_based", "on_expiry": args.on_expiry or "wait", **bank}
 
 
 def _bots_arg(text: str) -> int | list[str]:

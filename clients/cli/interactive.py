@@ -13,7 +13,8 @@ password is asked with the input hidden), moderation (v1.2: `block NAME`, `unblo
 REASON` in the lobby and in a room, a name read from the chat lines held (their `from`) or the room's seats; `mute` /
 `unmute SEAT|NAME` for the room's host; blocked players' lines hidden, lines a moderator deleted dropped, a room a
 moderator closed said so, the errors `muted`, `filtered` and `banned` as sentences), turn-based play (v1.2: `create GAME
-SEATS --turn-based [DAYS] [--on-expiry wait|bot|end]`, the room's rule and late seats in words, `games` lists the
+SEATS --turn-based [DAYS] [--on-expiry wait|bot|end] [--bank TIME]`, the room's rule, time banks and late seats in
+words, the clock's moves marked in the log, `games` lists the
 player's games from `my_games`, its turn first, `open N` enters one, shown by itself at start when it is the player's
 turn somewhere; a game ended by a timeout said so), the turn signal (the terminal bell once when it becomes the
 player's move in the room on screen, `bell on|off`; "Your move" on the screen and the input line), the quick match's
@@ -58,6 +59,7 @@ from clients.cli.turns import (
     ON_EXPIRY,
     countdown_text,
     games_table,
+    parse_bank,
     parse_notify,
     parse_turn,
     rule_text,
@@ -95,10 +97,10 @@ HOST_HELP = N_("mute SEAT or NAME, unmute SEAT or NAME: the room's host silences
 MODERATOR_CLOSED = N_("Closed by a moderator: {message}")
 TURN_HELP = N_(
     "games: my games   open N: play game N of that list   create GAME SEATS --turn-based [DAYS] "
-    "[--on-expiry wait|bot|end]   bell on|off: the bell on your move"
+    "[--on-expiry wait|bot|end] [--bank TIME]   bell on|off: the bell on your move"
 )
 ROOM_TURN_HELP = N_("start: start now, bots in the empty seats (the host)   games: my games   bell on|off")
-CREATE_USAGE = "create GAME SEATS [--turn-based [DAYS]] [--on-expiry wait|bot|end] [--bots N] [--private]"
+CREATE_USAGE = "create GAME SEATS [--turn-based [DAYS]] [--on-expiry wait|bot|end] [--bank TIME] [--bots N] [--private]"
 REPLAY_HELP = N_("f: first   b: back   n or Enter: forward   e: last   g N: go to version N   l: lobby   q: quit")
 #: the clock of a room made by `quick` (as in the browser): strangers cannot hold a game up for long
 QUICK_TURN_SECONDS = 120
@@ -732,11 +734,13 @@ class Interactive:
         await self._enter(str(self.games[n - 1]["room"]), spectate=False)
 
     async def _create_command(self, rest: str) -> None:
-        """`create GAME SEATS [--turn-based [DAYS]] [--on-expiry wait|bot|end] [--bots N] [--private]` in one line."""
+        """`create GAME SEATS [--turn-based [DAYS]] [--on-expiry wait|bot|end] [--bank TIME] [--bots N] [--private]`
+        in one line (`--bank`, v1.2: each player's time bank, as a turn's time: `1` day, `12h`; 0 none)."""
         tokens = rest.split()
         positional: list[str] = []
         turn: int | None = None
         expiry: str | None = None
+        bank: int | None = None
         bots = 0
         private = False
         usage = _("Usage: {usage}").format(usage=CREATE_USAGE)
@@ -761,6 +765,11 @@ class Interactive:
                         self.notice = _("--on-expiry is wait, bot or end.") + " " + usage
                         return
                     expiry = value
+                elif low in ("--bank", "--time-bank") or low.startswith(("--bank=", "--time-bank=")):
+                    value = tok.partition("=")[2] if "=" in low else (nxt or "")
+                    if "=" not in low:
+                        i += 1
+                    bank = parse_bank(value)
                 elif low == "--bots" and nxt is not None and nxt.isdigit():
                     bots, i = int(nxt), i + 1
                 elif low == "--private":
@@ -785,9 +794,14 @@ class Interactive:
         if expiry is not None and turn is None:
             self.notice = _("--on-expiry goes with --turn-based.") + " " + usage
             return
+        if bank and turn is None:
+            self.notice = _("--bank goes with --turn-based.") + " " + usage
+            return
         fields: dict[str, Any] = {"public": not private}
         if turn is not None:
             fields.update(turn_seconds=turn, mode="turn_based", on_expiry=expiry or "wait")
+        if bank:
+            fields["time_bank_seconds"] = bank
         await self._create_and_join(game, seats, {}, bots, **fields)
 
     # ---- moderation (v1.2) ------------------------------------------------------------------

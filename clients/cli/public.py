@@ -1,6 +1,7 @@
-"""The public-lobby pieces of the terminal client, drawn: invite links, the turn clock, chat lines, finished
-games, the ratings leaderboard (pages, ranks, provisional ratings, the player's own row), a player's page and the
-replay screen. Guests are marked `(guest)` wherever a name is shown (v1.2).
+"""The public-lobby pieces of the terminal client, drawn: invite links, the turn clock (v1.2: with the time banks),
+chat lines, finished games, the ratings leaderboard (pages, ranks, provisional ratings, the player's own row), a
+player's page, the replay screen and the whole game's log (v1.2: the turn clock's moves marked as the clock's).
+Guests are marked `(guest)` wherever a name is shown (v1.2).
 
 Owns: the room link (the browser's address `http://HOST:PORT/#/room/ID`, with `?invite=SECRET` for an unlisted
 room) made from the WebSocket URL and read back from what a player pastes, and pure functions from the
@@ -22,7 +23,16 @@ from rich.table import Table
 from rich.text import Text
 
 from clients.cli.i18n import N_, _
-from clients.cli.render import guest_mark, is_late, names_with_guests, render_view, renderer_for, seat_name
+from clients.cli.render import (
+    clock_mark,
+    clock_marks,
+    guest_mark,
+    is_late,
+    names_with_guests,
+    render_view,
+    renderer_for,
+    seat_name,
+)
 
 View = dict[str, Any]
 
@@ -99,7 +109,31 @@ def clock_line(view: View, now_ms: float | None = None) -> Text | None:
     if late:  # some of the seats the clock runs for (a phase where several move at once)
         names = ", ".join(seat_name(view, s) for s in late)
         line.append("; " + _("late: {names} (the game waits for them)").format(names=names), style="bold red")
+    banks = bank_parts(view, now)
+    if banks:
+        line.append("; " + _("time bank: {banks}").format(banks=", ".join(banks)))
     return line
+
+
+def bank_parts(view: View, now_ms: float) -> list[str]:
+    """The time banks (v1.2 `clock.bank`, ms per seat at the deadline) of the seats the clock runs for and the
+    viewer's own, as `NAME m:ss`: a seat to move spends its bank once its deadline has passed."""
+    clock = view.get("clock") or {}
+    banks = clock.get("bank")
+    if not isinstance(banks, list) or not isinstance(clock.get("deadline"), int):
+        return []
+    seats = [s for s in clock.get("seats") or [] if isinstance(s, int)]
+    you = view.get("you")
+    shown = seats + ([you] if isinstance(you, int) and you not in seats else [])
+    out = []
+    for s in shown:
+        bank = banks[s] if 0 <= s < len(banks) else None
+        if not isinstance(bank, int):
+            continue
+        running = s in seats and not is_late(view, s)
+        left = min(bank, clock["deadline"] + bank - now_ms) if running else bank
+        out.append(f"{seat_name(view, s)} {clock_text(math.ceil(max(0.0, left) / 1000))}")
+    return out
 
 
 # ---- chat ----------------------------------------------------------------------------------------
@@ -325,6 +359,7 @@ def merge_log(known: dict[int, str], view: View, events: Sequence[Any]) -> None:
     """Add numbered log events not seen yet to `known`, put in words with `view` (a view's own last few, or
     the whole game's from the server's `game_log` answer)."""
     renderer = renderer_for(view.get("game"))
+    marks = clock_marks(view)
     for ev in events:
         n = ev.get("n") if isinstance(ev, dict) else None
         if isinstance(n, int) and n not in known:
@@ -332,6 +367,9 @@ def merge_log(known: dict[int, str], view: View, events: Sequence[Any]) -> None:
                 known[n] = renderer.log_line(view, ev)
             except (KeyError, IndexError, TypeError, ValueError, AttributeError):
                 known[n] = str(ev)
+            mark = clock_mark(view, n, marks)
+            if mark is not None:  # v1.2: a move the turn clock made for a late seat
+                known[n] += " " + mark
 
 
 def log_page(known: dict[int, str], page: int, size: int | None) -> Text:

@@ -2,8 +2,8 @@
 
 Owns: the renderer registry by game id (one `GameRenderer` per game, discovered from the modules of
 `clients.cli.games`), the generic fallback for any game (seats, status, result, a compact dump of
-`public`, moves shown as compact JSON), the lobby table, the numbered option list, and `to_text` for
-tests and logs.
+`public`, moves shown as compact JSON), the lobby table, the numbered option list, the mark of a log event a
+turn clock's move added (v1.2 `clock_moves`), and `to_text` for tests and logs.
 Must not: do I/O, talk to the server or decide rules. A renderer reads the view it is given and nothing
 else, so a new game adds one module under `clients/cli/games/` and nothing else changes.
 """
@@ -75,6 +75,30 @@ def guest_of(guests: Any, i: int) -> Any:
 def names_with_guests(players: Sequence[Any], guests: Any, free: str = "·") -> str:
     """One name per seat, comma-separated, guests marked; `free` for an empty seat."""
     return ", ".join(guest_mark(str(p), guest_of(guests, i)) if p else free for i, p in enumerate(players))
+
+
+#: the most public log events one clock move marks (a move adds a few)
+MARKS_PER_MOVE = 200
+
+
+def clock_marks(view: View) -> dict[int, int]:
+    """The public log events the turn clock's moves added (v1.2 `clock_moves`, the view's last few): `n` -> the
+    seat the clock moved for."""
+    marks: dict[int, int] = {}
+    for m in view.get("clock_moves") or []:
+        if not isinstance(m, dict) or not all(isinstance(m.get(k), int) for k in ("seat", "n_from", "n_to")):
+            continue
+        for n in range(m["n_from"], min(m["n_to"], m["n_from"] + MARKS_PER_MOVE - 1) + 1):
+            marks[n] = m["seat"]
+    return marks
+
+
+def clock_mark(view: View, n: Any, marks: dict[int, int] | None = None) -> str | None:
+    """`(the clock played for NAME)` after a log event a clock's move added, or None for a player's own."""
+    seat = (clock_marks(view) if marks is None else marks).get(n) if isinstance(n, int) else None
+    if seat is None:
+        return None
+    return _("(the clock played for {name})").format(name=seat_name(view, seat, you=False))
 
 
 def seat_name(view: View, seat: int | None, *, you: bool = True, guest: bool = False) -> str:

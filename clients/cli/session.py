@@ -400,11 +400,13 @@ class Session:
         turn_seconds: int | None = None,
         mode: str | None = None,
         on_expiry: str | None = None,
+        time_bank_seconds: int | None = None,
     ) -> str:
         """Create a room (the creator still has to join it); server bots take the last seats: `bots` is
         their count (greedy bots) or one level per bot seat (`["hard", "normal"]`). v1.2: `mode="turn_based"` with
-        `turn_seconds` up to 14 days and `on_expiry` (`wait`, `bot`, `end`) makes a room played over days."""
-        if not bots and turn_seconds is None and public and mode is None:
+        `turn_seconds` up to 14 days and `on_expiry` (`wait`, `bot`, `end`) makes a room played over days;
+        `time_bank_seconds` gives each player a time bank beside the clock."""
+        if not bots and turn_seconds is None and public and mode is None and not time_bank_seconds:
             return await self.c.create(game, seats, options)
         fields: dict[str, Any] = {"game": game, "seats": seats, "public": public}
         if bots:
@@ -417,6 +419,8 @@ class Session:
             fields["mode"] = mode
         if on_expiry is not None:
             fields["on_expiry"] = on_expiry
+        if time_bank_seconds:
+            fields["time_bank_seconds"] = time_bank_seconds
         answer = await self.c.request("create", **fields)
         self.keep_invite(str(answer["room"]), answer.get("invite"))
         return str(answer["room"])

@@ -2,9 +2,9 @@
 "in 2 days", "late"), the "My games" list (`my_games`), the quick match's countdown to the bots, a game that
 ended because a player's time ran out, and the account's turn signals (`notify`: e-mail, webhook, delay, web push).
 
-Owns: reading a turn's length as typed (`3`, `0.5`, `2d`, `12h`, `90m`, `600s`: days without a unit), reading a
-`notify` command into the request's fields, and pure functions from views and the server's answers to text and
-`rich` renderables.
+Owns: reading a turn's length (and, v1.2, a time bank's) as typed (`3`, `0.5`, `2d`, `12h`, `90m`, `600s`: days
+without a unit), reading a `notify` command into the request's fields, and pure functions from views and the
+server's answers to text and `rich` renderables.
 Must not: do I/O or decide rules; the server keeps every clock.
 """
 
@@ -66,6 +66,27 @@ def parse_turn(text: str | None) -> int:
     return seconds
 
 
+#: the longest time bank (the server's bound: 14 days in a turn-based room, a day in a live one)
+BANK_MAX = 14 * DAY
+BANK_LIVE_MAX = DAY
+
+
+def parse_bank(text: str, *, live: bool = False) -> int:
+    """Seconds of each player's time bank (v1.2) typed as `parse_turn` reads a turn (`1` day, `12h`, `90m`,
+    `600s`); `0` for none. Raises ValueError (with a sentence) beyond 14 days, a live room's beyond a day."""
+    match = _TURN.match(text or "")
+    if match is None:
+        raise ValueError(
+            _("{line} is not a time bank: days (1, 0.5) or a number with d, h, m or s (12h); 0 for none.").format(
+                line=repr((text or "").strip())
+            )
+        )
+    seconds = round(float(match[1]) * _UNITS[(match[2] or "d").lower()])
+    if seconds > (BANK_LIVE_MAX if live else BANK_MAX):
+        raise ValueError(_("A time bank is at most 14 days (a live room's at most a day)."))
+    return seconds
+
+
 def duration_words(seconds: int) -> str:
     """A length of time in words, exact where it can be: `3 days`, `1 hour`, `36 hours`, `90 minutes`."""
     s = max(0, int(seconds))
@@ -106,8 +127,13 @@ def rule_text(view: View) -> str | None:
     expiry = str(turn.get("on_expiry") or "wait")
     rule = _(EXPIRY_WORDS[expiry]) if expiry in EXPIRY_WORDS else expiry
     if not isinstance(seconds, int):
-        return _("Turn-based: {rule}").format(rule=rule)
-    return _("Turn-based: {time} a move; {rule}").format(time=duration_words(seconds), rule=rule)
+        text = _("Turn-based: {rule}").format(rule=rule)
+    else:
+        text = _("Turn-based: {time} a move; {rule}").format(time=duration_words(seconds), rule=rule)
+    bank = turn.get("time_bank_seconds")
+    if isinstance(bank, int) and bank > 0:  # v1.2: each player's time bank
+        text += ". " + _("Each player also has a time bank of {time}.").format(time=duration_words(bank))
+    return text
 
 
 def timeout_sentence(message: str | None) -> str:

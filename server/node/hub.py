@@ -1043,6 +1043,8 @@ class Hub:
         elif msg.turn_seconds is not None:
             meta.turn_seconds = msg.turn_seconds
             meta.max_expiries = msg.max_expiries or DEFAULT_MAX_EXPIRIES
+        if msg.time_bank_seconds and meta.turn_seconds:  # v1.2: each person's seat gets a bank (`server.rooms.clock`)
+            meta.time_bank_seconds = msg.time_bank_seconds
         meta.fill_bots_after = msg.fill_bots_after
         meta.ratings = await seat_ratings(self.records, meta)
         await self.store.create_room(meta.to_dict())

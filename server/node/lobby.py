@@ -290,7 +290,8 @@ async def rematch(hub: Node, conn: Any, msg: m.Rematch) -> None:
     create = m.Create(game=meta.game, seats=meta.seats, options=meta.options, public=False, bots=bots,
                       turn_seconds=meta.turn_seconds, max_expiries=meta.max_expiries,
                       mode="turn_based" if turn_based else None,
-                      on_expiry=meta.on_expiry if turn_based else None)  # type: ignore[arg-type]  # fmt: skip
+                      on_expiry=meta.on_expiry if turn_based else None,
+                      time_bank_seconds=meta.time_bank_seconds)  # type: ignore[arg-type]  # fmt: skip
     new = await hub.create_room(create, host=conn.player)
     kept = await hub.records.set_rematch(msg.room, new)
     if kept != new:  # another player asked first: that room is the rematch; drop ours

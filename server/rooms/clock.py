@@ -17,6 +17,14 @@ Meta fields (`RoomMeta`, stored with every version, so a restart or a takeover p
   move. A turn begins when a seat gets a prompt with options it did not have, or when the seat that moved has to
   move again; other versions keep it. The node's turn listener (`server.node.signals`, found as the room host's
   `signals`) hears of every version of a turn-based room, and of the room's start and end here.
+- `time_bank_seconds` (v1.2, the room's `create` field) and `banks`: per human seat, the ms left in its bank at the
+  clock's deadline. A seat in `clock.seats` runs out of time at `deadline + banks[seat]`, each seat at its own time
+  in a phase where several move at once; only then does the expiry rule apply (the live clock's move, or
+  `on_expiry`), and its bank is empty. A seat that moves after the deadline pays the overrun from its bank;
+- `clock_moves` (v1.2): the last `CLOCK_MOVES_KEPT` moves the clock made for late seats (`by` `expired` or
+  `auto`), each with the public log events it added (`n_from`..`n_to`), shown as the view's top-level
+  `clock_moves` so clients mark those log lines as the clock's. The stored log entry of such a move carries
+  `by` too (the room core writes the `by` the clock passes to `Room.play`).
 
 The server setting `clock_scale` (default 1.0) multiplies every clock and timer length; tests run with a small
 one so that a 10 s clock (the contract's minimum) lasts a fraction of a second.
@@ -31,6 +39,7 @@ from server.config import Settings
 from server.games.bots import bot_for
 from server.rooms.core import Extension, Room, now_ms
 from server.rooms.meta import RoomMeta
+from server.rooms.replay import CLOCK_BY, CLOCK_MOVES_KEPT, clock_move
 from server.rooms.timers import close
 
 log = logging.getLogger("marcopolo.clock")
@@ -101,6 +110,9 @@ class TurnClock(Extension):
         meta.to_move = seats or None  # whose turn it is (v1.2 `my_games`), clock or not
         if meta.mode == "turn_based":
             meta.turns = new_turns(meta, seats, mover)
+        if mover is not None and by in CLOCK_BY and state is not None:  # v1.2: the clock's move, shown as such
+            moved = clock_move(room.game, room.state, state, mover, by, meta.v)
+            meta.clock_moves = [*(meta.clock_moves or []), moved][-CLOCK_MOVES_KEPT:]
         turn = meta.turn_seconds
         if not turn:
             return  # a room without a clock keeps the rest of its meta as it was
@@ -118,16 +130,43 @@ class TurnClock(Extension):
                 if expiries[mover] >= int(meta.max_expiries or DEFAULT_MAX_EXPIRIES):
                     auto[mover] = True
         meta.expiries, meta.auto = expiries, auto
+        old = meta.clock  # the clock of the version before this one (`meta` is its copy)
+        if meta.time_bank_seconds:
+            banks = self.banks(meta)
+            left = banks[mover] if mover is not None else None
+            if mover is not None and left is not None and old and mover in old["seats"]:
+                over = now_ms() - int(old["deadline"])  # the time the mover took beyond its deadline
+                if over > 0:
+                    banks[mover] = max(0, left - over)
+            meta.banks = banks
         if state is None or meta.status != "playing":
             meta.clock = None
             return
-        old = meta.clock
         if not seats:
             meta.clock = None
         elif old and set(seats) <= set(old["seats"]) and mover not in seats:
             meta.clock = {"seats": seats, "deadline": int(old["deadline"])}
         else:
             meta.clock = {"seats": seats, "deadline": now_ms() + int(turn * 1000 * self.scale)}
+
+    def banks(self, meta: RoomMeta) -> list[int | None]:
+        """Per seat, the ms left in its time bank at the clock's deadline (a new list): the stored ones, a full bank
+        for a person's seat that has none stored yet, None for a seat without a bank (a server bot's, or every seat
+        of a room without banks)."""
+        if not meta.time_bank_seconds:
+            return [None] * meta.seats
+        full = int(meta.time_bank_seconds * 1000 * self.scale)
+        stored = meta.per_seat(meta.banks, None)
+        people = set(meta.human_seats())
+        return [(full if stored[s] is None else int(stored[s])) if s in people else None for s in range(meta.seats)]
+
+    def runs_out(self, meta: RoomMeta) -> dict[int, int]:
+        """When (ms since the epoch) each seat the clock runs for is out of time: its deadline plus its bank."""
+        clock = meta.clock
+        if not clock:
+            return {}
+        banks = self.banks(meta)
+        return {int(s): int(clock["deadline"]) + int(banks[int(s)] or 0) for s in clock["seats"]}
 
     def on_create(self, room: Room) -> None:
         if room.meta.mode == "turn_based" and (heard := listener(room)) is not None:
@@ -154,7 +193,16 @@ class TurnClock(Extension):
         meta = room.meta
         keys: dict[str, Any] = {}
         if meta.mode == "turn_based":  # v1.2: the room's rule, in every view
-            keys["turn"] = {"mode": "turn_based", "turn_seconds": meta.turn_seconds, "on_expiry": meta.on_expiry}
+            rule: dict[str, Any] = {
+                "mode": "turn_based",
+                "turn_seconds": meta.turn_seconds,
+                "on_expiry": meta.on_expiry,
+            }
+            if meta.time_bank_seconds:
+                rule["time_bank_seconds"] = meta.time_bank_seconds
+            keys["turn"] = rule
+        if meta.clock_moves:  # v1.2: the clock's last moves for late seats (in every status: the log stays)
+            keys["clock_moves"] = [dict(m) for m in meta.clock_moves]
         clock = meta.clock
         if not clock or room.status != "playing":
             return keys
@@ -165,6 +213,8 @@ class TurnClock(Extension):
         late = [i for i, a in enumerate(meta.per_seat(meta.late, False)) if a]
         if late:
             out["late"] = late
+        if meta.time_bank_seconds:
+            out["bank"] = self.banks(meta)
         keys["clock"] = out
         return keys
 
@@ -173,30 +223,31 @@ class TurnClock(Extension):
         clock = meta.clock
         if room.status != "playing" or not clock:
             return None
-        due = float(clock["deadline"])
+        ends = self.runs_out(meta)
         if meta.mode == "turn_based" and meta.on_expiry in (None, "wait"):
             late = meta.per_seat(meta.late, False)
-            if all(late[s] for s in clock["seats"]):
-                return None  # every late seat is marked: the game waits for a move
-            return due
+            waiting = [at for s, at in ends.items() if not late[s]]
+            return float(min(waiting)) if waiting else None  # every late seat is marked: the game waits for a move
+        due = float(min(ends.values()))
         auto = meta.per_seat(meta.auto, False)
         if any(auto[s] for s in clock["seats"]):
             due = min(due, now_ms() + self.bot_delay * 1000)
         return due
 
     async def on_timer(self, room: Room) -> bool:
-        """Play late seats and seats a bot plays after expiries."""
+        """Play late seats (out of time: past the deadline and their bank) and seats a bot plays after expiries."""
         clock = room.meta.clock
         if room.status != "playing" or room.state is None or not clock:
             return False
-        late = now_ms() >= int(clock["deadline"])
+        now = now_ms()
+        out = {s for s, at in self.runs_out(room.meta).items() if now >= at}
         if room.meta.mode == "turn_based" and room.meta.on_expiry != "bot":
-            if late:
-                await self._turn_based_expiry(room, [int(s) for s in clock["seats"]])
+            if out:
+                await self._turn_based_expiry(room, [int(s) for s in clock["seats"] if int(s) in out])
             return False
         auto = room.meta.per_seat(room.meta.auto, False)
         for seat in list(clock["seats"]):
-            if not (late or auto[seat]) or room.status != "playing" or room.state is None:
+            if not (seat in out or auto[seat]) or room.status != "playing" or room.state is None:
                 continue
             prompt = room.game.prompt(room.state, seat)
             if prompt is None or not prompt.get("options"):
@@ -205,8 +256,17 @@ class TurnClock(Extension):
             await room.play(seat, move, by="auto" if auto[seat] else "expired")
         return False
 
-    @staticmethod
-    async def _turn_based_expiry(room: Room, seats: list[int]) -> None:
+    def _spent(self, meta: RoomMeta, seats: list[int]) -> list[int | None] | None:
+        """`meta.banks` with the banks of `seats` used up (they ran out of time), or as it was without banks."""
+        if not meta.time_bank_seconds:
+            return meta.banks
+        banks = self.banks(meta)
+        for s in seats:
+            if banks[s] is not None:
+                banks[s] = 0
+        return banks
+
+    async def _turn_based_expiry(self, room: Room, seats: list[int]) -> None:
         """A turn-based seat's time ran out: marked late (the game waits for it), or the game ends naming it."""
         meta = room.meta
         if meta.on_expiry == "end":
@@ -214,7 +274,8 @@ class TurnClock(Extension):
             new_late = meta.per_seat(meta.late, False)
             for s in seats:
                 new_late[s] = True
-            await close(room, "timeout", f"time ran out for {names}", late=new_late, to_move=None)
+            await close(room, "timeout", f"time ran out for {names}", late=new_late, to_move=None,
+                        banks=self._spent(meta, seats))  # fmt: skip
             return
         late = meta.per_seat(meta.late, False)
         if all(late[s] for s in seats):
@@ -223,6 +284,7 @@ class TurnClock(Extension):
         for s in seats:
             late[s] = True
         new.late = late
+        new.banks = self._spent(meta, seats)
         await room.commit(None, new)
         room.meta = new
         room.broadcast()

@@ -866,7 +866,7 @@ class Room:
         """Apply, store, then tell everyone; `conn` (the mover, if a person) gets its patch, then `ok`.
 
         `by` says who chose the move (see `Extension.before_move`): `player` when `conn` is given, else `bot`,
-        unless given."""
+        unless given; a `by` given is stored in the move's log entry too."""
         if self.state is None or self.status == "waiting":
             raise RoomError("illegal_move", "the game has not started")
         if self.status == "finished":  # over, or closed unfinished: nothing more is played
@@ -879,10 +879,13 @@ class Room:
             raise RoomError(code, err.message) from None
         over = self.game.result(state) is not None
         meta = self.next_meta(status="finished" if over else self.status)
+        entry: dict[str, Any] = {"v": meta.v, "k": "move", "seat": seat, "move": move}
+        if by is not None:
+            entry["by"] = by  # named by the caller (the clock's `expired` / `auto`): kept in the log
         by = by or ("player" if conn is not None else "bot")
         for ext in self._hooks["before_move"]:
             ext.before_move(self, meta, state, seat, by)
-        await self.commit({"v": meta.v, "k": "move", "seat": seat, "move": move}, meta)
+        await self.commit(entry, meta)
         self.meta, self.state = meta, state
         self.broadcast(first=conn)
         if conn is not None and not self.unconfirmed:  # unconfirmed: `_run` closes the connection instead

@@ -88,6 +88,13 @@ class RoomMeta:
     #: v1.2, turn-based rooms: per seat, [the version its turn began at, when (ms epoch)] while it is to move
     #: (None otherwise): a turn's identity, which signals are sent once for (server.node.signals)
     turns: list[list[int] | None] | None = None
+    #: v1.2: each human seat's time bank (seconds, set at creation; None: no bank), used once a seat's per-move
+    #: deadline passes
+    time_bank_seconds: int | None = None
+    #: v1.2: per seat, ms left in its bank at the clock's deadline (None: a seat without one, a server bot)
+    banks: list[int | None] | None = None
+    #: v1.2: the last moves the clock made for late seats (`{seat, by, v, n_from?, n_to?}`, newest last, bounded)
+    clock_moves: list[dict[str, Any]] | None = None
 
     # ---- timed room events: filling seats, closing rooms (server.rooms.timers) ----------------
     fill_bots_after: int | None = None
@@ -189,7 +196,8 @@ class RoomMeta:
         new.turn_seconds, new.max_expiries, new.clock = self.turn_seconds, self.max_expiries, self.clock
         new.expiries, new.auto = self.expiries, self.auto
         new.mode, new.on_expiry, new.late, new.to_move = self.mode, self.on_expiry, self.late, self.to_move
-        new.turns = self.turns
+        new.turns, new.time_bank_seconds, new.banks = self.turns, self.time_bank_seconds, self.banks
+        new.clock_moves = self.clock_moves
         new.fill_bots_after, new.fill_at, new.closed = self.fill_bots_after, self.fill_at, self.closed
         new.closed_message = self.closed_message
         new.away_since, new.ratings, new.extra = self.away_since, self.ratings, self.extra

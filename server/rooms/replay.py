@@ -2,7 +2,9 @@
 
 Owns: the pure functions that turn a stored meta, a snapshot and log entries into engine states (a `join`
 entry with `start` sets the game up from the room's seed, a `move` entry applies, an `undo` entry takes the
-seat's turn back), and the replay cursor that rebuilds a finished game's spectator view at any version.
+seat's turn back), and the replay cursor that rebuilds a finished game's spectator view at any version (with the
+clock's moves marked, v1.2: a `move` entry with `by` is a move the turn clock made for a late seat, `expired` or
+`auto`).
 Must not: do I/O or know connections; the stored meta is read as the dict the store keeps.
 """
 
@@ -13,6 +15,42 @@ from typing import Any
 
 from server.games import Game, get_game
 from server.games.base import unpack
+
+#: the most clock moves a view lists (`clock_moves`; the newest)
+CLOCK_MOVES_KEPT = 16
+#: how a stored move entry names a move the turn clock made (`by`)
+CLOCK_BY = ("expired", "auto")
+
+
+def _numbers(public: dict[str, Any]) -> list[int]:
+    log = public.get("log") if isinstance(public, dict) else None
+    return [int(ev["n"]) for ev in log or [] if isinstance(ev, dict) and isinstance(ev.get("n"), int)]
+
+
+def log_span(game: Game, before: dict[str, Any] | None, after: dict[str, Any]) -> tuple[int, int] | None:
+    """The running numbers `n` (first, last) of the public log events a move added from state `before` to `after`,
+    or None when it added none (or the game does not number its events)."""
+    new = _numbers(game.public_view(after))
+    if not new:
+        return None
+    old = _numbers(game.public_view(before)) if before is not None else []
+    last_old = max(old) if old else None
+    last = max(new)
+    if last_old is not None and last <= last_old:
+        return None
+    return (last_old + 1 if last_old is not None else min(new)), last
+
+
+def clock_move(
+    game: Game, before: dict[str, Any] | None, after: dict[str, Any], seat: int, by: str, v: int
+) -> dict[str, Any]:
+    """One entry of `clock_moves`: the seat the clock moved for, how (`by`), the version, and the public log events
+    the move added (`n_from`..`n_to`, left out when it added none)."""
+    entry: dict[str, Any] = {"seat": seat, "by": by, "v": v}
+    span = log_span(game, before, after)
+    if span is not None:
+        entry["n_from"], entry["n_to"] = span
+    return entry
 
 
 def replayed(
@@ -65,6 +103,8 @@ class ReplayCursor:
             for i in range(meta["seats"])
         ]
         self.state: dict[str, Any] | None = None
+        #: the clock's moves up to the version shown (`clock_moves` of the view)
+        self.clock_moves: list[dict[str, Any]] = []
         self.i = 0
         self.v = 0
 
@@ -82,7 +122,11 @@ class ReplayCursor:
                 self.names[entry["seat"]] = None
             elif entry["k"] == "move":
                 assert self.state is not None, "a move before the start in the log"
+                before = self.state
                 self.state = self.game.apply(self.state, entry["seat"], entry["move"])
+                if entry.get("by") in CLOCK_BY:
+                    moved = clock_move(self.game, before, self.state, entry["seat"], entry["by"], entry["v"])
+                    self.clock_moves = [*self.clock_moves, moved][-CLOCK_MOVES_KEPT:]
             elif entry["k"] == "undo":
                 assert self.state is not None, "an undo before the start in the log"
                 self.state = self.game.undo(self.state, entry["seat"])
@@ -98,8 +142,11 @@ class ReplayCursor:
                     "private": None, "prompt": None, "result": None}
         view = self.game.view(self.state, None)
         result = self.game.result(self.state)
-        return {**base, "status": "finished" if result is not None else "playing", "public": view["public"],
-                "private": None, "prompt": None, "result": result}
+        out = {**base, "status": "finished" if result is not None else "playing", "public": view["public"],
+               "private": None, "prompt": None, "result": result}  # fmt: skip
+        if self.clock_moves:
+            out["clock_moves"] = [dict(m) for m in self.clock_moves]
+        return out
 
 
 def replay_view(meta: dict[str, Any], entries: list[dict[str, Any]], v: int) -> dict[str, Any]:

@@ -85,6 +85,8 @@ CLIENT_SAMPLES: list[BaseModel] = [
     m.Undo(id=48, room="r1", v=12),
     m.Undo(room="r1"),
     m.Create(id=48, game="khan", seats=3, mode="turn_based", turn_seconds=14 * 86400, on_expiry="end"),
+    m.Create(id=49, game="khan", seats=3, mode="turn_based", time_bank_seconds=14 * 86400),
+    m.Create(id=50, game="classic", seats=2, turn_seconds=60, time_bank_seconds=600),
     m.NotifyRequest(id=49),
     m.NotifyRequest(id=50, email="ann@example.org", webhook="https://hooks.example.org/mp", delay_minutes=30),
     m.NotifyRequest(id=51, email="", webhook="", new_secret=True),
@@ -109,6 +111,10 @@ SERVER_SAMPLES: list[BaseModel] = [
     m.Snapshot(re=9, room="r1", v=12, state=VIEW),
     m.Snapshot(room="r1", v=13, state={**VIEW, "prompt": {"text": "Pay", "options": [{"a": "pay"}], "undo": True}}),
     m.Snapshot(room="r1", v=3, state={**VIEW, "result": {"scores": [3, 5], "winners": [1]}, "log": ["x"]}),
+    # v1.2: the clock with time banks and late seats, and the clock's own moves
+    m.Snapshot(room="r1", v=30, state={**VIEW, "clock": {"seats": [0, 1], "deadline": 1_800_000_000_000,
+               "late": [1], "bank": [42_000, 0, None]}, "clock_moves": [{"seat": 1, "by": "expired", "v": 29,
+               "n_from": 14, "n_to": 15}, {"seat": 0, "by": "auto", "v": 27}]}),  # fmt: skip
     m.Patch(room="r1", base=12, v=13, ops=[]),
     m.Patch(
         room="r1",

@@ -59,6 +59,18 @@ def test_create_is_public_unless_told_otherwise() -> None:
     assert Create(game="expedition", seats=2).public is True
 
 
+def test_a_time_bank_is_bounded_by_its_rooms_mode_and_needs_a_clock() -> None:
+    day = 86400
+    assert Create(game="expedition", seats=2, mode="turn_based", time_bank_seconds=14 * day).time_bank_seconds
+    assert Create(game="expedition", seats=2, turn_seconds=60, time_bank_seconds=day).time_bank_seconds == day
+    assert Create(game="expedition", seats=2, time_bank_seconds=0).time_bank_seconds == 0  # none
+    rejects(Create, game="expedition", seats=2, mode="turn_based", time_bank_seconds=14 * day + 1)
+    rejects(Create, game="expedition", seats=2, turn_seconds=60, time_bank_seconds=day + 1)  # a live room: a day
+    rejects(Create, game="expedition", seats=2, time_bank_seconds=60)  # a live room without a clock
+    rejects(Create, game="expedition", seats=2, mode="turn_based", time_bank_seconds=-1)
+    rejects(Create, game="expedition", seats=2, mode="turn_based", time_bank_seconds=True)
+
+
 @pytest.mark.parametrize("seat", [-1, 8])
 def test_a_seat_is_between_0_and_7(seat: int) -> None:
     rejects(Join, room="r1", seat=seat)

@@ -222,6 +222,10 @@ def test_a_game_the_clock_finishes_can_be_replayed_step_by_step_and_rematched(
         page = ann.page
         page.wait_for_selector("section.room[data-status='finished'] [data-testid='result']", timeout=90000)
         final = ann.view()
+        # (v1.2) the log lines of the moves the clock made for Ann say so; Bot 1's own lines do not
+        assert final["clock_moves"] and {m["seat"] for m in final["clock_moves"]} == {0}
+        marks = page.locator("section.room .log [data-testid='clock-mark']")
+        assert marks.count() >= 1 and set(marks.all_text_contents()) == {" (the clock played for Ann)"}
         page.wait_for_selector("[data-testid='rematch']")
         page.screenshot(path=str(artifacts / "lobby-finished.png"))
         # the history lists it; its replay steps through every version
@@ -256,7 +260,15 @@ def test_a_game_the_clock_finishes_can_be_replayed_step_by_step_and_rematched(
         assert [x["name"] for x in shown["seats"]] == [x["name"] for x in final["seats"]] == ["Ann", "Bot 1"]
         assert (page.text_content("section.replay ol.seats") or "").count("Bot 1") == 1
         assert page.locator("[data-testid='replay-result']").count() == 1
+        # (v1.2) the replay marks the clock's moves as the room did, rebuilt from the stored log
+        assert shown["clock_moves"] == final["clock_moves"]
+        marks = page.locator("section.replay .log [data-testid='clock-mark']")
+        assert marks.count() >= 1 and set(marks.all_text_contents()) == {" (the clock played for Ann)"}
         page.screenshot(path=str(artifacts / "lobby-replay-last.png"))
+        # the log's own picture (a re-render may replace its node meanwhile: the page's region of it, then)
+        box = page.locator("section.replay .log").bounding_box()
+        if box is not None:
+            page.screenshot(path=str(artifacts / "lobby-replay-log.png"), clip=box, full_page=True)
         page.click("[data-testid='replay-first']")
         wait_at(0)
         middle = last // 2

@@ -1,6 +1,7 @@
 """What every terminal game renderer shares beyond `clients.cli.render`: the recent-events panel.
 
-Owns: the log panel (the last few events, each in the game's words). Must not: know a game's events; a
+Owns: the log panel (the last few events, each in the game's words; those a turn clock's move added marked "(the
+clock played for NAME)"). Must not: know a game's events; a
 renderer says them in its own `event`.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from clients.cli.i18n import _
-from clients.cli.render import GameRenderer, View
+from clients.cli.render import GameRenderer, View, clock_mark, clock_marks
 
 
 class LogRenderer(GameRenderer):
@@ -24,6 +25,10 @@ class LogRenderer(GameRenderer):
         text = Text(_("Recent events"), style="bold")
         if not events:
             text.append("\n  " + _("(nothing yet)"), style="dim")
+        marks = clock_marks(view)
         for ev in events[-self.log_shown :]:
             text.append("\n  " + self.log_line(view, ev))
+            mark = clock_mark(view, ev.get("n") if isinstance(ev, dict) else None, marks)
+            if mark is not None:  # v1.2: a move the turn clock made for a late seat
+                text.append(" " + mark, style="italic")
         return text

@@ -2111,24 +2111,60 @@ T: dict[str, dict[str, str]] = {
     },
     (
         "games: my games   open N: play game N of that list   create GAME SEATS --turn-based [DAYS] [--on-expiry "
-        "wait|bot|end]   bell on|off: the bell on your move"
+        "wait|bot|end] [--bank TIME]   bell on|off: the bell on your move"
     ): {
         "hu": (
             "games: játékaim   open N: az N. játék a listából   create JÁTÉK HELYEK --turn-based [NAPOK] "
-            "[--on-expiry wait|bot|end]   bell on|off: csengő, amikor te lépsz"
+            "[--on-expiry wait|bot|end] [--bank IDŐ]   bell on|off: csengő, amikor te lépsz"
         ),
         "fi": (
             "games: omat pelini   open N: pelaa listan peliä N   create PELI PAIKAT --turn-based [PÄIVÄT] "
-            "[--on-expiry wait|bot|end]   bell on|off: äänimerkki vuorollasi"
+            "[--on-expiry wait|bot|end] [--bank AIKA]   bell on|off: äänimerkki vuorollasi"
         ),
         "it": (
             "games: le mie partite   open N: gioca la partita N dell'elenco   create GIOCO POSTI --turn-based "
-            "[GIORNI] [--on-expiry wait|bot|end]   bell on|off: il campanello quando tocca a te"
+            "[GIORNI] [--on-expiry wait|bot|end] [--bank TEMPO]   bell on|off: il campanello quando tocca a te"
         ),
         "es": (
             "games: mis partidas   open N: jugar la partida N de la lista   create JUEGO ASIENTOS --turn-based "
-            "[DÍAS] [--on-expiry wait|bot|end]   bell on|off: la campana cuando te toca"
+            "[DÍAS] [--on-expiry wait|bot|end] [--bank TIEMPO]   bell on|off: la campana cuando te toca"
         ),
+    },
+    "--bank goes with --turn-based.": {
+        "hu": "A --bank a --turn-based mellé való.",
+        "fi": "--bank käy vain yhdessä valinnan --turn-based kanssa.",
+        "it": "--bank va con --turn-based.",
+        "es": "--bank va con --turn-based.",
+    },
+    "{line} is not a time bank: days (1, 0.5) or a number with d, h, m or s (12h); 0 for none.": {
+        "hu": "{line} nem időtartalék: napok (1, 0.5) vagy egy szám d, h, m vagy s betűvel (12h); 0: nincs.",
+        "fi": "{line} ei ole aikapankki: päiviä (1, 0.5) tai luku ja d, h, m tai s (12h); 0: ei mitään.",
+        "it": "{line} non è una riserva di tempo: giorni (1, 0.5) o un numero con d, h, m o s (12h); 0 per nessuna.",
+        "es": "{line} no es una reserva de tiempo: días (1, 0.5) o un número con d, h, m o s (12h); 0 para ninguna.",
+    },
+    "A time bank is at most 14 days (a live room's at most a day).": {
+        "hu": "Az időtartalék legfeljebb 14 nap (élő szobában legfeljebb egy nap).",
+        "fi": "Aikapankki on enintään 14 päivää (live-huoneessa enintään päivä).",
+        "it": "Una riserva di tempo è al massimo di 14 giorni (in una stanza dal vivo al massimo un giorno).",
+        "es": "Una reserva de tiempo es de 14 días como mucho (en una sala en vivo, un día como mucho).",
+    },
+    "Each player also has a time bank of {time}.": {
+        "hu": "Minden játékosnak van {time} időtartaléka is.",
+        "fi": "Jokaisella pelaajalla on lisäksi {time} aikapankki.",
+        "it": "Ogni giocatore ha anche una riserva di tempo di {time}.",
+        "es": "Cada jugador tiene además una reserva de tiempo de {time}.",
+    },
+    "(the clock played for {name})": {
+        "hu": "(az óra lépett {name} helyett)",
+        "fi": "(kello pelasi pelaajan {name} puolesta)",
+        "it": "(l'orologio ha giocato per {name})",
+        "es": "(el reloj jugó por {name})",
+    },
+    "time bank: {banks}": {
+        "hu": "időtartalék: {banks}",
+        "fi": "aikapankki: {banks}",
+        "it": "riserva di tempo: {banks}",
+        "es": "reserva de tiempo: {banks}",
     },
     "start: start now, bots in the empty seats (the host)   games: my games   bell on|off": {
         "hu": "start: indítás most, robotok az üres helyekre (a gazda)   games: játékaim   bell on|off",

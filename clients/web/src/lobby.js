@@ -9,7 +9,7 @@ import { passkeysAvailable } from "./passkey.js";
 import { guestTag } from "./people.js";
 import { ownRating } from "./ratings.js";
 import { creatableGames, gameTitle } from "./registry.js";
-import { DAY, DEFAULT_TURN_DAYS, ON_EXPIRY, TURN_DAYS } from "./turns.js";
+import { BANK_CHOICES, DAY, DEFAULT_TURN_DAYS, durationText, LIVE_BANK_CHOICES, ON_EXPIRY, TURN_DAYS } from "./turns.js";
 
 // kept across renders
 const form = {
@@ -25,6 +25,9 @@ const form = {
   pace: "live",
   turnDays: DEFAULT_TURN_DAYS,
   onExpiry: "wait",
+  // (v1.2) each player's time bank in seconds (0: none): a turn-based room's, a live room's (with its clock)
+  bank: 0,
+  liveBank: 0,
 };
 /** Seats chosen per game for "Play now" (a quick match joins rooms with exactly that many seats). */
 const quickSeats = {};
@@ -375,6 +378,7 @@ function paceFields(app) {
           form.turnSeconds = ev.target.value;
         },
       }),
+      bankSelect("live-bank", LIVE_BANK_CHOICES, "liveBank", t("lobby.timeBankLive")),
     ];
   }
   return [
@@ -403,6 +407,26 @@ function paceFields(app) {
       },
       ON_EXPIRY.map((rule) => h("option", { value: rule, selected: rule === form.onExpiry }, t(`lobby.expiry.${rule}`))),
     ),
+    bankSelect("time-bank", BANK_CHOICES, "bank", t("lobby.timeBank")),
+  ];
+}
+
+/** (v1.2) Each player's time bank: a choice of lengths, "none" first; `key` of `form` keeps it. */
+function bankSelect(id, choices, key, label) {
+  return [
+    h("label", { for: id }, label),
+    h(
+      "select",
+      {
+        id,
+        "data-key": id,
+        "data-testid": id,
+        onChange: (ev) => {
+          form[key] = Number(ev.target.value);
+        },
+      },
+      choices.map((n) => h("option", { value: n, selected: n === form[key] }, n ? durationText(n) : t("lobby.noBank"))),
+    ),
   ];
 }
 
@@ -426,7 +450,11 @@ function createForm(app) {
       extra.mode = "turn_based";
       extra.turn_seconds = form.turnDays * DAY;
       extra.on_expiry = form.onExpiry;
-    } else if (form.turnSeconds.trim() !== "") extra.turn_seconds = Number.parseInt(form.turnSeconds, 10);
+      if (form.bank > 0) extra.time_bank_seconds = form.bank;
+    } else if (form.turnSeconds.trim() !== "") {
+      extra.turn_seconds = Number.parseInt(form.turnSeconds, 10);
+      if (form.liveBank > 0) extra.time_bank_seconds = form.liveBank; // a bank needs the clock
+    }
     if (form.fillAfter.trim() !== "") extra.fill_bots_after = Number.parseInt(form.fillAfter, 10);
     app.create({ game: game.id, seats: form.seats, bots, options, isPublic: form.isPublic, extra });
   };

@@ -2,6 +2,7 @@
 // view from version 0 to the last (first, back, forward, last and a slider).
 // Owns: the history and replay pages. Must not: rebuild a game itself; every view shown is the server's
 // spectator view of that version (no seat's private data).
+import { addClockMarks, clockMark } from "./clock.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { guestTag, playerLink, recordPlayers, seatId } from "./people.js";
@@ -111,6 +112,8 @@ function logOf(rep, view, renderer) {
   } catch {
     return [];
   }
+  if (!rep.marks) rep.marks = new Map();
+  addClockMarks(rep.marks, view); // v1.2: the moves the turn clock made, marked as the clock's
   if (lines.some((l) => typeof l.n !== "number")) return lines;
   if (!rep.words) rep.words = new Map();
   for (const l of lines) if (!rep.words.has(l.n)) rep.words.set(l.n, l.text);
@@ -246,7 +249,11 @@ export function renderReplay(app, room) {
           h(
             "ol",
             { class: "events", reversed: true, tabindex: "0", "aria-label": t("log.newest") },
-            [...lines].reverse().map((l) => h("li", typeof l.n === "number" ? { value: l.n } : null, scrubIds(l.text))),
+            [...lines]
+              .reverse()
+              .map((l) =>
+                h("li", typeof l.n === "number" ? { value: l.n } : null, scrubIds(l.text), clockMark(rep.marks, l.n, (i) => view.seats?.[i]?.name || t("room.seat", { n: i + 1 }))),
+              ),
           ),
         )
       : null,

@@ -3,9 +3,10 @@
 // Owns: the parts every game shares. Must not: know a game; the renderer from registry.js draws the board.
 // The prompt bar stays in view: a sticky column beside the board on a wide screen, a bottom sheet on a
 // narrow one. The log is the whole game's: events are gathered from every view (the server's view keeps
-// the last few only) and kept in localStorage per room, so a reload keeps them too.
+// the last few only) and kept in localStorage per room, so a reload keeps them too; (v1.2) the lines a move of the
+// turn clock added (`clock_moves`) read "(the clock played for NAME)".
 import { chatPanel } from "./chat.js";
-import { clockPanel, fillCountdown } from "./clock.js";
+import { addClockMarks, clockMark, clockPanel, fillCountdown } from "./clock.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { optionBoxes } from "./lobby.js";
@@ -235,12 +236,43 @@ export function mergeLog(app, room, game, events) {
   return all;
 }
 
+/**
+ * The log events the turn clock made in this room (v1.2 `clock_moves`, event number -> seat), gathered from every
+ * view like the log itself and kept with it in localStorage.
+ * @returns {Map<number, number>}
+ */
+export function gatherClockMarks(app, room, view) {
+  if (!app.clockMarks) app.clockMarks = new Map();
+  let marks = app.clockMarks.get(room);
+  if (!marks) {
+    marks = new Map();
+    try {
+      const saved = JSON.parse(localStorage.getItem(`${logKey(room)}.clock`) || "null");
+      if (saved && saved.game === view.game) for (const [n, seat] of saved.marks) marks.set(n, seat);
+    } catch {
+      /* no storage, or a broken entry: start from this view */
+    }
+    app.clockMarks.set(room, marks);
+  }
+  if (addClockMarks(marks, view)) {
+    const kept = [...marks.entries()].sort((a, b) => a[0] - b[0]).slice(-LOG_CAP);
+    try {
+      localStorage.setItem(`${logKey(room)}.clock`, JSON.stringify({ game: view.game, marks: kept }));
+    } catch {
+      /* full or private mode: the marks last as long as the tab */
+    }
+  }
+  return marks;
+}
+
 /** Forget a room's gathered log (leaving the room). */
 export function forgetLog(app, room) {
   app.logs?.delete(room);
   app.logWords?.delete(room);
+  app.clockMarks?.delete(room);
   try {
     localStorage.removeItem(logKey(room));
+    localStorage.removeItem(`${logKey(room)}.clock`);
   } catch {
     /* nothing kept */
   }
@@ -270,6 +302,8 @@ function logPanel(app, room, view, renderer) {
   const events = gatherLog(app, room, view);
   const lines = logText(app, room, view, renderer, events);
   if (!lines.length) return null;
+  const marks = gatherClockMarks(app, room, view);
+  const seatName = (i) => seatLabel(view, i);
   return h(
     "section",
     { class: "log card-panel", "aria-labelledby": "log-title" },
@@ -277,7 +311,13 @@ function logPanel(app, room, view, renderer) {
     h(
       "ol",
       { class: "events", reversed: true, tabindex: "0", "aria-label": t("log.newest") },
-      [...lines].reverse().map((line) => (typeof line === "string" ? h("li", null, scrubIds(line)) : h("li", { value: line.n }, scrubIds(line.text)))),
+      [...lines]
+        .reverse()
+        .map((line) =>
+          typeof line === "string"
+            ? h("li", null, scrubIds(line))
+            : h("li", { value: line.n, class: marks.has(line.n) ? "by-clock" : null }, scrubIds(line.text), clockMark(marks, line.n, seatName)),
+        ),
     ),
   );
 }

@@ -22,11 +22,16 @@ export function durationText(seconds) {
   return t("time.seconds", { n: s });
 }
 
-/** The view's `turn: {mode, turn_seconds, on_expiry}` as a sentence; null for a live room. */
+/** The time banks the create form offers (seconds; 0: none): a turn-based room's, and a live room's. */
+export const BANK_CHOICES = [0, 12 * 3600, DAY, 3 * DAY, 7 * DAY];
+export const LIVE_BANK_CHOICES = [0, 60, 120, 300, 600];
+
+/** The view's `turn: {mode, turn_seconds, on_expiry, time_bank_seconds?}` as a sentence; null for a live room. */
 export function turnRuleText(turn) {
   if (!turn || turn.mode !== "turn_based") return null;
   const rule = ON_EXPIRY.includes(turn.on_expiry) ? turn.on_expiry : "wait";
-  return t(`turn.${rule}`, { time: durationText(turn.turn_seconds) });
+  const text = t(`turn.${rule}`, { time: durationText(turn.turn_seconds) });
+  return turn.time_bank_seconds > 0 ? `${text} ${t("turn.bank", { time: durationText(turn.time_bank_seconds) })}` : text;
 }
 
 /** "in 2 days", "in 5 hours", "in 12 minutes" (the language's own words, `Intl.RelativeTimeFormat`). */

@@ -1,13 +1,15 @@
 // Unit tests of turn-based play's words and the turn signals' bookkeeping (clients/web/src/turns.js, signals.js),
 // run by `node --test`: a turn's length and the room's rule in every language, deadlines as relative times,
 // the timed-out room's sentence, the rows of `my_games` brought up to date by live views and sorted by urgency,
-// and a signal raised once when a room's move becomes the player's, cleared by a move or by coming back.
+// and a signal raised once when a room's move becomes the player's, cleared by a move or by coming back; (v1.2) the
+// time banks (the room's rule, what is left before and after the deadline) and the log lines the clock made.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { LANGUAGES, catalogues, setLang, t } from "../../../clients/web/src/i18n.js";
+import { addClockMarks, bankLeft } from "../../../clients/web/src/clock.js";
 import { BASE_TITLE, Signals, asksForMove, titleFor } from "../../../clients/web/src/signals.js";
-import { DAY, ON_EXPIRY, TURN_DAYS, deadlineWords, durationText, liveRows, relativeTime, timeoutSentence, turnRuleText } from "../../../clients/web/src/turns.js";
+import { BANK_CHOICES, DAY, ON_EXPIRY, TURN_DAYS, deadlineWords, durationText, liveRows, relativeTime, timeoutSentence, turnRuleText } from "../../../clients/web/src/turns.js";
 
 const NOW = 1_700_000_000_000;
 
@@ -144,4 +146,39 @@ test("a signal is raised once when the move becomes the player's, and cleared by
   assert.equal(sig.attention.size, 0);
   sig.update("b", view()); // the other player's move: nothing left to clear
   assert.equal(sig.attention.size, 0);
+});
+
+test("a time bank: the room's rule says it in every language; it is all left before the deadline, then runs down", () => {
+  setLang("en");
+  assert.equal(
+    turnRuleText({ mode: "turn_based", turn_seconds: 3 * DAY, on_expiry: "wait", time_bank_seconds: DAY }),
+    "Turn-based: 3 days a move; a late player is waited for. Each player also has a time bank of 1 day.",
+  );
+  assert.equal(turnRuleText({ mode: "turn_based", turn_seconds: DAY, on_expiry: "wait", time_bank_seconds: 0 }), "Turn-based: 1 day a move; a late player is waited for.");
+  for (const { code } of LANGUAGES) {
+    setLang(code);
+    for (const bank of BANK_CHOICES.filter((b) => b > 0)) {
+      const text = turnRuleText({ mode: "turn_based", turn_seconds: DAY, on_expiry: "bot", time_bank_seconds: bank });
+      assert.doesNotMatch(text, /[{}]|turn\.|time\./, `${code}: ${text}`);
+    }
+    for (const key of ["clock.bankYours", "clock.bankOf", "log.byClock", "lobby.timeBank", "lobby.noBank"]) assert.ok(catalogues[code][key], `${code}: ${key}`);
+    assert.ok(t("log.byClock", { name: "Ann" }).includes("Ann"), code);
+  }
+  setLang("en");
+  const deadline = NOW + 10_000;
+  assert.equal(bankLeft(deadline, 60_000, true, NOW), 60); // before the deadline: the whole bank
+  assert.equal(bankLeft(deadline, 60_000, true, deadline + 15_500), 45); // 15.5 s past it
+  assert.equal(bankLeft(deadline, 60_000, true, deadline + 61_000), 0);
+  assert.equal(bankLeft(deadline, 60_000, false, deadline + 15_500), 60); // a seat not to move: as stored
+});
+
+test("the log lines a clock's move added are marked with the seat it played for", () => {
+  const marks = new Map();
+  const view = { clock_moves: [{ seat: 1, by: "expired", v: 7, n_from: 12, n_to: 14 }, { seat: 0, by: "auto", v: 9 }] };
+  assert.equal(addClockMarks(marks, view), true);
+  assert.deepEqual([...marks.entries()], [[12, 1], [13, 1], [14, 1]]); // a move that added no line marks none
+  assert.equal(addClockMarks(marks, view), false); // already known
+  assert.equal(addClockMarks(marks, {}), false);
+  assert.equal(addClockMarks(marks, { clock_moves: [{ seat: 0, by: "expired", v: 11, n_from: 20, n_to: 20 }] }), true);
+  assert.equal(marks.get(20), 0);
 });
