@@ -8,7 +8,7 @@ WEB := clients/web
 WEB_DEPS := $(WEB)/node_modules/.package-lock.json
 WEB_SRC := $(WEB)/build.mjs $(shell find $(WEB)/src -type f 2>/dev/null)
 
-.PHONY: venv web webcheck test lint types golden serve bench records-bench loadtest simulate faults chaos fuzz soak
+.PHONY: venv web webcheck test lint types golden serve bench peers records-bench loadtest simulate faults chaos fuzz soak
 
 venv: $(STAMP)
 
@@ -56,6 +56,12 @@ serve: $(STAMP) web
 # generated section of docs/benchmarks.md and keeps the JSON in loadtests/results/ (BENCH_ARGS=--quick: a smoke run)
 bench: $(STAMP)
 	$(BIN)/python -m loadtests.suite $(BENCH_ARGS)
+
+# this project next to Colyseus and boardgame.io (Node 20+; npm ci in loadtests/peers on first use): the same
+# 250 rooms x 4 seats closed loop for every game and for a hidden-hand game on each peer, with each peer's own client
+# library; writes the peers section of docs/benchmarks.md (PEERS_ARGS=--quick: a smoke run)
+peers: $(STAMP)
+	$(BIN)/python -m loadtests.peers $(PEERS_ARGS)
 
 # game ends, leaderboard pages and histories on the records database with 10 and 100,000 rated players, on a SQLite
 # file and on PostgreSQL at 127.0.0.1:5432 (a database of its own, dropped at the end); RECORDS_BENCH_ARGS overrides

@@ -15,7 +15,7 @@ import logging
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
@@ -47,8 +47,12 @@ class RoomView:
 class Client:
     """Connect, `hello`, then `request(...)`; views update in the background."""
 
-    def __init__(self, url: str, *, keep_frames: bool = False) -> None:
+    def __init__(
+        self, url: str, *, keep_frames: bool = False, compression: Literal["deflate"] | None = "deflate"
+    ) -> None:
         self.url = url
+        #: permessage-deflate is offered to the server (it uses it when it allows it); None: not offered
+        self.compression = compression
         self.ws: ClientConnection | None = None
         self.player: str | None = None
         self.token: str | None = None
@@ -78,7 +82,7 @@ class Client:
         self.on_push: Callable[[dict[str, Any]], None] | None = None
 
     async def connect(self) -> None:
-        self.ws = await connect(self.url, max_size=2**22, compression=None)
+        self.ws = await connect(self.url, max_size=2**22, compression=self.compression)
         self._reader = asyncio.create_task(self._read())
 
     async def close(self) -> None:

@@ -76,6 +76,8 @@ RETRY = ("rate_limited", "unavailable")
 STALL_SECONDS = 15.0
 #: the longest a request may wait for its answer
 REQUEST_TIMEOUT = 30.0
+#: `sync_after` that never comes (`--no-sync`): no in-game snapshots, so every byte measured is play
+NO_SYNC = (10**9, 10**9)
 
 _packer = msgpack.Packer(use_bin_type=True)
 
@@ -141,6 +143,8 @@ class Stats:
     client_processes: int = 1
     connections: int = 0  # connections open after set-up (idle mode: the figure's N)
     client_rss_mib: float = 0.0
+    wire_bytes: int = 0  # what the seats' sockets read in the window (TCP payload: frames, their headers, pings)
+    payload_bytes: int = 0  # the messages in it, decompressed (frame payloads as the seats decode them)
 
     def merge(self, other: Stats) -> None:
         self.moves += other.moves
@@ -156,6 +160,8 @@ class Stats:
         self.client_cpu_max = max(self.client_cpu_max, other.client_cpu_max)
         self.connections += other.connections
         self.client_rss_mib += other.client_rss_mib
+        self.wire_bytes += other.wire_bytes
+        self.payload_bytes += other.payload_bytes
 
 
 # ---- the load client -------------------------------------------------------------------------
@@ -217,6 +223,14 @@ class FrameConnection(ClientConnection):
     """
 
     on_frame: Callable[[Any, float], None] | None = None
+    #: counts the bytes the socket reads (before the WebSocket layer: with compression, the compressed bytes)
+    on_bytes: Callable[[int], None] | None = None
+
+    def data_received(self, data: bytes) -> None:
+        on_bytes = self.on_bytes
+        if on_bytes is not None:
+            on_bytes(len(data))
+        super().data_received(data)
 
     def process_event(self, event: Any) -> None:
         on_frame = self.on_frame
@@ -249,7 +263,7 @@ class Seat:
     async def open(self) -> None:
         ws = await connect(
             self.url,
-            compression=None,
+            compression="deflate" if self.runner.spec.compression == "deflate" else None,
             max_size=2**24,
             ping_interval=None,
             open_timeout=60,
@@ -258,6 +272,7 @@ class Seat:
         )
         assert isinstance(ws, FrameConnection)
         ws.on_frame = self._frame
+        ws.on_bytes = self._bytes
         self.ws = ws
         self.reader = asyncio.get_running_loop().create_task(self._watch())
         await self.request("hello", name=self.name)
@@ -298,9 +313,16 @@ class Seat:
                 fut.set_exception(ConnectionError("connection closed"))
         self._changed()
 
+    def _bytes(self, n: int) -> None:
+        runner = self.runner
+        if runner.measuring:
+            runner.stats.wire_bytes += n
+
     def _frame(self, frame: Any, now: float) -> None:
         """One frame from the server, as soon as it is parsed."""
         runner = self.runner
+        if runner.measuring:
+            runner.stats.payload_bytes += len(frame)
         msg = _unpack(frame)
         t = msg["t"]
         if t == "patch":
@@ -672,6 +694,7 @@ class LoadSpec:
     connections: int = 0  # idle mode
     seed: int = 1
     sync_after: tuple[int, int] = (1, 80)
+    compression: str | None = None  # "deflate": the seats offer permessage-deflate (None: they do not)
 
 
 class Runner:
@@ -979,13 +1002,17 @@ def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def real_server_args(port: int, store: str, prefix: str, workers: str | None = None) -> list[str]:
+def real_server_args(
+    port: int, store: str, prefix: str, workers: str | None = None, compression: str | None = None
+) -> list[str]:
     args = ["-m", "server", "--port", str(port), "--store", store, "--prefix", prefix]
     args += ["--allow-client-seed", "--rate", "1000", "--burst", "2000", "--log-level", "WARNING"]
     # every connection comes from loopback: no per-address limits (docs/security.md)
     args += ["--max-conns-per-addr", "0", "--creates-per-minute", "0", "--waiting-rooms-per-player", "0"]
     if workers is not None:
         args += ["--workers", str(workers)]
+    if compression is not None:
+        args += ["--compression", compression]
     return args
 
 
@@ -996,7 +1023,7 @@ def baseline_args(port: int, store: str, prefix: str) -> list[str]:
 class ServerProcess:
     """A server subprocess on a free port, started and stopped around a run."""
 
-    def __init__(self, kind: str, store: str, workers: str | None = None) -> None:
+    def __init__(self, kind: str, store: str, workers: str | None = None, compression: str | None = None) -> None:
         self.kind = kind  # "baseline" or "real"
         self.store = store
         self.prefix = f"mpbench:{secrets.token_hex(4)}:"
@@ -1004,7 +1031,7 @@ class ServerProcess:
         if kind == "baseline":
             self.args = baseline_args(self.port, store, self.prefix)
         else:
-            self.args = real_server_args(self.port, store, self.prefix, workers)
+            self.args = real_server_args(self.port, store, self.prefix, workers, compression)
         self.proc: asyncio.subprocess.Process | None = None
         self.stop_problem: str | None = None
         self.log = tempfile.NamedTemporaryFile(prefix=f"mpbench-{kind}-", suffix=".log", delete=False)  # noqa: SIM115
@@ -1137,6 +1164,8 @@ class Report:
             "snapshot_median_bytes": snap,
             "patch_to_snapshot": round(patch / snap, 4) if snap and not math.isnan(snap) else float("nan"),
             "patch_frames": sum(s.patch_sizes.values()),
+            "wire_bytes_per_move": round(s.wire_bytes / s.moves, 1) if s.moves else float("nan"),
+            "payload_bytes_per_move": round(s.payload_bytes / s.moves, 1) if s.moves else float("nan"),
             "snapshot_samples": sum(s.snapshot_sizes.values()),
             "rooms_started": s.rooms_started,
             "rooms_finished": s.rooms_finished,
@@ -1183,6 +1212,8 @@ class Report:
                 f"frame bytes        patch median {f['patch_median_bytes']:.0f} ({f['patch_frames']} frames),"
                 f" in-game snapshot median {f['snapshot_median_bytes']:.0f} ({f['snapshot_samples']} syncs):"
                 f" {f['patch_to_snapshot'] * 100:.1f}%",
+                f"bytes per move     {f['wire_bytes_per_move']:.0f} read by all seats' sockets,"
+                f" {f['payload_bytes_per_move']:.0f} in messages (decompressed)",
                 f"rooms              started {f['rooms_started']}  finished {f['rooms_finished']} within the window",
             ]
         lines.append(f"errors             {errors}")
@@ -1273,7 +1304,7 @@ async def measure(
 
 async def bench_server(kind: str, a: argparse.Namespace) -> Report:
     """Start one server (`baseline` or `real`), measure the load against it, stop it, clean up."""
-    server = ServerProcess(kind, a.store, a.workers if kind == "real" else None)
+    server = ServerProcess(kind, a.store, a.workers if kind == "real" else None, a.compression)
     try:
         await server.start()
         spec = LoadSpec(
@@ -1284,6 +1315,8 @@ async def bench_server(kind: str, a: argparse.Namespace) -> Report:
             think=a.think,
             connections=a.connections,
             seed=a.seed,
+            sync_after=NO_SYNC if a.no_sync else (1, 80),
+            compression=a.compression,
         )
         report = await measure(spec, rooms=a.rooms, seconds=a.seconds, clients=a.clients, label=kind, server=server)
     finally:
@@ -1362,6 +1395,15 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--only", choices=("both", "baseline", "real"), default="both", help="which servers to run")
     ap.add_argument("--url", help="drive a running server (ws://host:port/ws) instead; no server figures")
     ap.add_argument("--seed", type=int, default=1, help="seeds the moves and the rooms' decks")
+    ap.add_argument(
+        "--compression",
+        choices=("deflate", "none"),
+        help="the seats offer permessage-deflate (deflate) or not (none), and the real server is started with"
+        " --compression the same; default: the seats offer none and the server keeps its own default",
+    )
+    ap.add_argument(
+        "--no-sync", action="store_true", help="no in-game `sync` per seat (no snapshot figure): moves only"
+    )
     ap.add_argument("--json", dest="json_path", help="also write the figures as JSON to this file")
     a = ap.parse_args(argv)
     if not 2 <= a.seats <= 5:
@@ -1386,7 +1428,15 @@ async def amain(a: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {"args": vars(a), "reports": []}
     if a.url:
         spec = LoadSpec(
-            url=a.url, mode=a.mode, game=a.game, seats=a.seats, think=a.think, connections=a.connections, seed=a.seed
+            url=a.url,
+            mode=a.mode,
+            game=a.game,
+            seats=a.seats,
+            think=a.think,
+            connections=a.connections,
+            seed=a.seed,
+            sync_after=NO_SYNC if a.no_sync else (1, 80),
+            compression=a.compression,
         )
         report = await measure(spec, rooms=a.rooms, seconds=a.seconds, clients=a.clients, label=f"external {a.url}")
         print(report.summary(), flush=True)

@@ -94,6 +94,22 @@ class Settings(BaseSettings):
     hello_timeout: float = Field(10.0, ge=0, description="seconds to say hello before the socket closes (0: none)")
     ping_interval: float = Field(20.0, ge=0, description="seconds between keepalive pings (0: off)")
     ping_timeout: float = Field(20.0, gt=0, description="seconds to answer a ping before the socket closes (1011)")
+    compression: Literal["deflate", "none"] = Field(
+        "deflate",
+        description="WebSocket permessage-deflate (RFC 7692): deflate (accepted from every client that offers it, "
+        "as browsers do: a move's frames for all seats take about a sixth of the bytes, for some CPU per frame and "
+        "about 25 KiB more memory per connection) or none",
+    )
+    deflate_window_bits: int = Field(
+        12, ge=9, le=15, description="permessage-deflate: the LZ77 window, in bits, of both directions (9..15)"
+    )
+    deflate_mem_level: int = Field(
+        2,
+        ge=1,
+        le=9,
+        description="permessage-deflate: zlib's memLevel of the server's compressor (1..9; 2 packs this server's "
+        "frames as small as 5 does, faster and in less memory)",
+    )
     max_conns_per_addr: int = Field(
         64, ge=0, description="open connections per client address (0: no limit); more get HTTP 429"
     )

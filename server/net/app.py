@@ -32,6 +32,7 @@ from server.config import Settings
 from server.net.admin import PREFIX as ADMIN_PREFIX
 from server.net.admin import AdminApi
 from server.net.conn import Conn
+from server.net.deflate import deflate_extensions
 from server.node.accounts import PasskeyError
 from server.node.cluster import RedisCluster
 from server.node.hub import Hub
@@ -168,6 +169,7 @@ class App:
             process_request=self._http,
             max_size=self.settings.hard_frame_limit,
             compression=None,
+            extensions=deflate_extensions(self.settings),
             # keepalive is the handler's own (see _keepalive): the library's ping waits forever on a
             # peer that does not read, so it never times such a peer out
             ping_interval=None,

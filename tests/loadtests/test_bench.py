@@ -86,6 +86,26 @@ async def test_closed_loop_against_the_real_server(game: str, monkeypatch: pytes
     assert median_of(s.patch_sizes) < median_of(s.snapshot_sizes)
 
 
+async def test_bytes_per_move_are_counted_on_the_socket_and_in_the_messages_with_and_without_deflate() -> None:
+    app, url = await _real()  # (the server's default: permessage-deflate for clients that offer it)
+    try:
+        plain = await _play(url, mode="closed", seats=3, tables=(0,), seconds=1.0, sync_after=(10**9, 10**9))
+        squeezed = await _play(
+            url, mode="closed", seats=3, tables=(1,), seconds=1.0, sync_after=(10**9, 10**9), compression="deflate"
+        )
+    finally:
+        await app.stop()
+    for runner in (plain, squeezed):
+        _check_closed(runner)
+        assert not runner.stats.snapshot_sizes  # no in-game sync
+    p, q = plain.stats, squeezed.stats
+    # without compression the socket reads the messages plus 2-4 bytes of frame header each
+    assert p.payload_bytes < p.wire_bytes < p.payload_bytes * 1.05
+    # with it, the socket reads several times less than the messages hold
+    assert q.wire_bytes * 3 < q.payload_bytes
+    assert q.wire_bytes / q.moves * 3 < p.wire_bytes / p.moves
+
+
 async def test_closed_loop_against_the_baseline_finishes_games() -> None:
     base = Baseline()
     await base.start()

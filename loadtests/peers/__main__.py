@@ -1,0 +1,5 @@
+import sys
+
+from loadtests.peers import main
+
+sys.exit(main())
