@@ -18,10 +18,12 @@ words, the clock's moves marked in the log, `games` lists the
 player's games from `my_games`, its turn first, `open N` enters one, shown by itself at start when it is the player's
 turn somewhere; a game ended by a timeout said so), the turn signal (the terminal bell once when it becomes the
 player's move in the room on screen, `bell on|off`; "Your move" on the screen and the input line), the quick match's
-countdown to the bots and `start` (the host starts now with bots), and reading stdin on a daemon
-thread so the event loop never blocks (a thread that never returns cannot hold up the exit, unlike one in the
-default executor).
-Must not: know any game's rules or draw a view itself; all drawing is in `render`.
+countdown to the bots and `start` (the host starts now with bots), what a terminal shows at its size (`screen`: a
+room's page of moves, always with whose turn it is, the clock, your resources and the numbered options, in pages with
+`n`/`p` or PgDn/PgUp; the board page flipped to with F2 or `b` and back; every other long screen in pages), and
+reading stdin on a daemon thread so the event loop never blocks (a thread that never returns cannot hold up the exit,
+unlike one in the default executor).
+Must not: know any game's rules or draw a view itself; all drawing is in `render` (and the laying out in `screen`).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import threading
 import time
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from clients.cli import public
@@ -49,10 +51,14 @@ from clients.cli.i18n import N_, _, error_sentence
 from clients.cli.render import (
     known_games,
     option_label,
+    prompt_parts,
     render_lobby,
     render_prompt,
     render_view,
+    renderer_for,
+    seats_table,
 )
+from clients.cli.screen import Block, Drawer, paged, room_page
 from clients.cli.session import CONNECTION_ERRORS, AuthError, Session, SessionLost
 from clients.cli.turns import (
     NOTIFY_HELP,
@@ -101,6 +107,10 @@ TURN_HELP = N_(
 )
 ROOM_TURN_HELP = N_("start: start now, bots in the empty seats (the host)   games: my games   bell on|off")
 CREATE_USAGE = "create GAME SEATS [--turn-based [DAYS]] [--on-expiry wait|bot|end] [--bank TIME] [--bots N] [--private]"
+#: the help line of the room's page on a terminal (the board page has every command)
+MOVES_HELP = N_("number: move   n, p: more options   b or F2: the board, all commands   q: quit")
+#: the line under the board page on a terminal
+BOARD_PAGE_HELP = N_("b, F2 or Enter: back to your options   n, p, PgDn, PgUp: turn the pages")
 REPLAY_HELP = N_("f: first   b: back   n or Enter: forward   e: last   g N: go to version N   l: lobby   q: quit")
 #: the clock of a room made by `quick` (as in the browser): strangers cannot hold a game up for long
 QUICK_TURN_SECONDS = 120
@@ -188,10 +198,33 @@ class Interactive:
         self.stdin_tty = stdin_tty
         #: whether the line being typed is hidden now (a password)
         self.hidden = False
+        #: the prompt draws the whole terminal (clients.cli.prompt.PromptLines): it asks for the screen at its size
+        self.full = prompt is not None and hasattr(prompt, "set_screen")
         if prompt is not None:
             prompt.set_choices(self.choice_labels)
             if hasattr(prompt, "set_status"):
                 prompt.set_status(self.prompt_status)
+        if self.full:
+            prompt.set_screen(self.screen)
+            prompt.set_keys(self.key)
+        #: on a terminal, the room's page shown: "moves" (whose turn, the clock, your resources, the options) or
+        #: "board" (the whole view and every command, in pages)
+        self.page_of = "moves"
+        #: the first option shown on the room's page (an index), and where the next and previous pages of options
+        #: started at the last drawing (None: no such page)
+        self.option_first = 0
+        self._option_next: int | None = None
+        self._option_prev: int | None = None
+        #: the options the page was drawn for (a new prompt starts at its first option)
+        self._options_key: Any = None
+        #: the page of a long screen shown (the board, the lobby, a replay), how many, and which screen that was
+        self.screen_page = 1
+        self._screen_pages = 1
+        self._paged: str | None = None
+        #: on a terminal the notice stays on screen until the next line typed (redraws every second keep it)
+        self.shown_notice = ""
+        #: the terminal's size at the last drawing in place without prompt_toolkit (a change is redrawn)
+        self._size: tuple[int, int] | None = None
         self.room: str | None = None
         #: the lobby as numbered on screen (numbers must not shift under the user's fingers)
         self.listed: list[dict[str, Any]] = []
@@ -250,8 +283,11 @@ class Interactive:
         forward = asyncio.create_task(self._forward_lines())
         ticker = asyncio.create_task(self._tick()) if self.console.is_terminal else None
         in_place = self.console.is_terminal
-        if in_place:
+        if in_place and not self.full:
             self.console.set_alt_screen(True)  # the screen is redrawn in place, the shell's screen kept
+        said = getattr(self.session, "say", None)
+        if in_place and said is not None:
+            self.session.say = self._said  # a line printed over the screen would garble it: a notice instead
         try:
             await self.session.watch_lobby()
             if self.session.rooms:
@@ -276,8 +312,12 @@ class Interactive:
             while True:
                 kind, arg = await self.session.events.get()
                 if kind == "line":
+                    self.shown_notice = ""
                     if arg is None or not await self.on_line(self._typed(str(arg))):
                         return 0
+                    dirty = True
+                elif kind == "key":  # turning a page keeps the notice
+                    await self.on_key(str(arg))
                     dirty = True
                 elif kind == "update":
                     updated = self.session.view(str(arg))
@@ -305,6 +345,8 @@ class Interactive:
                     view = self.session.view(self.room) if self.room else None
                     timed = view and (view.get("clock") or self._countdown(view) is not None)
                     dirty = dirty or bool(timed and self.replay is None)
+                    if not self.full and self._size is not None and tuple(self.console.size) != self._size:
+                        dirty = True  # the terminal was resized: laid out anew
                 elif kind == "push":
                     dirty = self._on_push(arg) or dirty
                 elif kind == "closed" and arg is self.session.client:  # skip stale events of replaced clients
@@ -315,7 +357,11 @@ class Interactive:
                     dirty = False
         finally:
             self._set_hidden(False)
-            if in_place:
+            if said is not None:
+                self.session.say = said
+            if self.full:
+                await self.prompt.stop()
+            elif in_place:
                 self.console.set_alt_screen(False)
             forward.cancel()
             if self._games_timer is not None:
@@ -367,26 +413,164 @@ class Interactive:
     def show(self) -> None:
         """Redraw the current screen: the room's view and options, or the lobby and its menu.
 
-        On a terminal the screen is drawn in place (cursor home, each line cleared, the rest erased), not
-        printed below the last one; elsewhere (a pipe, a test's console) it is printed.
+        On a terminal the screen is laid out for the terminal's size (`screen`): prompt_toolkit's full screen asks
+        for it, else it is drawn in place (cursor home, each line cleared, the rest erased), not printed below the
+        last one; elsewhere (a pipe, a test's console) the whole screen is printed.
         """
         if not self.console.is_terminal:
             self.console.clear()
             self._print_screen()
             return
-        with self.console.capture() as cap:
-            self._print_screen()
-        screen = cap.get()
+        if self.notice:
+            self.shown_notice, self.notice = self.notice, ""
+        if self.full:
+            self.prompt.refresh()
+            return
+        width, height = self.console.size
+        self._size = (width, height)
+        screen = self.screen(width, height - 1)  # the last row for the line typed
+        out = self.console.file
+        out.write("\x1b[H" + "".join(line + "\x1b[K\n" for line in screen.split("\n")) + "\x1b[J")
+        out.flush()
 
-        def paint() -> None:
-            out = self.console.file
-            out.write("\x1b[H" + screen.replace("\n", "\x1b[K\n") + "\x1b[J")
-            out.flush()
+    def key(self, name: str) -> None:
+        """A key of the terminal's full screen (`board`: F2, `next`: PgDn, `prev`: PgUp), handled in the loop."""
+        self.session.events.put_nowait(("key", name))
 
-        if self.prompt is not None:
-            self.prompt.draw(paint)
+    async def on_key(self, name: str) -> None:
+        if name == "board":
+            self._flip_board()
+        elif name in ("next", "prev"):
+            self._turn_page(1 if name == "next" else -1)
+
+    def _said(self, message: str) -> None:
+        """What the session says (reconnecting, a re-joined room) as the notice on a terminal."""
+        self.notice = message
+        self.show()
+
+    def _on_room_page(self) -> bool:
+        """Whether the room's page of options is on screen (not the board, the whole log, a replay or the lobby)."""
+        view = self.session.view(self.room) if self.room else None
+        return self.replay is None and view is not None and self.log_shown is None and self.page_of == "moves"
+
+    def _flip_board(self) -> None:
+        """F2 or `b`: from the room's page to the board page and back."""
+        view = self.session.view(self.room) if self.room else None
+        if self.replay is not None or view is None:
+            return
+        self.log_shown = None
+        self.page_of = "moves" if self.page_of == "board" else "board"
+        self.screen_page = 1
+
+    def _turn_page(self, step: int) -> None:
+        """PgDn or `n` (step 1), PgUp or `p` (-1): the next or previous page of what is on screen (the options, the
+        board, the whole log, the lobby, a replay)."""
+        if self._on_room_page():
+            turned = self._option_next if step > 0 else self._option_prev
+            if turned is not None:
+                self.option_first = turned
+        elif self.room and self.log_shown is not None and self.replay is None:
+            self.log_shown = max(1, self.log_shown + step)  # the next page is older
         else:
-            paint()
+            self.screen_page = max(1, min(self._screen_pages, self.screen_page + step))
+
+    # ---- the screen on a terminal, laid out for its size ----------------------------------
+
+    def screen(self, width: int, height: int) -> str:
+        """The screen at this size: ANSI text of at most `height` lines. A room shows its page of options (whose
+        turn, the clock, your resources, the options in pages); every other screen (the board, the whole log, the
+        lobby, a replay) is shown in pages, its question and notice under every page."""
+        color = self.console.color_system if self.console.is_terminal else None
+        draw = Drawer(width, color)
+        view = self.session.view(self.room) if self.room else None
+        if self._on_room_page() and view is not None:
+            return "\n".join(self._room_page(draw, view, height))
+        kind = "replay" if self.replay is not None else "log" if self.log_shown is not None and view else "board"
+        kind = kind if view is not None or self.replay is not None else "lobby"
+        if kind != self._paged:
+            self._paged, self.screen_page = kind, 1
+        parts = self._screen_parts(height)
+        pinned = [line for part in self._pinned() for line in draw.lines(part)]
+        if kind == "board":
+            pinned += draw.lines(Text(_(BOARD_PAGE_HELP), style="dim"))
+        lines, self.screen_page, self._screen_pages = paged(
+            draw, draw.lines(Group(*parts)), height, self.screen_page, pinned
+        )
+        return "\n".join(lines)
+
+    def _pinned(self) -> list[RenderableType]:
+        """The question asked and the notice: under every page."""
+        out: list[RenderableType] = []
+        if self.pending is not None:
+            out.append(Text(self._question(), style="bold yellow"))
+        if self.shown_notice:
+            out.append(Text(self.shown_notice, style="yellow"))
+        return out
+
+    def _room_page(self, draw: Drawer, view: dict[str, Any], height: int) -> list[str]:
+        """The room's page: the header, whose turn, the clock and your resources always; the options in pages."""
+        assert self.room is not None
+        public.gather_log(self.logs.setdefault(self.room, {}), view)
+        r = renderer_for(view.get("game"))
+        top: list[RenderableType | None] = [r.header(view)]
+        if view.get("closed") == "moderator":
+            top.append(Text(_(MODERATOR_CLOSED).format(message=view.get("closed_message") or ""), style="bold red"))
+        if view.get("closed") == "timeout":
+            top.append(Text(timeout_sentence(view.get("closed_message")), style="bold red"))
+        top.append(self._part(r.turn_block, view))
+        rule = rule_text(view)
+        top.append(Text(rule) if rule is not None else None)
+        countdown = self._countdown(view)
+        top.append(Text(countdown, style="bold") if countdown is not None else None)
+        top.append(public.clock_line(view))
+        url = getattr(self.session, "url", None)
+        if view.get("status") == "waiting" and url:
+            link = public.invite_link(url, self.room, self.session.invite_of(self.room))
+            top.append(Text(_("Invite link: {link}").format(link=link)))
+        middle: list[Block] = []
+        if view.get("status") == "waiting":
+            middle.append(Block(draw.lines(seats_table(view))))
+        if view.get("result"):
+            middle.append(Block(draw.lines(self._part(r.result, view))))
+        middle.append(Block(draw.lines(self._part(r.now, view))))
+        if view.get("status") != "waiting":
+            middle.append(Block(draw.lines(self._part(r.recent, view)), keep="bottom"))
+        middle.append(Block(draw.lines(public.chat_lines(self.chats(self.room))), keep="bottom"))
+        question, labels, undo = prompt_parts(view)
+        if self._is_my_move(view):
+            question = Text.assemble((_("Your move"), "bold reverse"), " ", question)
+        key = (self.room, tuple(labels))
+        if key != self._options_key:
+            self._options_key, self.option_first = key, 0
+        after: list[RenderableType | None] = [undo]
+        if view.get("you") is None and view.get("status") == "waiting":
+            after.append(Text(_("A seat is free: t takes it."), style="bold"))
+        if self._rematch_offer():
+            after.append(Text(_("A rematch is open: r joins it."), style="bold"))
+        bottom = [*self._pinned(), Text(_(MOVES_HELP), style="dim")]
+        page = room_page(
+            draw,
+            height,
+            top=top,
+            yours=self._part(r.yours, view),
+            middle=middle,
+            question=question,
+            labels=labels,
+            after=after,
+            bottom=bottom,
+            first=self.option_first,
+        )
+        self.option_first = page.shown[0] if page.shown else 0
+        self._option_next, self._option_prev = page.next_first, page.prev_first
+        return page.lines
+
+    @staticmethod
+    def _part(make: Any, view: dict[str, Any]) -> RenderableType | None:
+        """A part of the room's page from the game's renderer (None when the view lacks what it needs)."""
+        try:
+            return make(view)  # type: ignore[no-any-return]
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            return None
 
     def chats(self, room: str | None) -> list[dict[str, Any]]:
         """The chat lines this connection holds for a room (None: the lobby), oldest first; none of a player blocked
@@ -417,66 +601,79 @@ class Interactive:
         return False
 
     def _print_screen(self) -> None:
+        """The whole screen printed (a pipe, a test's console), its question and notice last."""
+        for part in self._screen_parts(None):
+            self.console.print(part)
+        if self.pending is not None:
+            self.console.print(Text(self._question(), style="bold yellow"))
+        if self.notice:
+            self.console.print(Text(self.notice, style="yellow"))
+            self.notice = ""
+
+    def _screen_parts(self, height: int | None) -> list[RenderableType]:
+        """What the whole screen shows, in order (without the question asked and the notice): a replay, the whole
+        log (in pages of what fits `height`), the room's view with everything around it, or the lobby."""
+        parts: list[RenderableType] = []
         view = self.session.view(self.room) if self.room else None
         if self.replay is not None:
-            self.console.print(public.render_replay(self.replay))
-            self.console.print(Text(_(REPLAY_HELP), style="dim"))
+            parts.append(public.render_replay(self.replay))
+            parts.append(Text(_(REPLAY_HELP), style="dim"))
         elif self.room and view is not None and self.log_shown is not None:
             public.gather_log(self.logs.setdefault(self.room, {}), view)
-            size = max(5, self.console.height - 4) if self.console.is_terminal else None
-            self.console.print(public.log_page(self.logs[self.room], self.log_shown, size))
-            self.console.print(Text(_(LOG_HELP), style="dim"))
+            size = max(5, height - 4) if height is not None else None
+            parts.append(public.log_page(self.logs[self.room], self.log_shown, size))
+            parts.append(Text(_(LOG_HELP), style="dim"))
         elif self.room and view is not None:
             public.gather_log(self.logs.setdefault(self.room, {}), view)
-            self.console.print(render_view(view))
+            parts.append(render_view(view))
             if view.get("closed") == "moderator":
                 closed = _(MODERATOR_CLOSED).format(message=view.get("closed_message") or "")
-                self.console.print(Text(closed, style="bold red"))
+                parts.append(Text(closed, style="bold red"))
             if view.get("closed") == "timeout":
-                self.console.print(Text(timeout_sentence(view.get("closed_message")), style="bold red"))
+                parts.append(Text(timeout_sentence(view.get("closed_message")), style="bold red"))
             rule = rule_text(view)
             if rule is not None:
-                self.console.print(Text(rule))
+                parts.append(Text(rule))
             countdown = self._countdown(view)
             if countdown is not None:
-                self.console.print(Text(countdown, style="bold"))
+                parts.append(Text(countdown, style="bold"))
             clock = public.clock_line(view)
             if clock is not None:
-                self.console.print(clock)
+                parts.append(clock)
             rated = public.ratings_line(view) if view.get("status") != "waiting" else None  # waiting: in the seats
             if rated is not None:
-                self.console.print(rated)
+                parts.append(rated)
             url = getattr(self.session, "url", None)
             if view.get("status") != "finished" and url:
                 link = public.invite_link(url, self.room, self.session.invite_of(self.room))
-                self.console.print(Text(_("Invite link: {link}").format(link=link)))
+                parts.append(Text(_("Invite link: {link}").format(link=link)))
             chat = public.chat_lines(self.chats(self.room))
             if chat is not None:
-                self.console.print(chat)
+                parts.append(chat)
             if self._is_my_move(view):
-                self.console.print(Text(_("Your move"), style="bold reverse"))
-            self.console.print(render_prompt(view))
+                parts.append(Text(_("Your move"), style="bold reverse"))
+            parts.append(render_prompt(view))
             if view.get("you") is None and view.get("status") == "waiting":
-                self.console.print(Text(_("A seat is free: t takes it."), style="bold"))
+                parts.append(Text(_("A seat is free: t takes it."), style="bold"))
             rematch = self._rematch_offer()
             if rematch:
-                self.console.print(Text(_("A rematch is open: r joins it."), style="bold"))
-            self.console.print(Text(_(ROOM_HELP), style="dim"))
-            self.console.print(Text(_(ROOM_MORE), style="dim"))
-            self.console.print(Text(_(MODERATION_HELP), style="dim"))
-            self.console.print(Text(_(HOST_HELP), style="dim"))
-            self.console.print(Text(_(ROOM_TURN_HELP), style="dim"))
+                parts.append(Text(_("A rematch is open: r joins it."), style="bold"))
+            parts.append(Text(_(ROOM_HELP), style="dim"))
+            parts.append(Text(_(ROOM_MORE), style="dim"))
+            parts.append(Text(_(MODERATION_HELP), style="dim"))
+            parts.append(Text(_(HOST_HELP), style="dim"))
+            parts.append(Text(_(ROOM_TURN_HELP), style="dim"))
         else:
             self.room = None
             client = self.session.client
             self.listed = list(client.lobby) if client is not None else []
             held = [r for r, watching in self.session.rooms.items() if not watching]
-            self.console.print(render_lobby(self.listed, held))
+            parts.append(render_lobby(self.listed, held))
             if self.panel == "history" and self.history is not None:
-                self.console.print(public.history_table(self.history))
+                parts.append(public.history_table(self.history))
             elif self.panel == "board" and self.board is not None:
                 board = self.board
-                self.console.print(
+                parts.append(
                     public.ratings_table(
                         str(board.get("game")),
                         board.get("players") or [],
@@ -486,36 +683,32 @@ class Interactive:
                         page=int(board.get("page") or 1),
                     )
                 )
-                self.console.print(Text(_(BOARD_HELP), style="dim"))
+                parts.append(Text(_(BOARD_HELP), style="dim"))
             elif self.panel == "player" and self.player_page is not None:
-                self.console.print(public.player_table(self.player_page, you=self.session.player))
+                parts.append(public.player_table(self.player_page, you=self.session.player))
             elif self.panel == "devices" and self.devices is not None:
-                self.console.print(devices_table(self.devices))
+                parts.append(devices_table(self.devices))
             elif self.panel == "signals" and self.signals is not None:
-                self.console.print(signals_table(self.signals))
+                parts.append(signals_table(self.signals))
             elif self.panel == "games" and self.games is not None:
-                self.console.print(games_table(self.games))
+                parts.append(games_table(self.games))
                 if self.games:
-                    self.console.print(Text(_("open N: play game N of this list"), style="dim"))
+                    parts.append(Text(_("open N: play game N of this list"), style="dim"))
             chat = public.chat_lines(self.chats(None))
             if chat is not None:
-                self.console.print(chat)
-            self.console.print(Text(_(LOBBY_MENU), style="bold"))
-            self.console.print(Text(_(LOBBY_MORE), style="dim"))
-            self.console.print(Text(_(TURN_HELP), style="dim"))
-            self.console.print(Text(_(MODERATION_HELP), style="dim"))
+                parts.append(chat)
+            parts.append(Text(_(LOBBY_MENU), style="bold"))
+            parts.append(Text(_(LOBBY_MORE), style="dim"))
+            parts.append(Text(_(TURN_HELP), style="dim"))
+            parts.append(Text(_(MODERATION_HELP), style="dim"))
             welcome = getattr(self.session, "welcome", None) or {}
             name = str(welcome.get("name") or getattr(self.session, "name", ""))
             account = _(ACCOUNT_HELP) if welcome.get("account") else _(GUEST_HELP)
-            self.console.print(Text(account.format(name=name), style="dim"))
+            parts.append(Text(account.format(name=name), style="dim"))
             if welcome.get("account"):
-                self.console.print(Text(_(ACCOUNT_MORE), style="dim"))
-                self.console.print(Text(_(NOTIFY_HELP), style="dim"))
-        if self.pending is not None:
-            self.console.print(Text(self._question(), style="bold yellow"))
-        if self.notice:
-            self.console.print(Text(self.notice, style="yellow"))
-            self.notice = ""
+                parts.append(Text(_(ACCOUNT_MORE), style="dim"))
+                parts.append(Text(_(NOTIFY_HELP), style="dim"))
+        return parts
 
     def _question(self) -> str:
         assert self.pending is not None
@@ -583,6 +776,9 @@ class Interactive:
                 return True
             if self.room is not None and self.log_shown is not None:
                 word, _sep, rest = line.partition(" ")
+                if word.lower() in ("n", "next", "p", "prev", "previous"):
+                    self._turn_page(1 if word.lower() in ("n", "next") else -1)
+                    return True
                 self.log_shown = int(rest) if word == "log" and rest.strip().isdigit() else None
                 return True
             if self.room is not None:
@@ -633,6 +829,9 @@ class Interactive:
     def _ring(self) -> None:
         """The terminal's bell, once (not with `bell off` or `--no-bell`)."""
         if not self.bell:
+            return
+        if self.full:
+            self.prompt.bell()
             return
 
         def ring() -> None:
@@ -1311,6 +1510,7 @@ class Interactive:
     async def _enter(self, room: str, *, spectate: bool) -> None:
         seat = await self.session.join(room, spectate=spectate)
         self.room = room
+        self.page_of = "moves"
         self._look(room, signal=False)
         self.notice = (self.notice + " " if self.notice else "") + (
             _("Watching room {room}.").format(room=room)
@@ -1434,6 +1634,12 @@ class Interactive:
         word = line.lower()
         if word in ("q", "quit", "exit"):
             return False
+        if word in ("b", "board") or (word == "" and self.page_of == "board"):
+            self._flip_board()
+            return True
+        if word in ("n", "next", "p", "prev", "previous"):
+            self._turn_page(1 if word in ("n", "next") else -1)
+            return True
         if word in ("t", "take"):
             await self._enter(self.room, spectate=False)
             return True
@@ -1460,11 +1666,13 @@ class Interactive:
             return True
         if word == "log":
             self.log_shown = 1
+            self.page_of = "moves"
             return True
         if word in ("s", "sync"):
             await self.session.c.sync(self.room)
             return True
         if word in ("l", "leave"):
+            self.page_of = "moves"
             room, self.room = self.room, None
             await self.session.leave(room)
             await self.session.c.request("list_rooms")
@@ -1483,6 +1691,7 @@ class Interactive:
             self.notice = _("Choose an option from 1 to {n}.").format(n=len(options))
         else:
             move = options[n - 1]
+            self.page_of = "moves"  # from the board page too: the move's outcome is on the room's page
             try:
                 await self.session.c.move(self.room, move)
             except ServerError as err:

@@ -2,8 +2,9 @@
 
 Owns: the renderer registry by game id (one `GameRenderer` per game, discovered from the modules of
 `clients.cli.games`), the generic fallback for any game (seats, status, result, a compact dump of
-`public`, moves shown as compact JSON), the lobby table, the numbered option list, the mark of a log event a
-turn clock's move added (v1.2 `clock_moves`), and `to_text` for tests and logs.
+`public`, moves shown as compact JSON), the lobby table, the numbered option list (and its parts: the question, the
+labels, the undo line), the hooks for what a small terminal always shows of a game (`turn_block`, `yours`, `now`,
+`recent`), the mark of a log event a turn clock's move added (v1.2 `clock_moves`), and `to_text` for tests and logs.
 Must not: do I/O, talk to the server or decide rules. A renderer reads the view it is given and nothing
 else, so a new game adds one module under `clients/cli/games/` and nothing else changes.
 """
@@ -164,6 +165,24 @@ class GameRenderer:
         """The prompt's question in the client's language, from the view's structure; None: the server's text."""
         return None
 
+    # ---- what a small screen always shows (the terminal's room page; the whole view is a page to flip to) -----
+
+    def turn_block(self, view: View) -> RenderableType | None:
+        """Whose turn it is and what is going on, in a line or two (None: the game does not say)."""
+        return None
+
+    def yours(self, view: View) -> RenderableType | None:
+        """The viewer's own resources in a few lines (None for a spectator, or a game that does not say)."""
+        return None
+
+    def now(self, view: View) -> RenderableType | None:
+        """The choices being made now by anybody (e.g. a draft's offer), or None."""
+        return None
+
+    def recent(self, view: View) -> RenderableType | None:
+        """The last events in words (None: the game has no log panel)."""
+        return None
+
     def label(self, view: View, option: Move) -> str:
         """One option of the prompt in words; the generic one is the move as compact JSON."""
         return compact(option)
@@ -241,26 +260,37 @@ def option_labels(view: View) -> list[str]:
     return [option_label(view, o) for o in prompt.get("options") or []]
 
 
-def render_prompt(view: View) -> RenderableType:
-    """The prompt's text and its options numbered from 1 (and `u` while the prompt offers undo, v1.2), or what the
-    viewer is waiting for (nothing to do in a room the server closed, v1.2 `closed`, even when its view still holds
-    a prompt)."""
+def prompt_parts(view: View) -> tuple[Text, list[str], Text | None]:
+    """The prompt's question (or what the viewer is waiting for: nothing to do in a room the server closed, v1.2
+    `closed`, even when its view still holds a prompt), its options in words, and the undo line while the prompt
+    offers undo (v1.2; else None)."""
     prompt = view.get("prompt")
     if view.get("result") or (view.get("closed") and view.get("status") == "finished"):
-        return Text(_("The game is over."), style="bold")
+        return Text(_("The game is over."), style="bold"), [], None
     if not prompt:
         if view.get("you") is None:
-            return Text(_("You are watching."), style="dim")
+            return Text(_("You are watching."), style="dim"), [], None
         if view.get("status") == "waiting":
-            return Text(_("Waiting for the seats to fill…"), style="dim")
-        return Text(_("Waiting for the other players…"), style="dim")
+            return Text(_("Waiting for the seats to fill…"), style="dim"), [], None
+        return Text(_("Waiting for the other players…"), style="dim"), [], None
     asked = renderer_for(view.get("game")).prompt_text(view)
-    lines = Text(asked or str(prompt.get("text", _("Your move."))), style="bold")
-    for i, label in enumerate(option_labels(view), 1):
+    question = Text(asked or str(prompt.get("text", _("Your move."))), style="bold")
+    offered = prompt.get("undo") and view.get("you") is not None
+    undo = Text("  " + _(UNDO_HELP), style="bold yellow") if offered else None
+    return question, option_labels(view), undo
+
+
+def render_prompt(view: View) -> RenderableType:
+    """The prompt's text and its options numbered from 1 (and `u` while the prompt offers undo, v1.2), or what the
+    viewer is waiting for."""
+    question, labels, undo = prompt_parts(view)
+    lines = question.copy()
+    for i, label in enumerate(labels, 1):
         lines.append(f"\n  {i:>3}) ", style="cyan")
         lines.append(label)
-    if prompt.get("undo") and view.get("you") is not None:
-        lines.append("\n  " + _(UNDO_HELP), style="bold yellow")
+    if undo is not None:
+        lines.append("\n")
+        lines.append_text(undo)
     return lines
 
 

@@ -190,7 +190,10 @@ def test_the_other_choices_read_as_words() -> None:
         "Use the pair of 3s for 1 gold": {"a": "pair", "value": 3},
         "Deliver your caravan's goods": {"a": "deliver"},
         "Move your caravan to Lhasa": {"a": "haul", "to": "lhasa"},
-        "Play Gantulga Od": {"a": "character", "character": "gantulga"},
+        (
+            "Play Gantulga Od: Only the 1-die Travel space; pays no coins or camels for"
+            " routes (jade and seals still), on every movement."
+        ): {"a": "character", "character": "gantulga"},  # named with its ability
     }
     for expected, option in words.items():
         assert option_label(view, option) == expected

@@ -553,10 +553,14 @@ async def test_the_terminal_prompt_hides_a_password_and_keeps_it_out_of_the_hist
             pipe.send_text("password\r")
             assert await asyncio.wait_for(lines.get(), 5) == "password"
             prompt.set_hidden(True)
-            pipe.send_text(PASSWORD + "\r")
+            pipe.send_text(PASSWORD)  # the full screen shows the line being typed as stars (then Enter empties it)
+            await until(lambda: "*" * 5 in out.getvalue(), timeout=5, what="the stars")
+            pipe.send_text("\r")
             assert await asyncio.wait_for(lines.get(), 5) == PASSWORD
             prompt.set_hidden(False)
-            pipe.send_text("devices\r")
+            pipe.send_text("devices")
+            await until(lambda: "devices" in out.getvalue(), timeout=5, what="the line typed")
+            pipe.send_text("\r")
             assert await asyncio.wait_for(lines.get(), 5) == "devices"
         finally:
             if prompt.task is not None:

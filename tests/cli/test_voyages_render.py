@@ -211,7 +211,10 @@ def test_the_other_pending_choices_read_as_words() -> None:
         "Move your trading post from Moscow": {"a": "relocate", "from": 2},
         "Give 1 silk for 2 camels": {"a": "trade", "give": "silk"},
         "Decline the new contract": {"a": "decline"},
-        "Play Wilhelm von Rubruk": {"a": "character", "character": "wilhelm"},
+        (
+            "Play Wilhelm von Rubruk: 11 trading posts (+10 VP if all are placed); places a post"
+            " in every city moved through."
+        ): {"a": "character", "character": "wilhelm"},  # named with its ability
     }
     view["public"]["pending"] = [{"seat": 0, "kind": "column", "res": "silk", "max": 4}]
     for expected, option in words.items():

@@ -347,8 +347,19 @@ class DiceRenderer(LogRenderer):
         raise NotImplementedError
 
     def asking_head(self, view: View, board: Any) -> Text:
-        """What is offered to everybody before the pending choices (the characters of a draft)."""
-        return Text()
+        """What is offered to everybody before the pending choices: the characters of a draft, each with its
+        ability."""
+        text = Text()
+        draft = (view.get("public") or {}).get("draft")
+        if draft and draft.get("offer"):
+            text.append(w("w.charsOffered") + ":", style="bold")
+            for cid in draft["offer"]:
+                text.append("\n  ")
+                text.append(board.character(cid), style="bold")
+                ability = board.ability(cid)
+                if ability:
+                    text.append(": " + ability)
+        return text
 
     def pending_words(self, view: View, board: Any, item: dict[str, Any], who: str) -> str | None:
         """A pending item of this game's own kinds in words (None: the common words)."""
@@ -431,8 +442,11 @@ class DiceRenderer(LogRenderer):
         public = view.get("public") or {}
         a = option.get("a")
         die = option_die(option)
-        if a == "character":
-            return w("w.opt.character", name=board.character(str(option["character"])))
+        if a == "character":  # named with its ability: the draft is chosen from the options
+            cid = str(option["character"])
+            ability = board.ability(cid)
+            named = w("w.opt.character", name=board.character(cid))
+            return f"{named}: {ability}" if ability else named
         if a == "space":
             return self.space_label(view, option, board, me)
         if a == "die":
@@ -498,6 +512,40 @@ class DiceRenderer(LogRenderer):
         parts.append(self.log(view))
         return Group(*parts)
 
+    def turn_block(self, view: View) -> RenderableType | None:
+        public = view.get("public") or {}
+        return self.turn_line(view) if self.board_key in public and "players" in public else None
+
+    def now(self, view: View) -> RenderableType | None:
+        public = view.get("public") or {}
+        if self.board_key not in public or "players" not in public or view.get("result"):
+            return None
+        options = (view.get("prompt") or {}).get("options") or []
+        drafting = any(o.get("a") == "character" for o in options)  # the options name the characters offered
+        asked = self.asking(view, head=not drafting)
+        return asked if asked.plain.strip() else None
+
+    def yours(self, view: View) -> RenderableType | None:
+        """The viewer's character, resources and dice in a line, then what they hold (contracts, ...)."""
+        public = view.get("public") or {}
+        me = my_player(view)
+        if me is None or self.board_key not in public:
+            return None
+        board = self.board(public)
+        seat = me.get("seat")
+        s = seat if isinstance(seat, int) else int(view.get("you") or 0)
+        text = Text(seat_name(view, s), style=seat_style(s))
+        if me.get("character"):
+            text.append(" · " + board.character(me.get("character")))
+        text.append(" · " + ", ".join(self.words.amount(k, int(me.get(k, 0) or 0)) for k in self.resources))
+        if me.get("dice"):
+            text.append(" · ")
+            text.append_text(dice_text(me.get("dice"), s))
+        text.append("\n")
+        text.append(_(self.held_title), style="bold")
+        text.append(self.held_words(view, board, me))
+        return text
+
     def turn_line(self, view: View) -> Text:
         """Round, phase, whose turn, the first player and the black dice left."""
         public = view["public"]
@@ -516,11 +564,11 @@ class DiceRenderer(LogRenderer):
         text.append("  " + black)
         return text
 
-    def asking(self, view: View) -> Text:
-        """What the pending choices are (public), one line each."""
+    def asking(self, view: View, *, head: bool = True) -> Text:
+        """What is offered to everybody (`head`) and what the pending choices are (public), one line each."""
         public = view["public"]
         board = self.board(public)
-        text = self.asking_head(view, board)
+        text = self.asking_head(view, board) if head else Text()
         for item in public.get("pending") or []:
             who = seat_name(view, item.get("seat"))
             what = self.pending_words(view, board, item, who)

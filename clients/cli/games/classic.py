@@ -235,6 +235,18 @@ class ClassicRenderer(LogRenderer):
             parts.append(self.hand(view))
         return Group(*parts)
 
+    def turn_block(self, view: View) -> RenderableType | None:
+        if "board" not in (view.get("public") or {}):
+            return None
+        spin = self.spin_line(view)
+        return self.turn_line(view) if spin is None else Group(self.turn_line(view), spin)
+
+    def yours(self, view: View) -> RenderableType | None:
+        """The viewer's cards by colour in a line, money and total, the colours for the win and the mission."""
+        if view.get("private") is None or "board" not in (view.get("public") or {}):
+            return None
+        return self.hand(view, short=True)
+
     def turn_line(self, view: View) -> Text:
         """Round, whose turn, what they are doing, the winning total and the trading visit."""
         public = view["public"]
@@ -416,8 +428,9 @@ class ClassicRenderer(LogRenderer):
             )
         return t
 
-    def hand(self, view: View) -> Text:
-        """The viewer's own cards, money, total, colours for the win, mission and private notices."""
+    def hand(self, view: View, *, short: bool = False) -> Text:
+        """The viewer's own cards, money, total, colours for the win, mission and private notices (`short`: the cards
+        in one line, without the note on the total)."""
         public = view.get("public") or {}
         private = view.get("private") or {}
         you = view.get("you")
@@ -425,19 +438,27 @@ class ClassicRenderer(LogRenderer):
         hand: list[str] = list(private.get("hand") or [])
         worth = sum(card_value(c) for c in hand)
         text = Text(_("Your hand ({n} cards, worth {worth})").format(n=len(hand), worth=worth), style="bold")
+        if short:
+            text.append(":", style="bold")
         by_colour: dict[str, list[str]] = {}
         for card in hand:
             by_colour.setdefault(card_parts(card)[0], []).append(card)
-        for colour in [c for c in CARD_STYLES if c in by_colour] + sorted(c for c in by_colour if c not in CARD_STYLES):
+        colours = [c for c in CARD_STYLES if c in by_colour] + sorted(c for c in by_colour if c not in CARD_STYLES)
+        for i, colour in enumerate(colours):
             values = sorted((card_parts(c)[1] for c in by_colour[colour]), key=lambda v: -int(v) if v.isdigit() else 0)
             counts: dict[str, int] = {}
             for v in values:
                 counts[v] = counts.get(v, 0) + 1
-            text.append("\n  ")
-            text.append(f"{colour_name(colour):<10}", style=CARD_STYLES.get(colour, ""))
+            if short:
+                text.append(" " if i == 0 else "; ")
+                text.append(colour_name(colour), style=CARD_STYLES.get(colour, ""))
+                text.append(" ")
+            else:
+                text.append("\n  ")
+                text.append(f"{colour_name(colour):<10}", style=CARD_STYLES.get(colour, ""))
             text.append(", ".join(v if n == 1 else f"{v} ×{n}" for v, n in counts.items()))
         if not hand:
-            text.append("\n  " + _("(no cards)"), style="dim")
+            text.append((" " if short else "\n  ") + _("(no cards)"), style="dim")
         money = me.get("money", "?")
         total, target = private.get("total", "?"), public.get("target", "?")
         text.append(
@@ -446,9 +467,10 @@ class ClassicRenderer(LogRenderer):
                 money=money, total=total, target=target
             )
         )
-        text.append(" " + _("(money + cards + 240 per Golden Table and Secret of the East)."))
+        if not short:
+            text.append(" " + _("(money + cards + 240 per Golden Table and Secret of the East)."))
         counts_win = {c: len(by_colour.get(c, [])) for c in ("turquoise", "yellow", "green")}
-        text.append("\n" + _("Colours for the win (1 or 2 each):") + " ")
+        text.append(("  " if short else "\n") + _("Colours for the win (1 or 2 each):") + " ")
         ok, no = " " + _("ok"), " " + _("(no)")
         text.append(", ".join(f"{colour_name(c)} {n}" + (ok if 1 <= n <= 2 else no) for c, n in counts_win.items()))
         mission = private.get("mission")

@@ -19,6 +19,9 @@ class LogRenderer(GameRenderer):
     #: how many of the latest events the panel shows
     log_shown = 10
 
+    def recent(self, view: View) -> Text | None:
+        return self.log(view)
+
     def log(self, view: View) -> Text:
         """The last few log events in words."""
         events = (view.get("public") or {}).get("log") or []

@@ -193,6 +193,37 @@ class ExpeditionRenderer(LogRenderer):
         parts.append(self.log(view))
         return Group(*parts)
 
+    def turn_block(self, view: View) -> RenderableType | None:
+        return self.turn_line(view) if "track" in (view.get("public") or {}) else None
+
+    def yours(self, view: View) -> RenderableType | None:
+        """The viewer's hand in a line or two (grouped by colour), their gold and the cards picked so far."""
+        private = view.get("private")
+        if private is None or "track" not in (view.get("public") or {}):
+            return None
+        hand: list[str] = list(private.get("hand") or [])
+        text = Text(_("Your hand ({n} cards)").format(n=len(hand)) + ":", style="bold")
+        for i, (colour, kinds) in enumerate(hand_groups(hand)):
+            text.append(" " if i == 0 else "; ")
+            text.append(w_or(f"w.ex.colour.{colour}", colour), style=CARD_STYLES.get(colour, ""))
+            named = [(w_or(f"w.ex.kind.{k}", k), n) for k, n in kinds]
+            text.append(" " + ", ".join(k if n == 1 else f"{k} ×{n}" for k, n in named))
+        if not hand:
+            text.append(" " + _("(no cards)"), style="dim")
+        if "gold" in private:
+            values = private.get("chest_values") or {}
+            worth = [v for v, n in sorted(values.items()) for _ in range(int(n))]
+            chests = " " + _("(chests worth {values})").format(values=", ".join(worth)) if worth else ""
+            text.append("   " + _("your gold: {n}").format(n=private["gold"]) + chests)
+        picking = private.get("picking")
+        if picking:
+            public = view.get("public") or {}
+            cards = ", ".join(card_name(str(c)) for c in picking.get("cards") or []) or _("none yet")
+            colour = figure_colour(public, picking.get("fig"))
+            fig = w("w.ex.figure", colour=w_or(f"w.ex.colour.{colour}", colour))
+            text.append("\n" + _("Paying for the {figure}, picked: {cards}").format(figure=fig, cards=cards))
+        return text
+
     def turn_line(self, view: View) -> Text:
         """Whose turn, which phase, Kantshou's state and what moved this turn."""
         public = view["public"]

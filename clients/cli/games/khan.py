@@ -356,14 +356,6 @@ class KhanRenderer(shared.DiceRenderer):
         first = w("w.kh.cli.first", who=seat_name(view, public.get("first")))
         return first, w("w.kh.cli.black", n=len(public.get("black_dice") or []))
 
-    def asking_head(self, view: View, board: Board) -> Text:
-        text = Text()
-        draft = view["public"].get("draft")
-        if draft and draft.get("offer"):
-            text.append(w("w.charsOffered") + ": ", style="bold")
-            text.append(", ".join(board.character(c) for c in draft["offer"]))
-        return text
-
     def pending_words(self, view: View, board: Board, item: dict[str, Any], who: str) -> str | None:
         kind = str(item.get("kind"))
         space = board.space(str(item.get("space")))

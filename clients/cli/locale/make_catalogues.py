@@ -2633,6 +2633,30 @@ T: dict[str, dict[str, str]] = {
         "it": "Hai ritirato le scelte di questo turno.",
         "es": "Retiraste lo que elegiste en este turno.",
     },
+    "number: move   n, p: more options   b or F2: the board, all commands   q: quit": {
+        "hu": "szám: lépés   n, p: további lehetőségek   b vagy F2: a tábla, minden parancs   q: kilépés",
+        "fi": "numero: siirto   n, p: lisää vaihtoehtoja   b tai F2: pelilauta, kaikki komennot   q: lopeta",
+        "it": "numero: mossa   n, p: altre opzioni   b o F2: il tabellone, tutti i comandi   q: chiudi",
+        "es": "número: jugada   n, p: más opciones   b o F2: el tablero, todas las órdenes   q: terminar",
+    },
+    "b, F2 or Enter: back to your options   n, p, PgDn, PgUp: turn the pages": {
+        "hu": "b, F2 vagy Enter: vissza a lehetőségeidhez   n, p, PgDn, PgUp: lapozás",
+        "fi": "b, F2 tai Enter: takaisin vaihtoehtoihisi   n, p, PgDn, PgUp: selaa sivuja",
+        "it": "b, F2 o Invio: torna alle tue opzioni   n, p, PgDn, PgUp: sfoglia le pagine",
+        "es": "b, F2 o Intro: volver a tus opciones   n, p, PgDn, PgUp: pasar las páginas",
+    },
+    "Options {first}–{last} of {n}: n or PgDn for more, p or PgUp back": {
+        "hu": "{first}–{last}. lehetőség, összesen {n}: n vagy PgDn: további, p vagy PgUp: vissza",
+        "fi": "Vaihtoehdot {first}–{last}/{n}: n tai PgDn lisää, p tai PgUp takaisin",
+        "it": "Opzioni {first}–{last} di {n}: n o PgDn per altre, p o PgUp per tornare",
+        "es": "Opciones {first}–{last} de {n}: n o PgDn para más, p o PgUp para volver",
+    },
+    "Page {page} of {pages}: PgDn and PgUp turn the pages": {
+        "hu": "{page}. oldal, összesen {pages}: PgDn és PgUp: lapozás",
+        "fi": "Sivu {page}/{pages}: PgDn ja PgUp selaavat sivuja",
+        "it": "Pagina {page} di {pages}: PgDn e PgUp sfogliano le pagine",
+        "es": "Página {page} de {pages}: PgDn y PgUp pasan las páginas",
+    },
 }
 
 
