@@ -6,7 +6,7 @@ and mission). Must not: look at hidden state (other hands, stack order, other mi
 Plan: buy cards at trading posts on the way east until it holds three 80-cards, bring them to Khanbaliq,
 go straight to its mission city, then trade until it holds the winning total with 1-2 cards each of
 turquoise, yellow and green, and go home to Venice. Moves end as close to the current goal as possible
-(distances count steps; route types change only at Venice and ports).
+(distances count steps; route types change only at Venice, ports and the post-ports Cambay and Maabar).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from server.games.classic.data import (
     POST,
     RANSOM_MONEY,
     ROUTES,
-    SWITCH_TYPES,
     TABLE_VALUE,
     TARGETS,
     VENICE,
@@ -34,6 +33,7 @@ from server.games.classic.data import (
     city_of_table,
     colour_of,
     reachable,
+    switches,
     value_of,
 )
 
@@ -47,7 +47,8 @@ POST_BONUS = 4
 
 @lru_cache(maxsize=64)
 def distances(targets: frozenset[str]) -> dict[tuple[str, str], int]:
-    """Steps from (node, route type) to the nearest target, changing route type only at Venice and ports."""
+    """Steps from (node, route type) to the nearest target, changing route type only at Venice, ports and
+    post-ports (`switches`)."""
     dist: dict[tuple[str, str], int] = {}
     todo: deque[tuple[str, str, int]] = deque((t, r, 0) for t in sorted(targets) for r in ROUTES)
     while todo:
@@ -55,7 +56,7 @@ def distances(targets: frozenset[str]) -> dict[tuple[str, str], int]:
         if (node, route) in dist:
             continue
         dist[(node, route)] = d
-        if NODES[node].type in SWITCH_TYPES:
+        if switches(node):
             todo.appendleft((node, ROUTES[1 - ROUTES.index(route)], d))
         for nb in ADJ[route][node]:
             if (nb, route) not in dist:
@@ -65,7 +66,7 @@ def distances(targets: frozenset[str]) -> dict[tuple[str, str], int]:
 
 def dist(targets: frozenset[str], node: str, route: str | None) -> int:
     table = distances(targets)
-    if route is None or NODES[node].type in SWITCH_TYPES:
+    if route is None or switches(node):
         return min(table.get((node, r), FAR) for r in ROUTES)
     return table.get((node, route), FAR)
 

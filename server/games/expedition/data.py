@@ -59,7 +59,15 @@ class Space:
 
 
 def _load_track() -> tuple[Space, ...]:
-    raw = json.loads(resources.files(__package__).joinpath("track.json").read_text(encoding="utf-8"))
+    return track_from(json.loads(resources.files(__package__).joinpath("track.json").read_text(encoding="utf-8")))
+
+
+def track_from(raw: dict[str, Any]) -> tuple[Space, ...]:
+    """The spaces of a track file, checked: its header must say it is house data and what it rests on, and the
+    fixed points of the rules (seed 000, decisions.md A) must hold."""
+    header = raw.get("_house_data")
+    assert isinstance(header, str) and header.startswith("HOUSE DATA"), "track.json must say it is HOUSE DATA"
+    assert "seed 000" in header and "decisions.md" in header, "the header names what the track rests on"
     spaces = tuple(
         Space(s["pos"], s.get("name"), s.get("req"), int(s.get("chest", 0)), s.get("score")) for s in raw["spaces"]
     )

@@ -15,8 +15,9 @@ being resolved go in front of that seat's items, so nested choices are answered 
 actions {"a":"fulfil"}, {"a":"improve"}, {"a":"bag"}, {"a":"reroll"}, {"a":"adjust"}, {"a":"black"},
 {"a":"tile"} (Filippo), {"a":"caravan"}, {"a":"deliver"} (Caravans), and {"a":"end"}.
 
-Payments: jade pays for any coin or camel the player lacks (jade is spent only for what coins and camels
-cannot cover). VP may be paid below zero (city card).
+Payments: jade may pay for any coin or camel (rulebook "Jade The Special Good"): every paying move is offered
+plain (jade only for what coins and camels cannot cover) and with a `jade` split for every other share the jade
+held allows (`jade_choices`). VP may be paid below zero (city card).
 """
 
 from __future__ import annotations
@@ -623,7 +624,11 @@ class Khan(core.DiceGame):
             tile = D.OFFER_TILES[state["offers"][BOOK_PILE[item["space"]]]]
             return [{"a": "offer", "i": i} for i, o in enumerate(tile["offers"]) if p["jade"] >= o["jade"]]
         if kind == "seal":
-            return [{"a": "seal", "seal": t} for t in self._seal_choices(p, item["low"])]
+            return [
+                with_jade({"a": "seal", "seal": t}, j)
+                for t in self._seal_choices(p, item["low"])
+                for j in jade_choices(p, item.get("cost", {}))
+            ]
         if kind == "travel":
             opts = self._step_options(state, seat, item)
             if item["moves"] > 0 or item["mode"] != "action":
@@ -655,7 +660,13 @@ class Khan(core.DiceGame):
                 {"a": "discard", "contract": item["contract"]},
             ]
         if kind == "times":
-            return [{"a": "times", "way": w, "n": n} for w, cap in enumerate(item["caps"]) for n in range(1, cap + 1)]
+            ways = self._card_ways(item["card"])
+            return [
+                with_jade({"a": "times", "way": w, "n": n}, j)
+                for w, cap in enumerate(item["caps"])
+                for n in range(1, cap + 1)
+                for j in jade_choices(p, _times(ways[w]["cost"], n))
+            ]
         if kind == "card":
             opts = [{"a": "city", "city": c} for c in self._bonus_cities(p) if c not in item["used"]]
             if item["used"]:
@@ -829,7 +840,8 @@ class Khan(core.DiceGame):
             self._gain(state, seat, D.OUTPOSTS[move["tile"]]["reward"])
         elif a == "caravan":
             state["caravan_routes"].remove(move["route"])
-            # "met": it or a figure has moved since the claim; only then may a meeting deliver it
+            # "met": the caravan has moved, or a figure ended a movement on it, since the claim; only then may a
+            # figure standing with it deliver it (seed 004: where a movement ends, never in passing)
             p["caravan"] = {"route": move["route"], "at": move["start"], "goods": [], "met": False}
             self._bump(state, "caravan_claim")
             self._log(state, {"ev": "caravan", "seat": seat, "route": move["route"], "at": move["start"]})
@@ -943,6 +955,8 @@ class Khan(core.DiceGame):
             self._push(state, seat, follow)
             self._gain(state, seat, offer["gain"])
         elif kind == "seal":
+            if item.get("cost"):
+                pay(p, item["cost"], move.get("jade"))
             p["seals"][move["seal"]] = "basic"
             self._bump(state, f"seal_{move['seal']}")
             self._log(state, {"ev": "seal", "seat": seat, "seal": move["seal"]})
@@ -977,9 +991,8 @@ class Khan(core.DiceGame):
         elif kind == "drawn":
             self._discard(state, seat, move["contract"], drawn=item["contract"])
         elif kind == "times":
-            card = D.CITY_CARDS[item["card"]]
-            way = card["ways"][move["way"]] if card["kind"] == "either" else card
-            pay(p, _times(way["cost"], move["n"]))
+            way = self._card_ways(item["card"])[move["way"]]
+            pay(p, _times(way["cost"], move["n"]), move.get("jade"))
             self._log(state, {"ev": "card_times", "seat": seat, "n": move["n"]})
             self._gain(state, seat, _times(way["reward"], move["n"]))
         elif kind == "card":
@@ -1107,8 +1120,6 @@ class Khan(core.DiceGame):
             c = k = 0
         pay(p, {"coins": c, "camels": k, "jade": j}, move.get("jade"))
         p["figures"][f] = dest
-        if p["caravan"] is not None and p["caravan"]["at"] == dest:
-            p["caravan"]["met"] = True
         item["moves"] += 1
         if not (p["character"] == "mongke" and dest in D.OASES):
             item["steps"] += 1
@@ -1124,6 +1135,10 @@ class Khan(core.DiceGame):
         self._bump(state, f"travel_{item['mode']}")
         if not item["moves"]:
             return
+        caravan = p["caravan"]
+        if caravan is not None and any(p["figures"][f] == caravan["at"] for f in item["moved"]):
+            # a figure meets its caravan where a movement ends, never by passing through (seed 004)
+            caravan["met"] = True
         if item["extra"]:
             self._push(state, seat, [{"kind": "extra_post", "entered": list(item["entered"])}])
         if p["character"] == "mongke":
@@ -1265,9 +1280,9 @@ class Khan(core.DiceGame):
         elif kind == "by_die":
             self._gain(state, seat, card["rewards"][d - 1])
         elif kind in ("trade", "either"):
-            ways = card["ways"] if kind == "either" else [card]
+            ways = self._card_ways(card_id)
             caps = [self._affordable_times(p, w["cost"], d) for w in ways]
-            if sum(caps) == 1:
+            if sum(caps) == 1 and len(jade_choices(p, ways[caps.index(1)]["cost"])) == 1:
                 w = caps.index(1)
                 pay(p, ways[w]["cost"])
                 self._gain(state, seat, ways[w]["reward"])
@@ -1277,9 +1292,8 @@ class Khan(core.DiceGame):
             self._push(
                 state, seat, [{"kind": "card", "card": card_id, "left": card["times_by_die"][d - 1], "used": []}]
             )
-        elif kind == "seal":
-            pay(p, card["cost"])
-            self._push(state, seat, [{"kind": "seal", "low": d}])
+        elif kind == "seal":  # the card's camel is paid with the seal chosen (jade may pay it: `seal` options)
+            self._push(state, seat, [{"kind": "seal", "low": d, "cost": dict(card["cost"])}])
         elif kind == "move":
             self._push(state, seat, [self._travel_item("free", card["steps_by_die"][d - 1])])
         elif kind == "contract":
@@ -1287,6 +1301,12 @@ class Khan(core.DiceGame):
             self._gain(state, seat, _times(card["reward_per_pip"], d))
         else:  # pragma: no cover
             raise AssertionError(kind)
+
+    @staticmethod
+    def _card_ways(card_id: str) -> list[dict[str, Any]]:
+        """The ways of a trade card: its cost and reward, or each of an either card's two."""
+        card = D.CITY_CARDS[card_id]
+        return list(card["ways"]) if card["kind"] == "either" else [card]
 
     @staticmethod
     def _affordable_times(p: dict[str, Any], cost: dict[str, int], limit: int) -> int:

@@ -3,9 +3,12 @@
 Owns: one move choice from the prompt plus the seat's view (`GAME.view(state, seat)`).
 Must not: look at hidden state (it never sees the game state, only the view).
 The heuristics: fulfil contracts at once; take contracts when short of them; buy the goods the active
-contracts lack; buy a black die with camels the contracts do not need; travel towards the nearest city
-without a post (Beijing and goal cities first) while coins last; use the highest dice where the lowest die
-sets the yield and the lowest where it does not; end the turn instead of wasting dice or camels.
+contracts lack; buy a black die with camels the contracts do not need; travel when the best movement the dice
+and purse allow is worth it: every city without one's post is valued in VP (a small city's bonus for the rounds
+left, a large city's outpost bonus and card, Beijing's space, the goal cards and goal-city sets, the 8th and 9th
+post), a trip's end also by the progress it makes towards the next target, less the tier and route costs of its
+steps; take 5 coins when they would pay for a better trip; use the highest dice where the lowest die sets the
+yield and the lowest where it does not; end the turn instead of wasting dice or camels.
 """
 
 from __future__ import annotations
@@ -16,10 +19,55 @@ from typing import Any
 from server.games.base import Move, Rng
 
 GOODS = ("pepper", "silk", "gold")
-CHARACTER_PREFERENCE = ("kubilai", "wilhelm", "niccolo", "carpini", "matteo", "berke", "mercator", "raschid")
-TRAVEL_MIN_COINS = 12
-TRAVEL_BASE = 70
+#: the draft: the bot's old fixed preference (3 points between neighbours) plus a seeded draw of 0..DRAFT_NOISE,
+#: so every character is drafted sometimes (the fixed order never drafted Raschid). Not by strength: Mercator
+#: wins about 95% of the bot's 4-seat games, and a strength-first draft gave him to the first picker, who then
+#: won 86.5% of draft games (docs/games/voyages.md, "Bots and simulation")
+DRAFT_SCORE: dict[str, float] = {
+    "kubilai": 21.0,
+    "wilhelm": 18.0,
+    "niccolo": 15.0,
+    "carpini": 12.0,
+    "matteo": 9.0,
+    "berke": 6.0,
+    "mercator": 3.0,
+    "raschid": 0.0,
+}
+DRAFT_NOISE = 10
 COINS_LOW = 14
+ROUNDS = 5
+#: what a unit of a reward is worth in VP, roughly (an action of these bots yields about 2-3 VP)
+VP_WORTH: dict[str, float] = {
+    "vp": 1.0,
+    "coins": 0.45,
+    "camels": 0.5,
+    "pepper": 0.8,
+    "silk": 1.0,
+    "gold": 1.3,
+    "any_good": 1.0,
+    "two_goods": 2.0,
+    "other_city_bonus": 2.0,
+    "move": 1.5,
+    "contract": 2.5,
+    "black_die": 2.0,
+}
+#: a city card in a large city with one's post: VP per round still to come. 0: counted at 0.5 or 1 VP a round,
+#: it sent the bot on short trips to the large cities next to Venezia that cost it VP (200 games against the
+#: old bot, docs/games/voyages.md "Bots and simulation")
+CITY_CARD_ROUND_VP = 0.0
+#: VP of the 8th and 9th post; a post beyond the last one moves an old one
+POST_BONUS_VP = {8: 5, 9: 10}
+RELOCATE_VP = -3.0
+#: a trip's end counts this share of the best target one more trip could reach from there (progress)
+PROGRESS = 0.5
+#: the Travel space's score: TRAVEL_OFFSET + TRAVEL_SCALE * the best trip's net VP (when above TRAVEL_MIN_VP);
+#: the other spaces score 6-60 (contracts 60 while short of them, the bazaar up to 56, a city card 35)
+TRAVEL_OFFSET = 20.0
+TRAVEL_SCALE = 8.0
+TRAVEL_MIN_VP = 6.0
+TAKE_COINS = 5
+#: the 5-coin space's score per VP the coins would add to the best trip
+COINS_FOR_TRAVEL = 3.0
 MARKER_VALUE = {0: 5, 1: 4, 2: 4, 4: 4, 5: 6}
 #: a black die bought with camels the contracts do not need (higher than ending the turn)
 BLACK_DIE_SCORE = 15
@@ -38,27 +86,48 @@ class GreedyBot:
         options: list[Move] = prompt["options"]
         if view is None or view.get("private") is None:
             return options[self.rng.below(len(options))]
+        if options[0]["a"] == "character":
+            return self.draft(options)
         ctx = _Context(view)
         scored = [(ctx.score(o), i) for i, o in enumerate(options)]
         best = max(s for s, _ in scored)
         picks = [i for s, i in scored if s == best]
         return options[picks[self.rng.below(len(picks))]]
 
+    def draft(self, options: list[Move]) -> Move:
+        """The character with the highest draft score plus a seeded draw of up to DRAFT_NOISE."""
+        scored = [
+            (DRAFT_SCORE.get(o["character"], 20.0) + self.rng.below(DRAFT_NOISE + 1), i) for i, o in enumerate(options)
+        ]
+        return options[max(scored)[1]]
+
 
 _GRAPH: list[Any] = [None, None]
 
 
-def _graph(track: dict[str, Any]) -> tuple[dict[int, list[int]], dict[int, str]]:
-    """Adjacency and node types of the track; the engine's views share one static track object, so the
-    last one is kept (the search bot's playouts build a context for every move)."""
+Graph = tuple[dict[int, list[int]], dict[int, str], dict[int, list[tuple[int, int, int]]]]
+
+
+def _graph(track: dict[str, Any]) -> Graph:
+    """Adjacency, node types and routes with their extra costs (node, coins, camels) of the track; the engine's
+    views share one static track object, so the last one is kept (the search bot's playouts build a context
+    for every move)."""
     if _GRAPH[0] is not track:
         adj: dict[int, list[int]] = {n["id"]: [] for n in track["nodes"]}
+        routes: dict[int, list[tuple[int, int, int]]] = {n["id"]: [] for n in track["nodes"]}
         for e in track["edges"]:
             adj[e["a"]].append(e["b"])
             adj[e["b"]].append(e["a"])
-        _GRAPH[0], _GRAPH[1] = track, (adj, {n["id"]: n["type"] for n in track["nodes"]})
-    graph: tuple[dict[int, list[int]], dict[int, str]] = _GRAPH[1]
+            routes[e["a"]].append((e["b"], e["coins"], e["camels"]))
+            routes[e["b"]].append((e["a"], e["coins"], e["camels"]))
+        _GRAPH[0], _GRAPH[1] = track, (adj, {n["id"]: n["type"] for n in track["nodes"]}, routes)
+    graph: Graph = _GRAPH[1]
     return graph
+
+
+def worth(reward: dict[str, Any]) -> float:
+    """A reward in VP, roughly."""
+    return float(sum(VP_WORTH.get(k, 1.0) * n for k, n in reward.items()))
 
 
 class _Context:
@@ -74,24 +143,60 @@ class _Context:
         for k in self.need:
             self.need[k] = max(0, self.need[k] - self.me[k])
         self.pending = next((p for p in self.pub["pending"] if p["seat"] == self.seat), None)
-        self.adj, self.types = _graph(self.pub["track"])
-        goal_cities = {c for g in self.priv["goals"] for c in g["cities"]}
-        self.targets: dict[int, int] = {}
-        for node, kind in self.types.items():
-            if node in self.me["posts"] or kind in ("start", "oasis"):
-                continue
-            value = 3
-            if kind == "beijing" and len(self.pub["beijing"]) < 4:
-                value = 8
-            if node in goal_cities:
-                value += 4
-            if kind == "large" and self.pub["outposts"].get(str(node)):
-                value += 2
-            self.targets[node] = value
+        self.adj, self.types, self.routes = _graph(self.pub["track"])
+        self.char: str = self.me.get("character") or ""
+        self.targets: dict[int, float] = {}
+        for node in self.types:
+            v = self.post_value(node)
+            if v > 0:
+                self.targets[node] = v
         self._dist: dict[int, float] = {}
 
-    def target_value(self, node: int) -> float:
-        """How attractive it is to head for `node`: the best target discounted by distance."""
+    def post_value(self, node: int) -> float:
+        """What a post in `node` brings, in VP: a small city's bonus now and at every later round start, a large
+        city's outpost bonus and city card, Beijing's space, the goal cards and goal-city sets, the 8th and 9th
+        post's VP; 0 where no post goes (Venezia, oases, a city with one's post)."""
+        kind = self.types[node]
+        me = self.me
+        if node in me["posts"] or kind in ("start", "oasis"):
+            return 0.0
+        left = max(0, ROUNDS - self.pub["round"])
+        v = 0.0
+        if kind == "small":
+            marker = self.pub["city_bonus"].get(str(node))
+            reward = self.pub["track"]["city_bonus_markers"].get(str(marker), {})
+            v += worth(reward) * (1 + left)
+        elif kind == "large":
+            tile = self.pub["outposts"].get(str(node))
+            if tile:
+                v += worth(tile["reward"])
+            v += CITY_CARD_ROUND_VP * left
+        elif kind == "beijing":
+            taken = len(self.pub["beijing"])
+            spaces = self.pub["track"]["beijing_vp"]
+            v += spaces[taken] if taken < len(spaces) else 0
+            v += 0.5 * sum(me[g] for g in GOODS) / 2 + 2  # goods count at the end only with a Beijing post
+        held = {c for g in self.priv["goals"] for c in g["cities"] if c in me["posts"]}
+        for g in self.priv["goals"]:
+            if node in g["cities"]:
+                others = [c for c in g["cities"] if c != node]
+                v += g["vp"] if all(c in me["posts"] for c in others) else 0.5 * g["vp"]
+        if any(node in g["cities"] for g in self.priv["goals"]):
+            sets = (0, 1, 3, 6, 10)
+            n = min(len(held), len(sets) - 2)
+            v += sets[n + 1] - sets[n]
+        if me["posts_left"] <= 0:
+            v += RELOCATE_VP
+        else:
+            v += POST_BONUS_VP.get(len(me["posts"]) + 1, 0)
+        return max(0.0, v)
+
+    def end_value(self, node: int) -> float:
+        """A movement ending on `node`: its post, and progress towards the next target."""
+        return self.targets.get(node, 0.0) + PROGRESS * self.beyond(node)
+
+    def beyond(self, node: int) -> float:
+        """The best target other than `node` itself, discounted by distance (what a later trip may reach)."""
         if node in self._dist:
             return self._dist[node]
         best = 0.0
@@ -99,13 +204,41 @@ class _Context:
         queue = deque([node])
         while queue:
             x = queue.popleft()
-            if x in self.targets:
+            if x != node and x in self.targets:
                 best = max(best, self.targets[x] / (1 + seen[x]))
             for y in self.adj[x]:
                 if y not in seen:
                     seen[y] = seen[x] + 1
                     queue.append(y)
         self._dist[node] = best
+        return best
+
+    def step_cost(self, mode: str, done: int, coins: int, camels: int) -> tuple[int, int]:
+        """Coins and camels one more step costs after `done` steps of a movement of `mode` on a route with these
+        extra costs."""
+        tiers = self.pub["track"]["travel_tier_cost"]
+        tier = tiers[done + 1] - tiers[done] if mode == "action" and done + 1 < len(tiers) else 0
+        return tier + coins, camels + (2 if mode == "camels" else 0)
+
+    def best_trip(self, start: int, steps: int, mode: str, done: int, coins: int, camels: int) -> float:
+        """The best net VP of ending a movement within `steps` more steps from `start` (at least 1), paying
+        every step from `coins` and `camels`: the end's value less what the steps cost."""
+        best = -1e9
+        frontier: dict[int, tuple[float, int, int]] = {start: (0.0, 0, 0)}  # node: (cost in VP, coins, camels)
+        for k in range(steps):
+            nxt: dict[int, tuple[float, int, int]] = {}
+            for node, (cost, c_used, k_used) in frontier.items():
+                for dest, c, kk in self.routes[node]:
+                    dc, dk = self.step_cost(mode, done + k, c, kk)
+                    c2, k2 = c_used + dc, k_used + dk
+                    if c2 > coins or k2 > camels:
+                        continue
+                    total = cost + VP_WORTH["coins"] * dc + VP_WORTH["camels"] * dk
+                    if dest not in nxt or total < nxt[dest][0]:
+                        nxt[dest] = (total, c2, k2)
+            for node, (cost, _c, _k) in nxt.items():
+                best = max(best, self.end_value(node) - cost)
+            frontier = nxt
         return best
 
     def score(self, o: Move) -> float:
@@ -148,10 +281,9 @@ class _Context:
         if a == "done":
             return 10
         if a == "step":
-            here = me["figures"][o["fig"]]
-            return 5 + 3 * self.target_value(o["to"]) - 2 * self.target_value(here) * (here in self.targets)
+            return self.step_score(o)
         if a == "stop":
-            return 12 if any(f in self.targets for f in me["figures"]) else -5
+            return self.stop_score()
         if a == "good":
             return self.need.get(o["good"], 0) + (0.5 if o["good"] == "gold" else 0)
         if a == "goods":
@@ -174,28 +306,75 @@ class _Context:
         if a == "goals":
             return self.goal_pair_score(o["keep"])
         if a == "character":
-            return -CHARACTER_PREFERENCE.index(o["character"])
+            return DRAFT_SCORE.get(o["character"], 20.0)
         return 0
 
     def space_score(self, space: str) -> float:
         me = self.me
-        rnd = self.pub["round"]
         if space == "contracts":
             return 60 if len(me["contracts"]) < 2 else 3
         if space in ("pepper", "silk", "gold", "camels"):
             need = self.need.get(space, 0)
             return 20 + 12 * min(need, 3) if need else 6
         if space == "travel":
-            if me["coins"] < TRAVEL_MIN_COINS:
-                return 2
-            return TRAVEL_BASE + (10 if rnd <= 3 else 0) + max(self.target_value(f) for f in me["figures"])
+            best = self.travel_value()
+            return TRAVEL_OFFSET + TRAVEL_SCALE * best if best > TRAVEL_MIN_VP else 2
         if space == "khan":
             return 22 + 4 * sum(1 for g in GOODS if self.need[g])
         if space == "coins":
-            return 12 + (20 if me["coins"] < COINS_LOW else 0)
+            # 5 coins now: more when they would pay for a better trip next
+            funded = self.travel_value(TAKE_COINS) - self.travel_value()
+            return 12 + (20 if me["coins"] < COINS_LOW else 0) + COINS_FOR_TRAVEL * max(0.0, funded)
         if space.startswith("card"):
             return 35
         return 0
+
+    def travel_value(self, extra_coins: int = 0) -> float:
+        """The net VP of the best movement the Travel space allows now: 2 of the highest dice (the lowest of them
+        sets the steps; Raschid names 6), the fee of an occupied space, then the steps and routes paid."""
+        me = self.me
+        values = sorted((6 if (k == "own" and self.char == "raschid") else v for k, v in me["dice"]), reverse=True)
+        if len(values) < 2:
+            return 0.0
+        low = values[1]
+        fee = low if self.pub["spaces"]["travel"] and self.char != "berke" else 0
+        coins = me["coins"] + extra_coins - fee
+        if coins < 0:
+            return 0.0
+        best = max(self.best_trip(f, low, "action", 0, coins, me["camels"]) for f in me["figures"])
+        return max(0.0, best - VP_WORTH["coins"] * fee)
+
+    def _moved_value(self) -> float:
+        """What stopping now is worth: the end value of every figure this movement has moved."""
+        p = self.pending or {}
+        figs = self.me["figures"]
+        return sum(self.end_value(figs[f]) for f in set(p.get("moved", [])))
+
+    def step_score(self, o: Move) -> float:
+        """A step scored on the scale of `stop_score`: the best way the movement can go on from its destination,
+        instead of what the moving figure's present place would give if it stopped there."""
+        p = self.pending or {}
+        mode = p.get("mode", "action")
+        done = p.get("steps", 0)
+        left = p.get("max", 1) - done - 1
+        fig = o["fig"]
+        here = self.me["figures"][fig]
+        dest = o["to"]
+        c, k = next(((c, k) for n, c, k in self.routes[here] if n == dest), (0, 0))
+        dc, dk = self.step_cost(mode, done, c, k)
+        coins, camels = self.me["coins"] - dc, self.me["camels"] - dk
+        cost = VP_WORTH["coins"] * dc + VP_WORTH["camels"] * dk + sum(VP_WORTH.get(g, 1) for g in o.get("goods", []))
+        go_on = self.best_trip(dest, left, mode, done + 1, coins, camels) if left > 0 else -1e9
+        arrive = max(self.end_value(dest), go_on)
+        moved = set(p.get("moved", []))
+        before = self._moved_value() - (self.end_value(here) if fig in moved else 0.0)
+        return 5 + before + arrive - cost
+
+    def stop_score(self) -> float:
+        p = self.pending or {}
+        if p.get("kind") != "travel":
+            return 1
+        return 5 + self._moved_value()
 
     def goal_pair_score(self, keep: list[str]) -> float:
         goals = [g for g in self.priv["goal_offer"] if g["id"] in keep]

@@ -391,6 +391,8 @@ class Voyages(core.DiceGame):
             return [{"a": "keep", "discard": c} for c in p["contracts"]] + [{"a": "decline"}]
         if kind == "relocate":
             return [{"a": "relocate", "from": c} for c in p["posts"] if D.NODE_TYPE[c] != "beijing"]
+        if kind == "post_choice":
+            return [{"a": "post", "city": c} for c in item["cities"] if c not in p["posts"]]
         if kind == "dice":
             return [*self._die_options(state, seat, item), {"a": "cancel"}]
         if kind == "column":
@@ -642,6 +644,8 @@ class Voyages(core.DiceGame):
             self._log(state, {"ev": "special_contract", "seat": seat, "kept": a != "decline"})
         elif kind == "relocate":
             self._relocate(state, seat, item, move)
+        elif kind == "post_choice":
+            self._place_post(state, seat, move["city"])
         elif kind == "column":
             self._bazaar_take(state, seat, item["res"], move["n"])
         elif kind == "times":
@@ -781,15 +785,19 @@ class Voyages(core.DiceGame):
         state["pending"].remove(item)
         seat = item["seat"]
         p = state["players"][seat]
-        if p["character"] == "wilhelm":
-            targets = list(item["entered"])
-        else:
-            targets = [p["figures"][f] for f in sorted(item["moved"])]
-        done: list[int] = []
+        wilhelm = p["character"] == "wilhelm"
+        targets = list(item["entered"]) if wilhelm else [p["figures"][f] for f in sorted(item["moved"])]
+        cities: list[int] = []
         for city in targets:
-            if city in D.CITIES and city not in p["posts"] and city not in done:
-                done.append(city)
-                self._place_post(state, seat, city)
+            if city in D.CITIES and city not in p["posts"] and city not in cities:
+                cities.append(city)
+        if item["mode"] != "action" and not wilhelm and len(cities) > 1:
+            # a move that is no Travel action (a city card's) places one post where it ends: when Niccolo's two
+            # figures both end in new cities, he chooses which one gets it (as Mailin in Marco Polo II)
+            self._push(state, seat, "post_choice", cities=cities)
+            cities = []
+        for city in cities:
+            self._place_post(state, seat, city)
         self._bump(state, f"travel_{item['mode']}")
 
     def _out_of_posts(self, state: State, seat: int, city: int) -> None:
@@ -971,6 +979,7 @@ class Voyages(core.DiceGame):
         "column": "Choose how much to take from the bazaar (up to your lowest die).",
         "travel": "Move one step, or stop here.",
         "card": "Use the city card once more, or stop.",
+        "post_choice": "This move places one trading post: choose the city where it goes.",
     }
 
     @staticmethod

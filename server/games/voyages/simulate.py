@@ -1,10 +1,13 @@
 """Simulation: plays many seeded Voyages games with bots and prints figures for docs/games/voyages.md.
 
 Usage: python -m server.games.voyages.simulate [--games 300] [--seats 2 3 4] [--expert]
-Prints per seat count: (1) all-greedy games with random characters: rounds and moves per game, mean final
-score by seat and by character, win rates by seat, by place in turn order (0 = the start player, drawn from the
-seed) and by character, rule firings; (2) one greedy seat against
-random bots (the greedy seat rotates): the greedy bot's win rate and both mean scores; (3) all-random games.
+    [--lineup random|beginner|draft] [--versus N]
+Prints per seat count: (1) all-greedy games with random characters (`--lineup beginner`: the rulebook's first
+game, Raschid, Matteo, Berke, Mercator clockwise from the start player; `--lineup draft`: the expert character
+draft): rounds and moves per game, mean final score and Travel actions per player, mean final score by seat and
+by character, win rates by seat, by place in turn order (0 = the start player, drawn from the seed) and by
+character, rule firings; (2) one greedy seat against random bots (the greedy seat rotates): the greedy bot's win
+rate and both mean scores; (3) all-random games (`--versus` games of each, default `--games`).
 """
 
 from __future__ import annotations
@@ -21,8 +24,20 @@ from server.games.voyages.bots import GreedyBot
 from server.games.voyages.data import CHARACTERS
 from server.games.voyages.engine import GAME
 
+LINEUPS = ("random", "beginner", "draft")
 
-def run_greedy(seats: int, games: int, expert: bool) -> list[str]:
+
+def lineup_options(lineup: str, seats: int, seed: int, expert: bool) -> dict[str, Any]:
+    """The room options of game `seed` for a line-up: random characters, the beginner set, or the draft."""
+    opts: dict[str, Any] = {"expert": expert}
+    if lineup == "random":
+        opts["characters"] = common.random_characters(CHARACTERS, seats, seed)
+    elif lineup == "draft":
+        opts["character_draft"] = True
+    return opts
+
+
+def run_greedy(seats: int, games: int, expert: bool, lineup: str = "random") -> list[str]:
     t0 = time.perf_counter()
     moves, rounds = [], []
     by_seat: list[list[int]] = [[] for _ in range(seats)]
@@ -33,7 +48,7 @@ def run_greedy(seats: int, games: int, expert: bool) -> list[str]:
     games_char = Counter[str]()
     fired = Counter[str]()
     for seed in range(games):
-        opts: dict[str, Any] = {"characters": common.random_characters(CHARACTERS, seats, seed), "expert": expert}
+        opts = lineup_options(lineup, seats, seed, expert)
         g = common.play(GAME, GreedyBot, seats, seed, ["greedy"] * seats, opts)
         moves.append(g["moves"])
         rounds.append(g["rounds"])
@@ -48,10 +63,14 @@ def run_greedy(seats: int, games: int, expert: bool) -> list[str]:
             wins_place[(w - g["first"]) % seats] += 1
             wins_char[g["characters"][w]] += 1
     secs = time.perf_counter() - t0
+    scores = [x for seat in by_seat for x in seat]
     return [
-        f"## {seats} seats, {games} games, all greedy, random characters{' (expert)' if expert else ''} ({secs:.1f} s)",
+        f"## {seats} seats, {games} games, all greedy, {lineup} characters{' (expert)' if expert else ''} "
+        f"({secs:.1f} s)",
         f"- rounds per game: {statistics.mean(rounds):.1f}; moves per game: mean {statistics.mean(moves):.0f}, "
         f"max {max(moves)}",
+        f"- mean final score {statistics.mean(scores):.1f}; Travel actions per player per game "
+        f"{fired['space_travel'] / (games * seats):.2f}",
         "- mean final score by seat: "
         + ", ".join(f"seat {s}: {statistics.mean(by_seat[s]):.1f}" for s in range(seats)),
         "- win rate by seat (ties count for each winner): "
@@ -104,11 +123,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seats", type=int, nargs="+", default=[2, 3, 4])
     ap.add_argument("--expert", action="store_true", help="expert set-up for the all-greedy games")
+    ap.add_argument("--lineup", choices=LINEUPS, default="random", help="characters of the all-greedy games")
+    ap.add_argument("--versus", type=int, default=None, help="games of greedy vs random and of all random")
     args = ap.parse_args(argv)
+    versus = args.games if args.versus is None else args.versus
     for seats in args.seats:
-        lines = run_greedy(seats, args.games, args.expert)
-        lines += run_versus(seats, args.games)
-        lines += run_random(seats, args.games)
+        lines = run_greedy(seats, args.games, args.expert, args.lineup)
+        if versus:
+            lines += run_versus(seats, versus)
+            lines += run_random(seats, versus)
         print("\n".join(lines), flush=True)
         print()
     return 0

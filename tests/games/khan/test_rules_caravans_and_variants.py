@@ -7,7 +7,7 @@ from typing import Any
 from server.games.khan import data as D
 from server.games.khan.engine import GAME
 
-from .helpers import STOP, ZERO, build, finish, kinds, moves, own, place, play, res
+from .helpers import STOP, ZERO, build, finish, kinds, moves, own, place, play, res, step
 
 CARAVANS = {"caravans": True}
 
@@ -122,6 +122,48 @@ def test_a_caravan_claimed_where_a_figure_already_stands_is_delivered_only_after
     state["turn_info"]["main"] = False  # a second movement (as from a contract's move) brings a figure back
     state = place(state, 0, "travel3", 3, 3)
     state = play(state, 0, {"a": "step", "fig": 1, "to": "dunhuang"}, STOP)
+    assert state["players"][0]["caravan"]["met"] is True
+    assert "deliver" in kinds(state, 0)
+
+
+def mailin_caravan_under_her_second_figure() -> dict[str, Any]:
+    """Mailin's figures on Karakorum (lion) and Dunhuang (sun); the lion-sun caravan claimed at Dunhuang with
+    2 gold, under her second figure."""
+    state = build(
+        3,
+        characters=["mailin", "dewu", "abha"],
+        options=CARAVANS,
+        players={
+            0: {
+                **ZERO,
+                "gold": 2,
+                "coins": 10,
+                "camels": 5,
+                "figures": ["karakorum", "dunhuang"],
+                "posts": ["dunhuang"],
+            }
+        },
+    )
+    state = play(state, 0, {"a": "caravan", "route": "route-0", "start": "dunhuang"})
+    return play(state, 0, {"a": "load", "good": "gold"}, {"a": "load", "good": "gold"})
+
+
+def test_a_figure_passing_through_the_caravans_city_does_not_meet_it() -> None:
+    # seed 004: the caravan completes when it "finaliza su movimiento en el mismo lugar que tu meeple"; passing
+    # through is no meeting, even though her second figure stands there
+    state = mailin_caravan_under_her_second_figure()
+    state = place(state, 0, "travel3", 3, 3)
+    state = play(state, 0, step("o_mongol"), step("dunhuang"), step("turfan"))
+    assert state["players"][0]["figures"] == ["turfan", "dunhuang"]
+    assert state["players"][0]["caravan"]["met"] is False
+    assert "deliver" not in kinds(state, 0)
+
+
+def test_a_figure_ending_its_movement_on_the_caravans_city_meets_it() -> None:
+    state = mailin_caravan_under_her_second_figure()
+    state = place(state, 0, "travel3", 3, 3)
+    state = play(state, 0, step("o_mongol"), step("dunhuang"), STOP)
+    assert state["players"][0]["figures"] == ["dunhuang", "dunhuang"]
     assert state["players"][0]["caravan"]["met"] is True
     assert "deliver" in kinds(state, 0)
 

@@ -169,3 +169,40 @@ def test_every_city_card_kind_of_the_rulebook_supplement_is_in_the_house_deck() 
     )
     assert any(c["kind"] == "either" and {"vp": 1} in [w["cost"] for w in c["ways"]] for c in D.CITY_CARDS.values())
     assert len(D.CITY_CARDS) == 25
+
+
+def test_jade_may_replace_the_coins_of_a_city_card_trade_at_the_players_choice() -> None:
+    # rulebook: "Whenever you need to pay coins and/or camels, you can pay some or all of the cost with jade"
+    state = card_state("city-card-17", 2, coins=6, jade=2)  # 3 coins for 1 silk
+    state = place(state, 0, AREA, 2)
+    one, two = {"coins": 1, "camels": 0}, {"coins": 2, "camels": 0}
+    assert moves(state, 0) == [
+        times(1),
+        {**times(1), "jade": one},
+        {**times(1), "jade": two},
+        times(2),
+        {**times(2), "jade": one},
+        {**times(2), "jade": two},
+    ]
+    before = res(state, 0)
+    state = play(state, 0, {**times(2), "jade": two})
+    assert delta(before, res(state, 0)) == {"coins": -4, "jade": -2, "silk": 2}
+
+
+def test_a_trade_card_usable_once_still_asks_whether_jade_pays() -> None:
+    state = card_state("city-card-18", 1, camels=2, jade=1)  # 2 camels for 1 gold, once
+    state = place(state, 0, AREA, 1)
+    assert moves(state, 0) == [times(1), {**times(1), "jade": {"coins": 0, "camels": 1}}]
+    state = play(state, 0, {**times(1), "jade": {"coins": 0, "camels": 1}})
+    assert (state["players"][0]["camels"], state["players"][0]["jade"], state["players"][0]["gold"]) == (1, 0, 1)
+
+
+def test_jade_may_replace_the_camel_of_the_seal_card_at_the_players_choice() -> None:
+    state = card_state("city-card-8", 4, camels=1, jade=1)
+    state = place(state, 0, AREA, 4)
+    jeweler = {"a": "seal", "seal": "jeweler"}
+    assert jeweler in moves(state, 0) and {**jeweler, "jade": {"coins": 0, "camels": 1}} in moves(state, 0)
+    before = res(state, 0)
+    state = play(state, 0, {**jeweler, "jade": {"coins": 0, "camels": 1}})
+    assert delta(before, res(state, 0)) == {"jade": -1 + 3}
+    assert state["players"][0]["seals"] == {"jeweler": "basic"}

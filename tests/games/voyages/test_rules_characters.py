@@ -8,7 +8,7 @@ from server.games.base import State
 from server.games.voyages import data as D
 from server.games.voyages.engine import GAME
 
-from .helpers import CITY, END, build, die, finish, moves, own, place, play, res
+from .helpers import CITY, END, build, card_space, die, finish, moves, own, place, play, res
 
 
 def next_round(state: State) -> State:
@@ -183,6 +183,26 @@ def test_both_of_niccolos_figures_place_posts_where_they_end() -> None:
     state = place(state, 0, "travel", 2, 2)
     state = play(state, 0, step(alexandria, 0), step(moscow, 1))
     assert sorted(state["players"][0]["posts"]) == sorted([alexandria, moscow])
+
+
+def test_a_city_card_move_split_between_niccolos_figures_places_one_post_of_his_choice() -> None:
+    # rulebook supplement, city cards: "When using a City card to move more than once with the same action, you
+    # may only place a trading post in the small or large city where you end your movement" (one post, as
+    # Marco Polo II's "you can still place only 1 trading post during that movement"; docs/games/voyages.md)
+    alexandria, moscow, karachi = CITY["Alexandria"], CITY["Moscow"], CITY["Karachi"]
+    state = build(
+        3,
+        characters=["niccolo", "berke", "carpini"],
+        players={0: {"dice": own(2, 2, 1), "coins": 20, "camels": 20, "figures": [D.VENEZIA, 1], "posts": [karachi]}},
+        outposts={str(c): None for c in D.LARGE_CITIES},
+    )
+    state = place(state, 0, card_space(state, "city-card-13", "Karachi"), 2)
+    state = play(state, 0, step(alexandria, 0), step(moscow, 1))
+    assert state["players"][0]["figures"] == [alexandria, moscow]
+    assert state["players"][0]["posts"] == [karachi]
+    assert moves(state, 0) == [{"a": "post", "city": alexandria}, {"a": "post", "city": moscow}]
+    state = play(state, 0, {"a": "post", "city": moscow})
+    assert state["players"][0]["posts"] == [karachi, moscow] and not state["pending"]
 
 
 def test_niccolo_gets_a_camel_every_round() -> None:
