@@ -8,7 +8,7 @@ WEB := clients/web
 WEB_DEPS := $(WEB)/node_modules/.package-lock.json
 WEB_SRC := $(WEB)/build.mjs $(shell find $(WEB)/src -type f 2>/dev/null)
 
-.PHONY: venv web webcheck test lint types golden serve bench peers records-bench loadtest simulate faults chaos fuzz soak
+.PHONY: venv web webcheck lock test lint types golden serve bench peers records-bench loadtest simulate faults chaos fuzz soak
 
 venv: $(STAMP)
 
@@ -32,6 +32,14 @@ $(WEB)/dist/index.html: $(WEB_DEPS) $(WEB_SRC)
 # the browser code: type-checked (tsc --checkJs), linted (Biome), its renderers unit-tested (node --test)
 webcheck: $(WEB_DEPS)
 	cd $(WEB) && npm run --silent check
+
+# the Docker image's Python packages (deploy/Dockerfile): pyproject.toml's dependencies pinned with their files' hashes
+# in requirements.lock, for CPython 3.11+ on any platform (uv, installed into .venv on first use). Pins already in the
+# lock are kept; LOCK_ARGS=--upgrade moves every pin to the newest release allowed (deploy/README.md)
+lock: $(STAMP)
+	$(BIN)/python -m pip install --quiet uv
+	$(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes --quiet \
+	  --custom-compile-command "make lock" -o requirements.lock $(LOCK_ARGS)
 
 test: $(STAMP) web webcheck
 	$(BIN)/python -m pytest -q

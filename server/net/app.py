@@ -14,7 +14,6 @@ import gc
 import ipaddress
 import json
 import logging
-import mimetypes
 import random
 import signal
 import time
@@ -33,6 +32,7 @@ from server.net.admin import PREFIX as ADMIN_PREFIX
 from server.net.admin import AdminApi
 from server.net.conn import Conn
 from server.net.deflate import deflate_extensions
+from server.net.static import StaticFiles
 from server.node.accounts import PasskeyError
 from server.node.cluster import RedisCluster
 from server.node.hub import Hub
@@ -133,6 +133,8 @@ class App:
         self._bootstrap: asyncio.Task[None] | None = None
         root = Path(settings.web_root) if settings.web_root else DEFAULT_WEB_ROOT
         self.web_root = root.resolve()
+        #: the browser client's files at / (cache headers, ETags, precompressed copies: server/net/static.py)
+        self.static = StaticFiles(self.web_root)
         if settings.hello_auth not in ("none", "secret", "hmac"):
             raise ValueError(f"hello_auth must be none, secret or hmac, not {settings.hello_auth!r}")
         if settings.hello_auth != "none" and len(settings.hello_secret) < 16:
@@ -246,6 +248,18 @@ class App:
     # ---- HTTP -------------------------------------------------------------------------------
 
     async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Every HTTP request (the WebSocket handshake at /ws included): the answer, or None to go on with the
+        handshake. The node answers one request per connection (websockets closes it after a response), and a
+        HEAD gets the GET's headers without its body."""
+        response = await self._route(connection, request)
+        if response is not None:
+            if "Connection" not in response.headers:
+                response.headers["Connection"] = "close"
+            if getattr(request, "method", "GET") == "HEAD":
+                response.body = b""  # (Content-Length stays the GET's)
+        return response
+
+    async def _route(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
         if path == "/ws":
             return self._admit(connection, request)
@@ -287,9 +301,9 @@ class App:
             peer = str(connection.remote_address[0]) if connection.remote_address else ""
             return await self.admin.handle(request, client_address(peer, request.headers.get("X-Forwarded-For"),
                                                                    self.proxies))  # fmt: skip
-        if getattr(request, "method", "GET") != "GET":
-            return _json(405, {"error": "method_not_allowed", "message": "only GET here"})
-        return self._static(path)
+        if getattr(request, "method", "GET") not in ("GET", "HEAD"):
+            return _json(405, {"error": "method_not_allowed", "message": "only GET and HEAD here"})
+        return self.static.respond(path, request.headers)
 
     # ---- passkeys (WebAuthn) --------------------------------------------------------------------
 
@@ -365,16 +379,6 @@ class App:
                 live.discard(ws)
                 if not live:
                     del self.by_addr[addr]
-
-    def _static(self, path: str) -> Response:
-        rel = "index.html" if path in ("", "/") else path.lstrip("/")
-        target = (self.web_root / rel).resolve()
-        if not target.is_relative_to(self.web_root) or not target.is_file():
-            return _response(404, b"not found\n", "text/plain; charset=utf-8")
-        ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
-        if ctype.startswith("text/") or ctype in ("application/javascript", "application/json"):
-            ctype += "; charset=utf-8"
-        return _response(200, target.read_bytes(), ctype)
 
     # ---- WebSocket --------------------------------------------------------------------------
 

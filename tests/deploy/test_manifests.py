@@ -483,6 +483,61 @@ def test_every_file_the_dockerfile_copies_is_in_the_build_context() -> None:
     assert ignored("clients/web/node_modules") and ignored(".venv")
 
 
+def test_the_dockerfile_installs_the_hashed_lock_before_the_project_and_nothing_beyond_it() -> None:
+    build = next(cmds for _n, cmds in _stages() if any("/opt/venv" in c.original for c in cmds if c.cmd == "RUN"))
+    runs = [c.original for c in build if c.cmd == "RUN"]
+    lock_at = next(i for i, c in enumerate(build) if c.cmd == "COPY" and "requirements.lock" in c.value)
+    source_at = next(i for i, c in enumerate(build) if c.cmd == "COPY" and "server" in c.value)
+    assert lock_at < source_at, "the dependencies' layer comes before the sources (it changes only with the lock)"
+    deps = next(r for r in runs if "-r requirements.lock" in r)
+    assert "--require-hashes" in deps and "--no-deps" in deps
+    project = next(r for r in runs if re.search(r"pip install [^&]*\s\.(\s|$)", r))
+    assert "--no-deps" in project and "pip check" in project
+
+
+def _lock() -> list[tuple[str, str, str, list[str]]]:
+    """requirements.lock as (name, version, environment marker, hashes) per pin."""
+    pins: list[tuple[str, str, str, list[str]]] = []
+    for block in re.split(r"\n(?=\S)", (ROOT / "requirements.lock").read_text()):
+        m = re.match(r"([A-Za-z0-9._-]+)==([^\s;\\]+)\s*(?:;\s*([^\\\n]+))?", block)
+        if m:
+            pins.append((m[1], m[2], (m[3] or "").strip(), re.findall(r"--hash=sha256:([0-9a-f]{64})", block)))
+    return pins
+
+
+def test_the_lock_pins_every_dependency_of_pyproject_in_range_with_hashes() -> None:
+    """The image installs only the lock (`--no-deps`): a dependency added to pyproject.toml needs `make lock`."""
+    import tomllib
+
+    from packaging.markers import Marker
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    image = {
+        "python_version": "3.11",
+        "python_full_version": "3.11.9",
+        "implementation_name": "cpython",
+        "platform_python_implementation": "CPython",
+        "sys_platform": "linux",
+        "platform_system": "Linux",
+    }
+    pins = _lock()
+    assert pins and all(hashes for *_, hashes in pins), "every pin carries its files' hashes"
+    in_image: dict[str, str] = {}
+    for name, version, marker, _ in pins:
+        if not marker or Marker(marker).evaluate(image):
+            assert canonicalize_name(name) not in in_image, f"{name} pinned twice for the image"
+            in_image[canonicalize_name(name)] = version
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    for line in project["dependencies"]:
+        req = Requirement(line)
+        version = in_image.get(canonicalize_name(req.name))
+        assert version is not None, f"{req.name} (pyproject.toml) is not in requirements.lock: run `make lock`"
+        assert req.specifier.contains(version, prereleases=True), f"{req.name}=={version} is not {req.specifier}"
+    assert "make lock" in (ROOT / "requirements.lock").read_text().split("\n", 3)[1]
+    assert re.search(r"^lock:", (ROOT / "Makefile").read_text(), re.M), "the Makefile refreshes the lock"
+
+
 # ---- systemd, Redis ----------------------------------------------------------------------------------
 
 

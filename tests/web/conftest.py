@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import os
 import random
+import re
 import socket
 import subprocess
 import sys
@@ -39,10 +40,19 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def built() -> bool:
+    """Whether dist/ holds a build: index.html and the files it links (`assets/app-HASH.js`, ...)."""
+    index = DIST / "index.html"
+    if not index.is_file():
+        return False
+    links = re.findall(r'\b(?:href|src)="([^"#:]+)"', index.read_text())
+    return any(ln.endswith(".js") for ln in links) and all((DIST / ln).is_file() for ln in links)
+
+
 @contextlib.contextmanager
 def running_server(*extra: str) -> Iterator[str]:
     """A server process with client seeds allowed (and `extra` flags); yields its base URL."""
-    if not (DIST / "index.html").is_file() or not (DIST / "app.js").is_file():
+    if not built():
         pytest.skip("the browser client is not built: run `make web` (clients/web/dist/ is missing)")
     port = _free_port()
     cmd = [sys.executable, "-m", "server", "--port", str(port), "--allow-client-seed", "--log-level", "WARNING", *extra]

@@ -222,10 +222,16 @@ def test_the_service_worker_shows_a_pushed_turn_in_its_language(browser: Any, se
                 "deadline": None, "url": None, "at": 1}  # fmt: skip
         cdp.send("ServiceWorker.deliverPushMessage",
                  {"origin": server, "registrationId": reg["registrationId"], "data": json.dumps(turn)})  # fmt: skip
-        shown = page.wait_for_function(
-            "async () => { const r = await navigator.serviceWorker.getRegistration(); const n = await "
-            "r.getNotifications(); return n.length && n.map(x => [x.title, x.body, x.tag, x.data.room]); }"
-        ).json_value()
+        # (an async predicate's Promise counts as truthy for wait_for_function: poll from here instead)
+        shown: object = 0
+        for _ in range(100):  # at most 10 s
+            shown = page.evaluate(
+                "async () => { const r = await navigator.serviceWorker.getRegistration(); const n = await "
+                "r.getNotifications(); return n.length && n.map(x => [x.title, x.body, x.tag, x.data.room]); }"
+            )
+            if shown:
+                break
+            page.wait_for_timeout(100)
         assert shown == [["Te lépsz", "Te lépsz itt: Marco Polo II: In the Service of the Khan.", "marcopolo-r1a2b3",
                           "r1a2b3"]]  # fmt: skip
     finally:
