@@ -8,7 +8,7 @@ WEB := clients/web
 WEB_DEPS := $(WEB)/node_modules/.package-lock.json
 WEB_SRC := $(WEB)/build.mjs $(shell find $(WEB)/src -type f 2>/dev/null)
 
-.PHONY: venv web webcheck lock test lint types golden serve bench peers records-bench loadtest simulate faults chaos fuzz soak
+.PHONY: venv web webcheck lock test lint types golden serve bench peers records-bench loadtest simulate faults cluster-faults chaos fuzz soak scale
 
 venv: $(STAMP)
 
@@ -76,6 +76,12 @@ peers: $(STAMP)
 records-bench: $(STAMP)
 	$(BIN)/python -m loadtests.records_bench --backend both --players 10,100000 --ends 200 $(RECORDS_BENCH_ARGS)
 
+# the paths that grow with what is stored (lobby page, quick match, a node's start-up, a game's end, leaderboard,
+# history) at 25,000 live and 1,000,000 finished rooms and 100,000 rated accounts, against a baseline in one run,
+# on a redis-server of its own (about 10 minutes; SCALE_ARGS, e.g. "--finished 100000", overrides)
+scale: $(STAMP)
+	$(BIN)/python -m loadtests.scale $(SCALE_ARGS)
+
 arena: $(STAMP)
 	nice -n 10 $(BIN)/python -m server.games.arena --games 20 --playouts 16 --jobs 2
 
@@ -97,6 +103,14 @@ FAULT_RUNS ?= 20
 faults: $(STAMP)
 	for i in $$(seq 1 $(FAULT_RUNS)); do echo "fault run $$i of $(FAULT_RUNS)"; \
 	  $(BIN)/python -m pytest -q -p no:cacheprovider -m faults tests/faults || exit 1; done
+
+# a Redis Cluster of the test's own (six redis-server) whose room primary is SIGKILLed mid-game, every game, many
+# times in a row (CLUSTER_FAULT_RUNS, default 20); stops at the first failure
+CLUSTER_FAULT_RUNS ?= 20
+cluster-faults: $(STAMP)
+	for i in $$(seq 1 $(CLUSTER_FAULT_RUNS)); do echo "cluster fault run $$i of $(CLUSTER_FAULT_RUNS)"; \
+	  MP_CLUSTER_FAULTS=1 $(BIN)/python -m pytest -q -p no:cacheprovider -m cluster_faults tests/faults \
+	  || exit 1; done
 
 # seeded fault schedules against three nodes and a Redis of their own (CHAOS_SCHEDULES, default 100)
 CHAOS_SCHEDULES ?= 100

@@ -101,7 +101,7 @@ def run_workers(settings: Settings, argv: list[str]) -> int:
     SIGTERM/SIGINT are passed on to every worker (each hands its rooms over, see server.net.app); a worker that
     dies is started again, at most once per second."""
     n = settings.worker_count
-    if settings.store_kind not in ("redis", "redis+sentinel", "rediss"):
+    if settings.store_kind not in ("redis", "redis+sentinel", "redis+cluster", "rediss"):
         log.error("--workers %d needs a redis:// store: the workers share rooms through it", n)
         return 2
     if settings.port == 0:

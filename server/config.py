@@ -49,7 +49,8 @@ class Settings(BaseSettings):
     store: str = Field(
         DEFAULT_STORE,
         description="sqlite:///path/to.db (default: ./data/marcopolo.db, the folder is created), memory (nothing "
-        "survives a restart), redis://host:port/db or redis+sentinel://h:p,h:p/service[/db]",
+        "survives a restart), redis://host:port/db, redis+sentinel://h:p,h:p/service[/db] or "
+        "redis+cluster://h:p[,h:p...] (a Redis Cluster)",
     )
     records: str | None = Field(
         None,
@@ -253,7 +254,8 @@ class Settings(BaseSettings):
         "1",
         pattern=r"^(auto|[1-9][0-9]{0,2})$",
         description="processes serving one port (SO_REUSEPORT), sharing rooms through the Redis store as nodes "
-        "do; auto = one per core. More than 1 needs a redis:// or redis+sentinel:// store and a fixed --port",
+        "do; auto = one per core. More than 1 needs a redis://, redis+sentinel:// or redis+cluster:// store and a "
+        "fixed --port",
     )
     reuse_port: bool = Field(False, description="listen with SO_REUSEPORT (set for each worker of --workers)")
     web_root: str | None = Field(None, description="folder of the browser client (default clients/web/dist)")

@@ -7,6 +7,9 @@ PostgreSQL: tests that need it take the `pg_url` fixture, a database of this run
 answers at 127.0.0.1:5432 (`.ci/run` makes sure one does; `MARCOPOLO_TEST_PG` names another server), dropped
 at the end of the run. Where none answers those tests are skipped, unless `MARCOPOLO_REQUIRE_PG=1` (CI) makes
 that a failure.
+
+Redis Cluster: tests that need one take the session fixture `redis_cluster`, six `redis-server` of this run's own
+(`tests/faults/cluster_procs.py`), each test under a key prefix of its own.
 """
 
 from __future__ import annotations
@@ -16,11 +19,29 @@ import concurrent.futures
 import os
 import secrets
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 os.environ.setdefault("MARCOPOLO_STORE", "memory")
 os.environ.setdefault("MARCOPOLO_RECORDS", "memory")
+
+
+@pytest.fixture(scope="session")
+def redis_cluster() -> Iterator[Any]:
+    """A Redis Cluster of this test run's own: six `redis-server` (three primaries, a replica each) on free loopback
+    ports, started at its first use and every process stopped by its PID at the end of the run."""
+    from tests.faults.cluster_procs import REDIS_CLI, REDIS_SERVER, LocalRedisCluster
+
+    if REDIS_SERVER is None or REDIS_CLI is None:
+        pytest.skip("redis-server and redis-cli (redis-tools) are needed for a local Redis Cluster")
+    cluster = LocalRedisCluster(fsync="everysec")  # nothing here kills a node (tests/faults start their own)
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
+
 
 PG_SERVER = os.environ.get("MARCOPOLO_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 

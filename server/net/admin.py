@@ -54,7 +54,7 @@ NAME_MAX = 64
 ID_MAX = 2**31 - 1
 #: the longest ban (minutes: a hundred years)
 MINUTES_MAX = 60 * 24 * 365 * 100
-#: the most rooms one listing looks at (the store's unfinished rooms)
+#: the most rooms one listing looks at (the oldest of the store's index of unfinished rooms, read a page at a time)
 ROOMS_SCANNED = 5000
 #: the most active bans read to tell whether a ban is still in force before lifting it
 ACTIVE_BANS_READ = 10_000
@@ -338,7 +338,14 @@ class AdminApi:
         limit = _int(q, "limit", 100, 1, LIMIT_MAX) or 100
         key = account_key(who) if who else None
         out: list[dict[str, Any]] = []
-        for room_id in (await self.hub.store.room_ids(unfinished_only=True))[-ROOMS_SCANNED:]:
+        scanned: list[str] = []
+        cursor: str | None = None
+        while len(scanned) < ROOMS_SCANNED:  # the store's index of unfinished rooms, a page at a time (oldest first)
+            page, cursor = await self.hub.store.open_rooms(cursor, min(500, ROOMS_SCANNED - len(scanned)))
+            scanned += page
+            if cursor is None:
+                break
+        for room_id in scanned:
             meta = await self.hub.meta_of(room_id)
             if meta is None or meta.status == "finished":
                 continue

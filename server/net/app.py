@@ -157,10 +157,11 @@ class App:
         )
 
     async def start(self, wait_ready: bool = True) -> None:
-        """Listen at once; join the cluster and load the unfinished rooms as soon as the store answers.
+        """Listen at once; join the cluster and read the index of unfinished rooms as soon as the store answers,
+        then load the rooms no node runs in the background (the node serves meanwhile).
 
         Until then `/healthz` answers 503 and requests get `unavailable`. With `wait_ready` (tests, and a
-        store that answers) this returns only once the node is ready.
+        store that answers) this returns only once the node is ready and has loaded those rooms.
         """
         if isinstance(self.store, SqliteStore) and self.store.takeover:
             self.store.lock()  # StoreLocked: another server has this file; this one does not start
@@ -181,6 +182,7 @@ class App:
         self._bootstrap = asyncio.get_running_loop().create_task(self._become_ready(), name="bootstrap")
         if wait_ready:
             await asyncio.shield(self._bootstrap)
+            await self.hub.loaded()
 
     async def _become_ready(self) -> None:
         delay = 0.1
@@ -199,14 +201,14 @@ class App:
         await self._records_ready()
         while True:
             try:
-                loaded = await self.hub.load_rooms()
+                found = await self.hub.load_rooms(background=True)
                 break
             except StoreUnavailable as err:
-                log.warning("loading rooms failed (%s); retrying in %.1f s", err, delay)
+                log.warning("reading the unfinished rooms failed (%s); retrying in %.1f s", err, delay)
             await asyncio.sleep(delay)
             delay = min(delay * 2, 5.0)
         self.hub.ready = True
-        log.info("ready: loaded %d unfinished rooms from %s", loaded, self.settings.store)
+        log.info("ready: %d unfinished rooms from %s to run here (loading them now)", found, self.settings.store)
 
     async def _records_ready(self) -> None:
         """Migrate the records database and move what an earlier version kept in Redis, once. A records
@@ -217,7 +219,9 @@ class App:
         except Exception as err:  # noqa: BLE001 - down, refused, or a migration that failed: say so, serve games
             log.error("records database not ready (%s): records requests answer unavailable until it is", err)
             return
-        if isinstance(self.store, RedisStore) and not isinstance(self.records, MemoryRecords):
+        # (a Redis Cluster never held the records of earlier versions: they could not run on one)
+        earlier = isinstance(self.store, RedisStore) and not self.store.sharded
+        if earlier and not isinstance(self.records, MemoryRecords):
             try:
                 await move_redis_records(self.store, self.records, self.settings.node_id)
             except StoreUnavailable as err:

@@ -5,7 +5,8 @@ lives), the node-to-node messages over Redis pub/sub, and `RemoteConn`, the stan
 connection that lives on another node.
 Must not: know rules or frames. The hub decides what to do with a message; this module only carries it.
 
-Messages (msgpack maps) on `{prefix}node:{id}` (one channel per node) and `{prefix}cluster` (all nodes):
+Messages (msgpack maps) on `{prefix}node:{id}` (one channel per node) and `{prefix}cluster` (all nodes); on a
+Redis Cluster these are sharded channels (SSUBSCRIBE/SPUBLISH: each lives on the shard of its name's slot):
   to the room's node:   {op:"req", room, kind, re, args, conn:{node, id, player, name}}
                         {op:"detach", room, conn:{...}}
   to the client's node: {op:"push", conn, msg}       {op:"close", conn, code, reason}
@@ -16,6 +17,10 @@ Messages (msgpack maps) on `{prefix}node:{id}` (one channel per node) and `{pref
                         that announced, within CAPS_FRESH seconds, that it reads them)
   to every node, 1/s:   {op:"caps", node, bundles:true}  (ignored by nodes that predate it)
 A single node on the memory store uses `LocalCluster`, which owns every room and sends nothing.
+
+The sweep: one node at a time (a lock key in Redis) walks the store's indexes a page every `SWEEP_EVERY` seconds,
+repairing index entries that a failed index write left (the indexes are written outside the room scripts), moving
+the rooms of earlier versions into them, and claiming the unfinished rooms whose node is gone that nobody watches.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import logging
 import math
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import msgpack
@@ -47,6 +53,10 @@ class ClusterHub(Protocol):
     async def lease_lost(self, room: str, only: Any = None) -> None: ...
 
     async def check_remote_rooms(self) -> None: ...
+
+    async def adopt(self, rooms: list[str], grace: bool = True) -> int: ...
+
+    def resubscribed(self) -> None: ...
 
 
 class LocalCluster:
@@ -101,6 +111,12 @@ BUNDLE_BYTES = 256 * 1024
 #: a node that announced it reads bundles less than this many seconds ago is sent them
 CAPS_FRESH = 10.0
 
+#: seconds between two pages of the sweep (see the module docstring), and rooms in one page
+SWEEP_EVERY = 2.0
+SWEEP_PAGE = 200
+#: pages of an earlier version's set of rooms moved into the indexes in one sweep step
+LEGACY_PAGES = 10
+
 
 def bundled(
     batch: list[tuple[str, bytes, float]], may_bundle: Callable[[str], bool] | None = None
@@ -133,6 +149,15 @@ def bundled(
     return out
 
 
+@dataclass(slots=True)
+class _Subscription:
+    """Channels read over one pub/sub connection, and when its last heartbeat came (loop time)."""
+
+    channels: tuple[str, ...]
+    pubsub: Any = None
+    heard: float = 0.0
+
+
 class RedisCluster:
     """Leases and pub/sub on the room store's Redis."""
 
@@ -146,8 +171,7 @@ class RedisCluster:
         self._hub: ClusterHub | None = None
         self._out: asyncio.Queue[tuple[str, bytes, float] | None] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
-        self._pubsub: Any = None
-        self._heard = 0.0
+        self._subs: list[_Subscription] = []
         #: node channel -> when its node last announced that it reads bundles (monotonic seconds)
         self._bundles_to: dict[str, float] = {}
 
@@ -157,15 +181,41 @@ class RedisCluster:
     async def start(self, hub: ClusterHub) -> None:
         self._hub = hub
         self._bundles_to[self.channel(self.node)] = math.inf  # (this node reads them)
-        self._pubsub = self.store.client.pubsub()
-        await self._pubsub.subscribe(self.channel(self.node), self.channel(None))
+        # On a Redis Cluster the two channels live on two shards: a subscription (one connection) for each, read by
+        # a task of its own (one reader polling both would hold a message on one while it waits on the other).
+        node, everyone = self.channel(self.node), self.channel(None)
+        self._subs = [_Subscription((node,)), _Subscription((everyone,))] if self.store.sharded else [
+            _Subscription((node, everyone))
+        ]
+        for sub in self._subs:
+            sub.pubsub = await self._subscribe(sub.channels)
         self._tasks = [
-            asyncio.create_task(self._listen(), name="cluster-listen"),
+            *(asyncio.create_task(self._listen(sub), name="cluster-listen") for sub in self._subs),
             asyncio.create_task(self._publish(), name="cluster-publish"),
             asyncio.create_task(self._renew(), name="cluster-renew"),
             asyncio.create_task(self._watch(), name="cluster-watch"),
             asyncio.create_task(self._beat(), name="cluster-beat"),
+            asyncio.create_task(self._sweep(), name="cluster-sweep"),
         ]
+
+    @property
+    def _pubsub(self) -> Any:
+        """The pub/sub of this node's own channel."""
+        return self._subs[0].pubsub if self._subs else None
+
+    async def _subscribe(self, channels: tuple[str, ...]) -> Any:
+        """A pub/sub subscribed to `channels` (sharded channels on a Redis Cluster)."""
+        pubsub = self.store.client.pubsub()
+        try:
+            if self.store.sharded:
+                await pubsub.ssubscribe(*channels)
+            else:
+                await pubsub.subscribe(*channels)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
+            raise
+        return pubsub
 
     async def stop(self) -> None:
         await self._out.put(None)
@@ -177,9 +227,10 @@ class RedisCluster:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        if self._pubsub is not None:
-            with contextlib.suppress(Exception):
-                await self._pubsub.aclose()
+        for sub in self._subs:
+            if sub.pubsub is not None:
+                with contextlib.suppress(Exception):
+                    await sub.pubsub.aclose()
 
     async def claim(self, room: str) -> str | None:
         """Take the room's lease if it is free (or already ours): its new fencing token, or None."""
@@ -234,7 +285,10 @@ class RedisCluster:
             try:
                 async with self.store.client.pipeline(transaction=False) as pipe:
                     for channel, data in bundled(batch, self.may_bundle):
-                        pipe.publish(channel, data)
+                        if self.store.sharded:
+                            pipe.spublish(channel, data)
+                        else:
+                            pipe.publish(channel, data)
                     await pipe.execute()
                 return
             except Exception as err:  # noqa: BLE001
@@ -256,17 +310,22 @@ class RedisCluster:
             self.send(self.node, {"op": "beat"})
             self.broadcast({"op": "caps", "node": self.node, "bundles": True})
 
-    async def _listen(self) -> None:
-        assert self._hub is not None and self._pubsub is not None
+    async def _listen(self, sub: _Subscription) -> None:
+        """Read one subscription's messages. A subscription that hears none of its heartbeats (this node's `beat`
+        on its own channel, its own `caps` on the all-nodes channel) for 4 s subscribes again."""
+        assert self._hub is not None and sub.pubsub is not None
         loop = asyncio.get_running_loop()
         delay = 0.1
-        self._heard = loop.time()
+        sub.heard = loop.time()
         while True:
             try:
-                if loop.time() - self._heard > 4.0:  # our own heartbeats stopped arriving: subscribe again
-                    self._heard = loop.time()
-                    raise ConnectionError("no heartbeat for 4 s on the node channel")
-                msg = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                if loop.time() - sub.heard > 4.0:  # our own heartbeats stopped arriving: subscribe again
+                    sub.heard = loop.time()
+                    raise ConnectionError(f"no heartbeat for 4 s on {', '.join(sub.channels)}")
+                if self.store.sharded:
+                    msg = await sub.pubsub.get_sharded_message(ignore_subscribe_messages=True, timeout=1.0)
+                else:
+                    msg = await sub.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                 delay = 0.1
             except asyncio.CancelledError:
                 raise
@@ -274,9 +333,9 @@ class RedisCluster:
                 log.warning("cluster: pub/sub read failed: %s", err)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
-                await self._resubscribe()
+                await self._resubscribe(sub)
                 continue
-            if msg is None or msg.get("type") != "message":
+            if msg is None or msg.get("type") not in ("message", "smessage"):
                 continue
             try:
                 payload = msgpack.unpackb(msg["data"], raw=False)
@@ -284,9 +343,11 @@ class RedisCluster:
                 for one in [payload] if items is None else (msgpack.unpackb(b, raw=False) for b in items):
                     try:
                         if one.get("op") == "beat":
-                            self._heard = loop.time()
+                            sub.heard = loop.time()
                             continue
                         if one.get("op") == "caps":  # (a node older than bundles ignores this op)
+                            if one.get("node") == self.node:
+                                sub.heard = loop.time()
                             if one.get("bundles") is True and isinstance(one.get("node"), str):
                                 self._bundles_to[self.channel(one["node"])] = time.monotonic()
                             continue
@@ -296,18 +357,17 @@ class RedisCluster:
             except Exception:
                 log.exception("cluster: bad message")
 
-    async def _resubscribe(self) -> None:
+    async def _resubscribe(self, sub: _Subscription) -> None:
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()
+            await sub.pubsub.aclose()
         try:
-            pubsub = self.store.client.pubsub()
-            await pubsub.subscribe(self.channel(self.node), self.channel(None))
+            pubsub = await self._subscribe(sub.channels)
         except Exception as err:  # noqa: BLE001
             log.warning("cluster: subscribing again failed: %s", err)
             return
-        self._pubsub = pubsub
-        self._heard = asyncio.get_running_loop().time()  # the heartbeat clock starts again with the subscription
-        log.info("cluster: subscribed again")
+        sub.pubsub = pubsub
+        sub.heard = asyncio.get_running_loop().time()  # the heartbeat clock starts again with the subscription
+        log.info("cluster: subscribed again to %s", ", ".join(sub.channels))
         if self._hub is not None:  # what other nodes sent meanwhile reached nobody: catch up
             self._hub.resubscribed()
 
@@ -339,6 +399,30 @@ class RedisCluster:
                 raise
             except Exception:
                 log.exception("cluster: renewal loop")
+
+    async def _sweep(self) -> None:
+        """The sweep (see the module docstring): a page of each index every `SWEEP_EVERY` seconds, on the one node
+        that holds the sweep lock."""
+        assert self._hub is not None
+        cursor: str | None = None
+        lobby: int | None = 0
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            try:
+                if not await self.store.take_sweep(self.node, int(SWEEP_EVERY * 5000)):
+                    continue
+                for _ in range(LEGACY_PAGES):
+                    if not await self.store.adopt_legacy(500):
+                        break
+                rooms, cursor = await self.store.sweep_open(cursor, SWEEP_PAGE)
+                await self._hub.adopt(rooms)
+                lobby = await self.store.sweep_lobby(lobby or 0, SWEEP_PAGE)
+            except StoreUnavailable as err:
+                log.info("cluster: sweep failed: %s", err)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: sweep loop")
 
     async def _watch(self) -> None:
         """Notice rooms our connections watch whose node went away (and take them or follow them)."""

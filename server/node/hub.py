@@ -49,6 +49,11 @@ from server.store.records import Records
 log = logging.getLogger("marcopolo.hub")
 
 LOBBY_DELAY = 0.05
+#: rooms of the store's index of unfinished rooms read in one page at start-up, and loaded at once at most
+LOAD_PAGE = 500
+LOAD_CONCURRENCY = 32
+#: seconds a new room is left to the node creating it before another node's sweep may claim it as an orphan
+ADOPT_GRACE = 10.0
 #: the longest think time a room may ask of its search bots (`create.options.bot_think_ms`)
 MAX_BOT_THINK_MS = 10_000
 #: how long a re-join forwarded to another node may go unanswered before it is sent again
@@ -166,8 +171,6 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         #: v1.2: e-mail and webhook signals of turn-based games (the rooms' turn clocks tell it of their turns)
         self.signals = Signals(settings, self.records, self.metrics, self.rooms.get)
-        #: quick matches on this node run one at a time (two lone players must land in one room, not two)
-        self.match_lock = asyncio.Lock()
         self.players: dict[str, Connection] = {}  # player id -> its current connection
         self.conns: set[Connection] = set()
         self.local_conns: dict[str, Connection] = {}  # by connection id, for pushes relayed from other nodes
@@ -198,19 +201,89 @@ class Hub:
         self._parked: dict[str, list[dict[str, Any]]] = {}
         #: invites of private rooms local viewers joined elsewhere (to re-join them when the room moves)
         self.invites: dict[str, str] = {}
+        #: the start-up's loading of the rooms it found (see `load_rooms`)
+        self._loader: asyncio.Task[None] | None = None
+        #: rooms quick match is creating here (set once they run): seats claimed in them wait for that, not the store
+        self.match_pending: dict[str, asyncio.Event] = {}
         #: rooms each player created that may still be waiting (pruned on the player's next create)
         self._created_by: dict[str, set[str]] = {}
 
     # ---- start and stop ---------------------------------------------------------------------
 
-    async def load_rooms(self) -> int:
-        """Load every unfinished room no other node runs (crash recovery); returns how many."""
+    async def load_rooms(self, background: bool = False) -> int:
+        """Load every unfinished room no other node runs (crash recovery), reading the store's index of unfinished
+        rooms a page at a time; returns how many run here now.
+
+        With `background` (a node starting): only find those rooms, and load them in a task of their own
+        (`LOAD_CONCURRENCY` at a time) while the node already serves; returns how many it found. A request for one
+        of them meanwhile loads it at once (`room_for`), as a takeover does."""
         count = 0
-        for room_id in await self.store.room_ids(unfinished_only=True):
-            if room_id in self.rooms or await self._claim_and_load(room_id) is not None:
-                count += 1
+        orphans: list[str] = []
+        cursor: str | None = None
+        while True:
+            page, cursor = await self.store.open_rooms(cursor, LOAD_PAGE)
+            if background:
+                orphans += await self._orphans(page)
+            else:
+                count += await self.adopt(page, grace=False)
+            if cursor is None:
+                break
+        if background:
+            self._loader = asyncio.get_running_loop().create_task(self._load_later(orphans), name="load-rooms")
+            return len(orphans)
         self._count_rooms()
         return count
+
+    async def loaded(self) -> None:
+        """Wait until the rooms `load_rooms(background=True)` found are loaded (at once if none are left)."""
+        if self._loader is not None:
+            await asyncio.shield(self._loader)
+
+    async def _orphans(self, rooms: list[str]) -> list[str]:
+        """Those of `rooms` not run here that no node runs (no lease; or this node's own, from an earlier process)."""
+        todo = [r for r in rooms if r not in self.rooms]
+        owners = await self.cluster.owners(todo) if todo else []
+        return [r for r, owner in zip(todo, owners, strict=True) if owner is None or owner == self.node]
+
+    async def _load_later(self, rooms: list[str]) -> None:
+        t0 = time.monotonic()
+        loaded = 0
+        for start in range(0, len(rooms), LOAD_PAGE):
+            while True:
+                try:
+                    loaded += await self.adopt(rooms[start : start + LOAD_PAGE], grace=False)
+                    break
+                except StoreUnavailable as err:
+                    log.warning("loading rooms: %s; retrying in 1 s", err)
+                    await asyncio.sleep(1.0)
+        took = time.monotonic() - t0
+        log.info("loaded %d of the %d unfinished rooms found at start in %.1f s", loaded, len(rooms), took)
+
+    async def adopt(self, rooms: list[str], grace: bool = True) -> int:
+        """Claim and load those of `rooms` that no node runs (their lease lapsed; or it is this node's own, from an
+        earlier process), `LOAD_CONCURRENCY` at a time; returns how many of `rooms` run here now. With `grace`
+        (the cluster's sweep), a room created less than `ADOPT_GRACE` seconds ago is left to its creator."""
+        orphans = await self._orphans(rooms)
+        gate = asyncio.Semaphore(LOAD_CONCURRENCY)
+
+        async def one(room_id: str) -> bool:
+            async with gate:
+                if grace:
+                    meta = await self.store.get_meta(room_id)
+                    young = meta is None or float(meta.get("created") or 0) > time.time() - ADOPT_GRACE
+                    if young or meta.get("status") == "finished":
+                        return False
+                return await self._claim_and_load(room_id, takeover=grace and self.cluster.clustered) is not None
+
+        done = await asyncio.gather(*(one(r) for r in orphans), return_exceptions=True)
+        for room_id, got in zip(orphans, done, strict=True):
+            if isinstance(got, StoreUnavailable):
+                raise got
+            if isinstance(got, BaseException):
+                log.error("room %s: not loaded: %r", room_id, got)
+        if orphans:
+            self._count_rooms()
+        return sum(1 for r in rooms if r in self.rooms)
 
     async def _claim_and_load(self, room_id: str, takeover: bool = False) -> Room | None:
         """Take the room's lease and load it; None if another node holds it or there is no such room."""
@@ -283,6 +356,10 @@ class Hub:
     async def close(self) -> None:
         """Stop every room and hand its lease back, so another node can take it at once."""
         self.ready = False
+        if self._loader is not None:
+            self._loader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._loader
         for room in list(self.rooms.values()):
             await room.stop()
             await self.cluster.release(room.id, room.fence)
@@ -318,6 +395,12 @@ class Hub:
     async def seat_changed(self, room: Room, player: str, held: bool) -> None:
         """Keep the store's index of a player's rooms (for `welcome.rooms` on any node)."""
         await self.store.mark_seat(player, room.id, held)
+
+    async def forget_seat(self, player: str, room_id: str) -> None:
+        """Drop a finished (or expired) room from the player's index, once a read met it: the index then holds the
+        player's unfinished rooms and those that finished since, not every game the player ever played."""
+        with contextlib.suppress(StoreUnavailable):
+            await self.store.mark_seat(player, room_id, False)
 
     # ---- connections ------------------------------------------------------------------------
 
@@ -826,6 +909,7 @@ class Hub:
         for room_id in await self.store.player_rooms(player):
             meta = await self.meta_of(room_id)
             if meta is None or meta.status == "finished" or player not in meta.players:
+                await self.forget_seat(player, room_id)
                 continue
             held.append({"room": room_id, "game": meta.game, "seat": meta.players.index(player)})
         conn.push({"t": "welcome", "re": re, "player": player, "token": token, "rooms": held,
@@ -978,9 +1062,11 @@ class Hub:
         stored = await self.store.get_meta(room_id)
         return None if stored is None else RoomMeta.from_dict(stored)
 
-    async def create_room(self, msg: m.Create, conn: Connection | None = None, host: str | None = None) -> str:
+    async def create_room(
+        self, msg: m.Create, conn: Connection | None = None, host: str | None = None, room_id: str | None = None
+    ) -> str:
         """A new room run here (`conn`: its creator's connection, for the creation limits; `host`: the player
-        who may use host controls). Returns the room id."""
+        who may use host controls; `room_id`: an id quick match chose). Returns the room id."""
         if conn is not None:
             self._check_create_limits(conn)
             await self.moderation.check_create(conn)
@@ -1012,7 +1098,7 @@ class Hub:
             parsed = game.parse_options(options)
         except ValidationError as err:
             raise RoomError("bad_message", f"bad options: {err.errors()[0]['msg']}") from None
-        room_id = "r" + secrets.token_hex(5)
+        room_id = room_id or lobby.new_room_id()
         # a private room's invite: random, independent of the room id (which only tells that it exists)
         invite = None if msg.public else secrets.token_urlsafe(16)
         meta = RoomMeta(
@@ -1047,39 +1133,41 @@ class Hub:
             meta.time_bank_seconds = msg.time_bank_seconds
         meta.fill_bots_after = msg.fill_bots_after
         meta.ratings = await seat_ratings(self.records, meta)
-        await self.store.create_room(meta.to_dict())
-        token = await self.cluster.claim(room_id)
-        if token is None:  # pragma: no cover - a new random id nobody can hold
-            raise RoomError("unavailable", "the new room's lease is held elsewhere; retry")
-        self._new_room(meta, None, token)
+        # the lease first, under the room's lock: once the store's indexes show the room (quick match may hand a
+        # seat in it to another request at once), this node holds it and a `room_for` here waits for it to run
+        async with self._room_locks.setdefault(room_id, asyncio.Lock()):
+            token = await self.cluster.claim(room_id)
+            if token is None:  # pragma: no cover - a new random id nobody can hold
+                raise RoomError("unavailable", "the new room's lease is held elsewhere; retry")
+            try:
+                await self.store.create_room(meta.to_dict())
+            except BaseException:
+                await self.cluster.release(room_id, token)
+                self._room_locks.pop(room_id, None)
+                raise
+            self._new_room(meta, None, token)
         if conn is not None and conn.player is not None:
             self._created_by.setdefault(conn.player, set()).add(room_id)
         self._count_rooms()
         self.lobby_changed()
         return room_id
 
-    async def lobby(self, game: str | None = None) -> list[dict[str, Any]]:
-        """Public rooms that are waiting or playing, oldest first (of every node when clustered)."""
-        if self.cluster.clustered:
-            metas = [RoomMeta.from_dict(d) for d in await self.store.list_public()]
-        else:
-            metas = [r.meta for r in self.rooms.values()]
-            metas.sort(key=lambda m: (m.created or 0, m.room))
-        now = now_ms()
-        return [
-            room_info(m)
-            for m in metas
-            if m.public and m.status in ("waiting", "playing") and (game is None or m.game == game)
-            and not away_from_lobby(m, self.settings, now)
-        ]  # fmt: skip
-
     async def lobby_page(
         self, game: str | None = None, offset: int = 0, limit: int | None = None
     ) -> tuple[list[dict[str, Any]], int]:
-        """One page of the lobby (at most `lobby_max` rooms) and how many rooms there are in all."""
-        rooms = await self.lobby(game)
+        """One page of the lobby (at most `lobby_max` rooms: public, waiting or playing, oldest first, of every node
+        when clustered), read through the store's lobby index, and how many rooms the whole list holds (a live
+        game whose people are all away is left out of the page; `total` may still count it)."""
         size = min(limit or self.settings.lobby_max, self.settings.lobby_max)
-        return rooms[offset : offset + size], len(rooms)
+        metas, total = await self.store.lobby_page(game, offset, size)
+        now = now_ms()
+        rooms = []
+        for data in metas:
+            local = self.rooms.get(str(data.get("room")))
+            meta = local.meta if local is not None else RoomMeta.from_dict(data)
+            if meta.public and meta.status in ("waiting", "playing") and not away_from_lobby(meta, self.settings, now):
+                rooms.append(room_info(meta))
+        return rooms, total
 
     def lobby_changed(self, local: bool = False) -> None:
         """The lobby's rooms changed: push the new list to the watchers (of every node when clustered)."""
@@ -1123,6 +1211,7 @@ class Hub:
             "parked": len(self._parked),
             "invites": len(self.invites),
             "created_by": len(self._created_by),
+            "match_pending": len(self.match_pending),
         }
 
     def _render_rooms(self) -> None:

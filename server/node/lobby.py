@@ -10,7 +10,10 @@ public methods (`room_for`, `create_room`, `lobby_changed`, `meta_of`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import secrets
+import time
 from collections import OrderedDict
 from typing import Any, Protocol
 
@@ -24,12 +27,17 @@ from server.rooms.chat import chat_line, check_chat
 from server.rooms.core import Room, RoomError
 from server.rooms.meta import RoomMeta
 from server.rooms.replay import ReplayCursor
-from server.store.base import Store
+from server.store.base import Store, StoreUnavailable, match_kind
 from server.store.records import Records
 
 log = logging.getLogger("marcopolo.lobby")
 
 HISTORY_LIMIT = 50
+
+
+def new_room_id() -> str:
+    """A new room's id (random: its existence tells nothing else)."""
+    return "r" + secrets.token_hex(5)
 LEADERBOARD_LIMIT = 100
 
 
@@ -42,16 +50,20 @@ class Node(Protocol):
     cluster: Any
     rooms: dict[str, Room]
     watchers: Any
-    match_lock: asyncio.Lock
+    match_pending: dict[str, asyncio.Event]
     moderation: Any
 
     async def room_for(self, room_id: str) -> Any: ...
 
-    async def create_room(self, msg: m.Create, conn: Any = None, host: str | None = None) -> str: ...
+    async def create_room(
+        self, msg: m.Create, conn: Any = None, host: str | None = None, room_id: str | None = None
+    ) -> str: ...
 
     async def meta_of(self, room_id: str) -> RoomMeta | None: ...
 
     def lobby_changed(self, local: bool = False) -> None: ...
+
+    async def forget_seat(self, player: str, room_id: str) -> None: ...
 
 
 async def _meta(hub: Node, room_id: str) -> RoomMeta:
@@ -65,6 +77,10 @@ async def _meta(hub: Node, room_id: str) -> RoomMeta:
 
 
 async def quick_match(hub: Node, conn: Any, msg: m.QuickMatch) -> None:
+    """A seat in the fullest waiting public room of the kind (game, seats, options), claimed by the store's
+    atomic step on its quick-match index (no lock, no scan); when there is none, the same step puts a new room's id
+    in the index with this player's claim in it, and the room is created: players asking meanwhile, on any node,
+    are given seats in it, so two lone players land in one room."""
     game = get_game(msg.game) if msg.game in all_games() else None
     if game is None:
         raise RoomError("not_found", f"no game {msg.game!r}")
@@ -72,37 +88,75 @@ async def quick_match(hub: Node, conn: Any, msg: m.QuickMatch) -> None:
         wanted = game.parse_options(dict(msg.options or {})).model_dump()
     except ValidationError as err:
         raise RoomError("bad_message", f"bad options: {err.errors()[0]['msg']}") from None
-    async with hub.match_lock:
-        if hub.cluster.clustered:
-            metas = [RoomMeta.from_dict(d) for d in await hub.store.list_public()]
-        else:
-            metas = [r.meta for r in hub.rooms.values()]
-        fits = [
-            meta for meta in metas
-            if meta.public and meta.status == "waiting" and meta.game == msg.game
-            and meta.seats == msg.seats and meta.options == wanted and not meta.closed
-            and None in meta.players and conn.player not in meta.players
-        ]  # fmt: skip
-        fits.sort(key=lambda meta: (-sum(p is not None for p in meta.players), meta.created or 0))
-        for meta in fits:
-            room = await hub.room_for(meta.room)
+    kind = match_kind(msg.game, msg.seats, wanted)
+    for tries in range(MATCH_TRIES):
+        new = new_room_id() if tries < MATCH_TRIES - 1 else None
+        got = await hub.store.match_claim(kind, conn.player, new, msg.seats, time.time())
+        if got is None:
+            break
+        room_id, is_new = got
+        if is_new:
+            hub.match_pending[room_id] = made = asyncio.Event()
             try:
-                await room.submit("join", conn, msg.id)
-                return
-            except Exception as err:  # noqa: BLE001 - filled meanwhile: try the next one
-                code = getattr(err, "code", "")
-                if code not in ("room_full", "seat_taken", "unavailable"):
-                    raise
-        fill = msg.fill_bots_after
-        if fill is None:
-            fill = hub.settings.quick_fill_bots_after or None
-        create = m.Create(
-            game=msg.game, seats=msg.seats, options=msg.options, public=True,
-            turn_seconds=msg.turn_seconds, fill_bots_after=fill,
-        )  # fmt: skip
-        room_id = await hub.create_room(create, host=conn.player)
-        room = await hub.room_for(room_id)
-        await room.submit("join", conn, msg.id)
+                await _new_match(hub, conn, msg, room_id)
+            except BaseException:
+                with contextlib.suppress(StoreUnavailable):
+                    await hub.store.match_release(kind, room_id, conn.player)
+                raise
+            finally:
+                made.set()
+                hub.match_pending.pop(room_id, None)
+            return
+        if await _join_claimed(hub, conn, msg, kind, wanted, room_id):
+            return
+    await _new_match(hub, conn, msg, new_room_id())
+
+
+#: rooms quick match tries (each claimed in the index, then joined) before it opens a new one
+MATCH_TRIES = 8
+#: how long a seat claimed in a room another request is creating waits for that room to exist (s)
+NEW_ROOM_WAIT = 3.0
+
+
+async def _join_claimed(hub: Node, conn: Any, msg: m.QuickMatch, kind: str, wanted: Any, room_id: str) -> bool:
+    """Join the seat the index gave; False (the seat handed back) when the room no longer fits or fills meanwhile."""
+    pending = hub.match_pending.get(room_id)
+    if pending is not None:  # a room another request here is creating
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(pending.wait(), NEW_ROOM_WAIT)
+    meta = await hub.meta_of(room_id)
+    waited = 0.0
+    while meta is None and waited < NEW_ROOM_WAIT:  # a room another node is creating
+        await asyncio.sleep(0.05)
+        waited += 0.05
+        meta = await hub.meta_of(room_id)
+    fits = meta is not None and meta.public and meta.status == "waiting" and meta.game == msg.game \
+        and meta.seats == msg.seats and meta.options == wanted and not meta.closed \
+        and None in meta.players and conn.player not in meta.players  # fmt: skip
+    if fits:
+        try:
+            room = await hub.room_for(room_id)
+            await room.submit("join", conn, msg.id)
+            return True
+        except RoomError as err:
+            if err.code not in ("room_full", "seat_taken", "unavailable", "not_found"):
+                raise
+    with contextlib.suppress(StoreUnavailable):
+        await hub.store.match_release(kind, room_id, conn.player)
+    return False
+
+
+async def _new_match(hub: Node, conn: Any, msg: m.QuickMatch, room_id: str) -> None:
+    fill = msg.fill_bots_after
+    if fill is None:
+        fill = hub.settings.quick_fill_bots_after or None
+    create = m.Create(
+        game=msg.game, seats=msg.seats, options=msg.options, public=True,
+        turn_seconds=msg.turn_seconds, fill_bots_after=fill,
+    )  # fmt: skip
+    room_id = await hub.create_room(create, host=conn.player, room_id=room_id)
+    room = await hub.room_for(room_id)
+    await room.submit("join", conn, msg.id)
 
 
 # ---- chat -------------------------------------------------------------------------------------
@@ -259,6 +313,7 @@ async def my_games(hub: Node, conn: Any, msg: m.MyGamesRequest) -> None:
     for room_id in (await hub.store.player_rooms(player))[:MY_GAMES_MAX]:
         meta = await hub.meta_of(room_id)
         if meta is None or meta.status == "finished" or player not in meta.players:
+            await hub.forget_seat(player, room_id)
             continue
         seat = meta.players.index(player)
         clock = meta.clock or {}

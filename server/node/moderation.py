@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from limits import RateLimitItemPerSecond
-from limits.aio.storage import MemoryStorage, RedisSentinelStorage, RedisStorage, Storage
+from limits.aio.storage import MemoryStorage, RedisClusterStorage, RedisSentinelStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 
 from protocol import messages as m
@@ -71,6 +71,9 @@ def _limits_storage(store: Any) -> Storage:
         return RedisSentinelStorage(
             "async+redis+sentinel://" + rest, implementation="redispy", key_prefix=prefix, **opts
         )
+    if isinstance(url, str) and url.startswith("redis+cluster://"):
+        rest = url.split("://", 1)[1]
+        return RedisClusterStorage("async+redis+cluster://" + rest, implementation="redispy", key_prefix=prefix, **opts)
     if isinstance(url, str) and url.startswith(("redis://", "rediss://")):
         return RedisStorage("async+" + url, implementation="redispy", key_prefix=prefix, **opts)
     return MemoryStorage()

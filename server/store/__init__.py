@@ -1,7 +1,8 @@
 """Room stores: where live room state is kept (meta, snapshot, append-only log, leases, sessions).
 
 ``open_store`` picks one by url: ``memory`` (``server.store.memory``), ``sqlite:`` (``server.store.sqlite``: one
-file, one node) or ``redis://`` / ``redis+sentinel://`` (``server.store.redis``: several nodes). The interface
+file, one node) or ``redis://`` / ``redis+sentinel://`` / ``redis+cluster://`` (``server.store.redis``: several
+nodes). The interface
 and what every store shares is ``server.store.base``. The records (chat, the archive of finished games,
 ratings) are a database apart: ``open_records`` picks one (``server.store.records``: the interface and memory;
 ``server.store.records_sql``: SQLite or PostgreSQL). Nothing here knows engines, rooms or sockets.
@@ -24,9 +25,10 @@ from server.store.base import (
 )
 from server.store.memory import MemoryStore
 from server.store.records import MemoryRecords, Records
-from server.store.redis import RedisStore, SentinelUrl, parse_sentinel_url
+from server.store.redis import ClusterUrl, RedisStore, SentinelUrl, parse_cluster_url, parse_sentinel_url
 
 __all__ = [
+    "ClusterUrl",
     "LoadedRoom",
     "MemoryStore",
     "RedisStore",
@@ -39,6 +41,7 @@ __all__ = [
     "Records",
     "open_records",
     "open_store",
+    "parse_cluster_url",
     "records_for",
     "SentinelUrl",
     "parse_sentinel_url",
@@ -56,7 +59,8 @@ def open_store(
       directory), bare ``sqlite:`` for ``./data/marcopolo.db``: a SqliteStore (one node, one file);
     - ``redis://host:port/db``, ``rediss://...``, ``unix://...``: a RedisStore;
     - ``redis+sentinel://host:port,host:port/service[/db]``: a RedisStore on the primary the Sentinels name,
-      following failovers.
+      following failovers;
+    - ``redis+cluster://host:port[,host:port...]``: a RedisStore on a Redis Cluster (each room's keys in one slot).
 
     ``wait_replicas`` (Redis only): every write batch is acknowledged only once that many replicas have it.
     ``takeover`` (SQLite only; a server node asks for it): this process is the file's one writer from now on,
@@ -68,11 +72,11 @@ def open_store(
         from server.store.sqlite import SqliteStore, path_of
 
         return SqliteStore(path_of(url), trim_log=trim_log, takeover=takeover)
-    if url.startswith(("redis://", "rediss://", "unix://", "redis+sentinel://")):
+    if url.startswith(("redis://", "rediss://", "unix://", "redis+sentinel://", "redis+cluster://")):
         return RedisStore(url, prefix=prefix, trim_log=trim_log, wait_replicas=wait_replicas)
     raise ValueError(
         f"unknown store url {url!r}: use 'memory', 'sqlite:///path/to.db', 'redis://host:port/db' "
-        "or 'redis+sentinel://host:port,host:port/service'"
+        "'redis+sentinel://host:port,host:port/service' or 'redis+cluster://host:port,host:port'"
     )
 
 

@@ -2,7 +2,9 @@
 
 A room is stored as
 
-- ``meta``: a msgpack-able dict; the store reads only ``room``, ``status``, ``public`` and ``game``;
+- ``meta``: a msgpack-able dict; the store reads ``room``, ``status``, ``public`` and ``game``, and for its indexes
+  (the lobby, quick match, the unfinished rooms a node's start-up claims) ``created``, ``seats``, ``players``,
+  ``options`` and ``closed`` (see `MetaInfo`);
 - a ``snapshot``: the packed engine state at version ``snap_v`` (opaque bytes);
 - a ``log``: append-only entries (dicts with an int ``v`` >= 1, strictly increasing) applied after the
   snapshot. Recovery is ``load()``: the latest snapshot plus the entries with ``v > snap_v``.
@@ -21,11 +23,18 @@ refused with ``StoreFenced``, atomically and with nothing written, unless the to
 key holds exactly that token, or the lease lapsed and nobody acquired it since (the epoch is unchanged).
 So a node that lost its lease can never write over the room's new owner, whatever its clock says.
 
+Indexes: every store keeps, beside the rooms, the indexes that the lobby (a page of the public waiting or playing
+rooms, oldest first: ``lobby_page``), quick match (a seat in the fullest waiting room of a kind: ``match_claim``)
+and a node's start-up (the unfinished rooms: ``open_rooms``) read a page at a time, so that no request reads
+anything in proportion to all rooms. They follow the room's writes (derived from its meta by `check_meta`).
+
 This module must not know about engines, rooms, sessions or sockets: stores keep dicts and bytes.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -122,11 +131,44 @@ class Store(ABC):
 
     @abstractmethod
     async def room_ids(self, *, unfinished_only: bool = False) -> list[str]:
-        """Return the ids of all stored rooms (only waiting/playing ones if asked), sorted."""
+        """Return the ids of all stored rooms (only waiting/playing ones if asked), sorted.
+
+        For tools and tests: it reads every room; a request path reads `open_rooms` pages instead."""
 
     @abstractmethod
     async def list_public(self) -> list[Meta]:
-        """Return the metas of public rooms that are waiting or playing, oldest first."""
+        """Return the metas of public rooms that are waiting or playing, oldest first (every one: for tools and
+        tests; the lobby reads `lobby_page`)."""
+
+    @abstractmethod
+    async def lobby_page(self, game: str | None, offset: int, limit: int) -> tuple[list[Meta], int]:
+        """One page of the lobby: the metas of public waiting or playing rooms (of ``game``, or of every game),
+        oldest first, from position ``offset``, at most ``limit``; and how many the whole list holds. Read through
+        an index: the cost grows with ``offset + limit``, not with the number of rooms."""
+
+    @abstractmethod
+    async def match_claim(
+        self, kind: str, player: str, new_room: str | None = None, seats: int = 0, created: float = 0.0
+    ) -> tuple[str, bool] | None:
+        """Quick match, one atomic step on the kind's index (no scan): claim a seat for ``player`` in the fullest
+        public waiting room of ``kind`` (see `match_kind`; the oldest among equals) that ``player`` neither sits in
+        nor claimed already, and return ``(room, False)``. When there is none: with ``new_room`` (an id the caller
+        then creates a room of ``seats`` under, created at ``created``), put that room in the index with the
+        player's claim in it and return ``(new_room, True)``, so that other players asking meanwhile are given
+        seats in it, not rooms of their own; without, None.
+
+        A claim is a seat held in the index only: it counts against the room's free seats until the player's join
+        reaches the room's meta (or `match_release` hands it back, or ten seconds pass)."""
+
+    @abstractmethod
+    async def match_release(self, kind: str, room: str, player: str) -> None:
+        """Hand back the seat `match_claim` took for ``player`` in ``room`` and did not use (the join failed);
+        a room that does not exist (or no longer fits) leaves the kind's index."""
+
+    @abstractmethod
+    async def open_rooms(self, after: str | None, count: int) -> tuple[list[str], str | None]:
+        """A page of the unfinished rooms (waiting or playing), in a stable order: at most ``count`` ids from the
+        one after ``after`` (None: the first page), and where the next page starts (None: that was the last)."""
 
     @abstractmethod
     async def finish(self, room: str, meta: Meta, ttl_seconds: int, *, fence: str | None = None) -> None:
@@ -230,19 +272,57 @@ def unpack(data: bytes) -> Any:
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
 
 
+def match_kind(game: str, seats: int, options: dict[str, Any] | None) -> str:
+    """What quick match pairs rooms by: the game, the number of seats and the options (a digest of them)."""
+    try:
+        canonical = json.dumps(options or {}, sort_keys=True, separators=(",", ":"), default=str).encode()
+    except TypeError:  # keys of mixed types: not sortable, packed as they come
+        canonical = pack(options)
+    return f"{game}:{seats}:{hashlib.sha1(canonical).hexdigest()[:16]}"
+
+
 @dataclass(frozen=True, slots=True)
 class MetaInfo:
-    """The fields of a meta the store reads, checked, plus the packed meta."""
+    """The fields of a meta the store reads, checked, plus the packed meta and where the room shows in the
+    store's indexes."""
 
     room: str
     status: str
     game: str
     public: bool
     packed: bytes
+    #: when the room was created (seconds since the epoch; 0 when the meta does not say): the lobby's order
+    created: float = 0.0
+    #: quick match's kind (`match_kind`), "" when the meta names no seats
+    kind: str = ""
+    #: seats no one holds (``players`` entries that are None)
+    free: int = 0
+    #: the players (and bots) holding seats
+    players: tuple[str, ...] = ()
+    closed: bool = False
 
     @property
     def listed(self) -> bool:
+        """In the lobby: public, waiting or playing."""
         return self.public and self.status in LISTED_STATUSES
+
+    @property
+    def open(self) -> bool:
+        """Unfinished: among the rooms a node's start-up claims."""
+        return self.status != "finished"
+
+    @property
+    def matchable(self) -> bool:
+        """In quick match's index: public, waiting, not closed, with a free seat."""
+        return self.public and self.status == "waiting" and not self.closed and self.free > 0 and bool(self.kind)
+
+    @property
+    def created_ms(self) -> int:
+        return int(self.created * 1000)
+
+    def place(self) -> tuple[Any, ...]:
+        """What the indexes hold of the room: two metas with the same place need no index write between them."""
+        return (self.open, self.listed, self.game, self.created, self.matchable, self.kind, self.free, self.players)
 
 
 def check_room(room: str) -> None:
@@ -266,7 +346,20 @@ def check_meta(meta: Meta, room: str | None = None) -> MetaInfo:
     game = meta.get("game", "")
     if not isinstance(game, str):
         raise ValueError(f"meta game must be a string, got {game!r}")
-    return MetaInfo(cast(str, rid), cast(str, status), game, public, pack(meta))
+    created = listing_order(meta)[0]
+    seats = meta.get("seats")
+    players = meta.get("players")
+    seated: tuple[str, ...] = ()
+    free = 0
+    if isinstance(players, list):
+        seated = tuple(str(p) for p in players if p is not None)
+        free = len(players) - len(seated)
+    kind = ""
+    if isinstance(seats, int) and not isinstance(seats, bool) and status == "waiting":  # only a waiting room matches
+        options = meta.get("options")
+        kind = match_kind(game, seats, options if isinstance(options, dict) else None)
+    closed = bool(meta.get("closed"))
+    return MetaInfo(cast(str, rid), cast(str, status), game, public, pack(meta), created, kind, free, seated, closed)
 
 
 def check_version(v: object, what: str, minimum: int) -> int:

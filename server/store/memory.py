@@ -1,6 +1,7 @@
 """The in-process room store: rooms in dicts, values packed in and out exactly as Redis would keep them.
 
-For tests and throwaway runs (``--store memory``): nothing survives the process.
+For tests and throwaway runs (``--store memory``): nothing survives the process. Its indexes (lobby, quick match,
+unfinished rooms) are ``server.store.index.Directory``, kept up by every write.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from server.store.base import (
     token_node,
     unpack,
 )
+from server.store.index import Directory
 
 # --- in-process store ------------------------------------------------------------------------------
 
@@ -57,6 +59,8 @@ class MemoryStore(Store):
         self._epochs: dict[str, int] = {}
         self._sessions: dict[str, tuple[bytes, float]] = {}
         self._player_rooms: dict[str, set[str]] = {}
+        #: the lobby, quick match and the unfinished rooms, read a page at a time
+        self.directory = Directory()
 
     def _get(self, room: str) -> _MemRoom | None:
         stored = self._rooms.get(room)
@@ -82,10 +86,12 @@ class MemoryStore(Store):
         if self._get(info.room) is not None:
             raise ValueError(f"room {info.room!r} already exists")
         self._rooms[info.room] = _MemRoom(info)
+        self.directory.update(info.room, info)
 
     async def save_meta(self, room: str, meta: Meta, *, fence: str | None = None) -> None:
         info = check_meta(meta, room)
         self._need(room, fence).info = info
+        self.directory.update(room, info)
 
     async def append(self, room: str, entry: Entry, meta: Meta, *, fence: str | None = None) -> None:
         info = check_meta(meta, room)
@@ -97,6 +103,7 @@ class MemoryStore(Store):
         stored.log.append((v, packed))
         stored.log_v = v
         stored.info = info
+        self.directory.update(room, info)
 
     async def save_snapshot(self, room: str, v: int, snapshot: bytes, *, fence: str | None = None) -> None:
         check_version(v, "snapshot v", 0)
@@ -137,16 +144,33 @@ class MemoryStore(Store):
         metas = [unpack(r.info.packed) for r in self._live_rooms() if r.info.listed]
         return sorted(metas, key=listing_order)
 
+    async def lobby_page(self, game: str | None, offset: int, limit: int) -> tuple[list[Meta], int]:
+        ids, total = self.directory.lobby_page(game, offset, limit)
+        return [unpack(stored.info.packed) for rid in ids if (stored := self._get(rid)) is not None], total
+
+    async def match_claim(
+        self, kind: str, player: str, new_room: str | None = None, seats: int = 0, created: float = 0.0
+    ) -> tuple[str, bool] | None:
+        return self.directory.claim(kind, player, new_room, seats, created)
+
+    async def match_release(self, kind: str, room: str, player: str) -> None:
+        self.directory.release(kind, room, player)
+
+    async def open_rooms(self, after: str | None, count: int) -> tuple[list[str], str | None]:
+        return self.directory.open_page(after, count)
+
     async def finish(self, room: str, meta: Meta, ttl_seconds: int, *, fence: str | None = None) -> None:
         check_ttl(ttl_seconds, "ttl_seconds")
         info = check_meta({**meta, "status": "finished"}, room)
         stored = self._need(room, fence)
         stored.info = info
         stored.expires_at = self._clock() + ttl_seconds
+        self.directory.update(room, info)
 
     async def delete_room(self, room: str) -> None:
         check_room(room)
         self._rooms.pop(room, None)
+        self.directory.update(room, None)
         self._leases.pop(room, None)
         self._epochs.pop(room, None)
 

@@ -20,7 +20,9 @@ Any SQLite failure (disk full, I/O error, a file locked by another writer past `
 
 Tables: ``rooms`` (one row per room: packed meta plus the fields the store reads, ``log_v``, the snapshot, the
 expiry of a finished room), ``log`` (room, v, packed entry), ``fences`` (per room: the epoch counter, the
-lease token and when it lapses), ``sessions`` (key, packed session, expiry), ``seats`` (player, room).
+lease token and when it lapses), ``sessions`` (key, packed session, expiry), ``seats`` (player, room). The indexes
+(lobby, quick match, unfinished rooms) are kept in memory (``server.store.index``): this store is the file's one
+writer, so it builds them once from the unfinished rooms (the partial index ``rooms_open``) and keeps them up.
 Times are wall-clock seconds (``time.time``) so leases and expiries mean the same after a restart; finished
 rooms and sessions are purged lazily once expired. Another process may open the file to read (WAL lets it
 read while the node writes), but only one node may write to it: with SQLite the node runs alone. A server
@@ -65,6 +67,7 @@ from server.store.base import (
     token_node,
     unpack,
 )
+from server.store.index import Directory
 
 __all__ = ["DEFAULT_PATH", "SqliteStore"]
 
@@ -87,6 +90,7 @@ CREATE TABLE IF NOT EXISTS rooms (
 );
 CREATE INDEX IF NOT EXISTS rooms_listed ON rooms (listed);
 CREATE INDEX IF NOT EXISTS rooms_expiry ON rooms (expires_at) WHERE expires_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS rooms_open ON rooms (room) WHERE status != 'finished';
 CREATE TABLE IF NOT EXISTS log (
     room TEXT NOT NULL,
     v INTEGER NOT NULL,
@@ -200,6 +204,11 @@ class SqliteStore(Store):
         #: one writer: a move's fence check then reads no row. Every write of a room's fence drops its entry,
         #: and any rollback drops them all.
         self._fences: dict[str, tuple[Any, ...] | None] = {}
+        #: the lobby, quick match and the unfinished rooms (in memory: this store is the file's one writer), built
+        #: from the file at the first read of an index and then kept up by every write of this store
+        self.directory = Directory()
+        self._directory_built = False
+        self._directory_task: asyncio.Task[None] | None = None
 
     @property
     def lock_path(self) -> Path:
@@ -432,6 +441,61 @@ class SqliteStore(Store):
             (info.packed, info.status, info.game, int(info.public), int(info.listed), info.room),
         )
 
+    # ---- indexes --------------------------------------------------------------------------------
+
+    async def _directory(self) -> Directory:
+        """The indexes, read from the file the first time (the unfinished rooms only, through `rooms_open`)."""
+        if not self._directory_built:
+            if self._directory_task is None or self._directory_task.done():
+                self._directory_task = asyncio.get_running_loop().create_task(self._build_directory())
+            task = self._directory_task
+            try:
+                await asyncio.shield(task)
+            finally:
+                if task.done() and not task.cancelled() and task.exception() is not None:
+                    self._directory_task = None
+        return self.directory
+
+    async def _build_directory(self) -> None:
+        def work(db: sqlite3.Connection) -> list[bytes]:
+            return [d for (d,) in db.execute("SELECT data FROM rooms WHERE status != 'finished'")]
+
+        rows = await self._call(work, write=False)
+        for data in rows:  # (writes answered before this point are in these rows; later ones update it below)
+            try:
+                info = check_meta(unpack(data))
+            except ValueError:
+                continue
+            self.directory.update(info.room, info)
+        self._directory_built = True
+
+    def _place(self, room: str, info: MetaInfo | None) -> None:
+        if self._directory_built:
+            self.directory.update(room, info)
+
+    async def lobby_page(self, game: str | None, offset: int, limit: int) -> tuple[list[Meta], int]:
+        ids, total = (await self._directory()).lobby_page(game, offset, limit)
+        if not ids:
+            return [], total
+
+        def work(db: sqlite3.Connection) -> dict[str, bytes]:
+            marks = ",".join("?" * len(ids))
+            return dict(db.execute(f"SELECT room, data FROM rooms WHERE room IN ({marks})", ids).fetchall())  # noqa: S608
+
+        found = await self._call(work, write=False)
+        return [unpack(found[rid]) for rid in ids if rid in found], total
+
+    async def match_claim(
+        self, kind: str, player: str, new_room: str | None = None, seats: int = 0, created: float = 0.0
+    ) -> tuple[str, bool] | None:
+        return (await self._directory()).claim(kind, player, new_room, seats, created)
+
+    async def match_release(self, kind: str, room: str, player: str) -> None:
+        (await self._directory()).release(kind, room, player)
+
+    async def open_rooms(self, after: str | None, count: int) -> tuple[list[str], str | None]:
+        return (await self._directory()).open_page(after, count)
+
     # ---- rooms ----------------------------------------------------------------------------------
 
     async def create_room(self, meta: Meta) -> None:
@@ -447,6 +511,7 @@ class SqliteStore(Store):
             )
 
         await self._call(work, write=True)
+        self._place(info.room, info)
 
     async def save_meta(self, room: str, meta: Meta, *, fence: str | None = None) -> None:
         info = check_meta(meta, room)
@@ -456,6 +521,7 @@ class SqliteStore(Store):
             self._write_meta(db, info)
 
         await self._call(work, write=True)
+        self._place(room, info)
 
     async def append(self, room: str, entry: Entry, meta: Meta, *, fence: str | None = None) -> None:
         info = check_meta(meta, room)
@@ -480,6 +546,7 @@ class SqliteStore(Store):
 
         work.checks_first = True  # type: ignore[attr-defined]  # every refusal comes before the first write
         await self._call(work, write=True)
+        self._place(room, info)
 
     async def save_snapshot(self, room: str, v: int, snapshot: bytes, *, fence: str | None = None) -> None:
         check_version(v, "snapshot v", 0)
@@ -562,6 +629,7 @@ class SqliteStore(Store):
             db.execute("UPDATE rooms SET expires_at = ? WHERE room = ?", (self._now() + ttl_seconds, room))
 
         await self._call(work, write=True)
+        self._place(room, info)
 
     async def delete_room(self, room: str) -> None:
         check_room(room)
@@ -572,6 +640,7 @@ class SqliteStore(Store):
             self._fences.pop(room, None)
 
         await self._call(work, write=True)
+        self._place(room, None)
 
     async def close(self) -> None:
         if self._closed:

@@ -603,3 +603,23 @@ def test_the_redis_and_sentinel_configs_load_and_the_sentinels_find_the_primary(
     assert addr == ["127.0.0.1", str(primary)]
     quorum = _redis_cli(sentinel, "sentinel", "ckquorum", "mymaster")
     assert "NOQUORUM" in quorum  # alone, this sentinel cannot authorise a failover: compose runs three
+
+
+def test_the_redis_cluster_config_loads_as_a_cluster_node_that_keeps_serving_during_a_failover(
+    processes: Processes, tmp_path: Path
+) -> None:
+    from tests.faults.cluster_procs import free_ports
+
+    redis_server = tool("redis-server", "Debian package redis-server")
+    (port,) = free_ports(1)  # its cluster bus listens on port + 10000 too
+    proc = processes.start(
+        "cluster-node",
+        [redis_server, str(DEPLOY / "redis" / "cluster.conf"), "--port", str(port), "--bind", "127.0.0.1",
+         "--dir", str(tmp_path)],
+    )
+    wait_port(port, proc=proc)
+    assert "cluster_enabled:1" in _redis_cli(port, "info", "cluster")
+    assert _redis_cli(port, "config", "get", "cluster-require-full-coverage").split()[1] == "no"
+    assert _redis_cli(port, "config", "get", "maxmemory-policy").split()[1] == "noeviction"
+    assert _redis_cli(port, "config", "get", "appendonly").split()[1] == "yes"
+    assert (tmp_path / "nodes.conf").exists()  # the node's cluster state, in its data directory

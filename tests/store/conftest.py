@@ -1,4 +1,5 @@
-"""Fixtures that run the store suite against MemoryStore and SqliteStore (both with a fake clock) and a real Redis."""
+"""Fixtures that run the store suite against MemoryStore and SqliteStore (both with a fake clock), a real Redis and a
+real Redis Cluster (three primaries with a replica each, started once for the session on free loopback ports)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ from urllib.parse import urlsplit
 
 import pytest
 import redis.asyncio as aredis
+from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
 
 from server.store import MemoryStore, RedisStore, Store
 from server.store.sqlite import SqliteStore
+from tests.faults.cluster_procs import LocalRedisCluster
 
 # MP_TEST_REDIS_URL points the suite at another Redis (keys stay under a random mptest:<hex>: prefix).
 REDIS_URL = os.environ.get("MP_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -52,8 +55,13 @@ class Backend:
     kind: str
     store: Store
     clock: FakeClock | None = None
-    raw: aredis.Redis | None = None
+    raw: aredis.Redis | AsyncRedisCluster | None = None
     prefix: str = ""
+
+    def key(self, room: str, part: str) -> str:
+        """The raw name of a room's key (`part`: meta, snap, log, lease, fence) in this store's layout."""
+        tag = f"{{{room}}}" if self.kind == "cluster" else room
+        return f"{self.prefix}room:{tag}:{part}" if part in ("meta", "snap", "log") else f"{self.prefix}{part}:{tag}"
 
     async def elapse(self, seconds: float) -> None:
         """Let `seconds` pass: instantly on the fake clock, for real against Redis."""
@@ -78,6 +86,20 @@ async def redis_backend_on(prefix: str) -> AsyncIterator[Backend]:
         await raw.aclose()
 
 
+@asynccontextmanager
+async def cluster_backend_on(url: str, prefix: str) -> AsyncIterator[Backend]:
+    """A RedisStore on a Redis Cluster under `prefix`; every key under the prefix is deleted afterwards."""
+    store = RedisStore(url, prefix=prefix)
+    raw = AsyncRedisCluster.from_url(url.replace("redis+cluster://", "redis://").split(",")[0])
+    try:
+        yield Backend("cluster", store, raw=raw, prefix=prefix)
+    finally:
+        async for key in raw.scan_iter(match=f"{prefix}*"):
+            await raw.delete(key)
+        await store.close()
+        await raw.aclose()
+
+
 def memory_backend() -> Backend:
     clock = FakeClock()
     return Backend("memory", MemoryStore(clock=clock), clock=clock)
@@ -98,14 +120,20 @@ async def sqlite_backend_in(folder: str) -> AsyncIterator[Backend]:
 needs_redis = pytest.mark.skipif(not REDIS_UP, reason=f"no Redis answers PING at {REDIS_URL}")
 
 
-@pytest.fixture(params=["memory", "sqlite", pytest.param("redis", marks=needs_redis)])
+@pytest.fixture(params=["memory", "sqlite", pytest.param("redis", marks=needs_redis), "cluster"])
 async def backend(request: pytest.FixtureRequest, tmp_path: object) -> AsyncIterator[Backend]:
-    """Each store in turn: memory and sqlite (a temp file) with a fake clock, then Redis under a fresh prefix."""
+    """Each store in turn: memory and sqlite (a temp file) with a fake clock, then Redis and a Redis Cluster under
+    a fresh prefix."""
     if request.param == "memory":
         yield memory_backend()
         return
     if request.param == "sqlite":
         async with sqlite_backend_in(str(tmp_path)) as backend:
+            yield backend
+        return
+    if request.param == "cluster":
+        cluster: LocalRedisCluster = request.getfixturevalue("redis_cluster")
+        async with cluster_backend_on(cluster.url, f"mptest:{secrets.token_hex(6)}:") as backend:
             yield backend
         return
     async with redis_backend_on(f"mptest:{secrets.token_hex(6)}:") as backend:
@@ -117,6 +145,18 @@ async def redis_backend() -> AsyncIterator[Backend]:
     """Redis only, under a fresh random prefix; skipped when no Redis answers."""
     if not REDIS_UP:
         pytest.skip(f"no Redis answers PING at {REDIS_URL}")
+    async with redis_backend_on(f"mptest:{secrets.token_hex(6)}:") as backend:
+        yield backend
+
+
+@pytest.fixture(params=[pytest.param("redis", marks=needs_redis), "cluster"])
+async def any_redis(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
+    """A plain Redis, then a Redis Cluster, each under a fresh random prefix."""
+    if request.param == "cluster":
+        cluster: LocalRedisCluster = request.getfixturevalue("redis_cluster")
+        async with cluster_backend_on(cluster.url, f"mptest:{secrets.token_hex(6)}:") as backend:
+            yield backend
+        return
     async with redis_backend_on(f"mptest:{secrets.token_hex(6)}:") as backend:
         yield backend
 

@@ -6,10 +6,11 @@ import asyncio
 from typing import Any
 
 import pytest
+from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
 
 from server.store import LoadedRoom, MemoryStore, RedisStore, Store, StoreFenced, open_store, token_node
 
-from .conftest import REDIS_URL, Backend, memory_backend
+from .conftest import Backend, memory_backend
 
 
 def meta_for(room: str, **changes: Any) -> dict[str, Any]:
@@ -294,26 +295,26 @@ async def test_a_finished_room_disappears_from_memory_after_its_ttl() -> None:
     assert loaded is not None and loaded.log == [] and loaded.snapshot is None
 
 
-async def test_finish_sets_an_expiry_on_every_key_of_the_room_in_redis(redis_backend: Backend) -> None:
-    store, raw, p = redis_backend.store, redis_backend.raw, redis_backend.prefix
+async def test_finish_sets_an_expiry_on_every_key_of_the_room_in_redis(any_redis: Backend) -> None:
+    store, raw = any_redis.store, any_redis.raw
     assert raw is not None
     meta = await playing(store, "r1", moves=3)
     await store.save_snapshot("r1", 1, b"s1")
     await store.finish("r1", meta, ttl_seconds=60)
     for part in ("meta", "snap", "log"):
-        ttl = await raw.pttl(f"{p}room:r1:{part}")
+        ttl = await raw.pttl(any_redis.key("r1", part))
         assert 0 < ttl <= 60_000, part
 
 
-async def test_keys_first_written_after_finish_expire_with_the_room_in_redis(redis_backend: Backend) -> None:
-    store, raw, p = redis_backend.store, redis_backend.raw, redis_backend.prefix
+async def test_keys_first_written_after_finish_expire_with_the_room_in_redis(any_redis: Backend) -> None:
+    store, raw = any_redis.store, any_redis.raw
     assert raw is not None
     meta = await playing(store, "r1")
     await store.finish("r1", meta, ttl_seconds=60)
     await store.append("r1", move(1), {**meta, "status": "finished"})
     await store.save_snapshot("r1", 1, b"s1")
     for part in ("meta", "snap", "log"):
-        assert 0 < await raw.pttl(f"{p}room:r1:{part}") <= 60_000, part
+        assert 0 < await raw.pttl(any_redis.key("r1", part)) <= 60_000, part
 
 
 async def test_a_deleted_room_is_gone_everywhere(store: Store) -> None:
@@ -561,8 +562,9 @@ async def test_a_store_that_keeps_its_log_returns_every_entry_but_loads_only_tho
     assert await store.full_log("r1") == [move(v) for v in range(1, 5)]
 
 
-async def test_redis_keeps_the_whole_log_when_asked(redis_backend: Backend) -> None:
-    async with RedisStore(REDIS_URL, prefix=redis_backend.prefix, trim_log=False) as store:
+async def test_redis_keeps_the_whole_log_when_asked(any_redis: Backend) -> None:
+    assert isinstance(any_redis.store, RedisStore)
+    async with RedisStore(any_redis.store.url, prefix=any_redis.prefix, trim_log=False) as store:
         await playing(store, "r1", moves=4)
         await store.save_snapshot("r1", 2, b"s2")
         loaded = await store.load("r1")
@@ -571,9 +573,9 @@ async def test_redis_keeps_the_whole_log_when_asked(redis_backend: Backend) -> N
 
 
 async def test_many_concurrent_writes_share_few_pipelines_and_each_gets_its_own_answer(
-    redis_backend: Backend,
+    any_redis: Backend,
 ) -> None:
-    store = redis_backend.store
+    store = any_redis.store
     assert isinstance(store, RedisStore)
     metas = [await playing(store, f"r{i}") for i in range(200)]
     await store.append("r0", move(1), {**metas[0], "v": 1})
@@ -592,39 +594,57 @@ async def test_many_concurrent_writes_share_few_pipelines_and_each_gets_its_own_
 # --- Redis specifics ---------------------------------------------------------------------------------
 
 
-async def test_a_new_redis_store_on_the_same_prefix_picks_the_rooms_up(redis_backend: Backend) -> None:
-    meta = await playing(redis_backend.store, "r1", moves=3)
-    await redis_backend.store.save_snapshot("r1", 2, b"s2")
-    async with RedisStore(REDIS_URL, prefix=redis_backend.prefix) as restarted:
+async def test_a_new_redis_store_on_the_same_prefix_picks_the_rooms_up(any_redis: Backend) -> None:
+    meta = await playing(any_redis.store, "r1", moves=3)
+    await any_redis.store.save_snapshot("r1", 2, b"s2")
+    assert isinstance(any_redis.store, RedisStore)
+    async with RedisStore(any_redis.store.url, prefix=any_redis.prefix) as restarted:
         assert await restarted.room_ids(unfinished_only=True) == ["r1"]
         assert await restarted.load("r1") == LoadedRoom(meta=meta, snap_v=2, snapshot=b"s2", log=[move(3)])
 
 
-async def test_the_redis_layout_is_readable_by_hand(redis_backend: Backend) -> None:
-    raw, p, store = redis_backend.raw, redis_backend.prefix, redis_backend.store
+async def test_the_redis_layout_is_readable_by_hand(any_redis: Backend) -> None:
+    raw, p, store = any_redis.raw, any_redis.prefix, any_redis.store
     assert raw is not None
     await playing(store, "r1", moves=2)
     await store.save_snapshot("r1", 1, b"s1")
-    assert await raw.hmget(f"{p}room:r1:meta", ["status", "game", "public", "log_v"]) == [
+    assert await raw.hmget(any_redis.key("r1", "meta"), ["status", "game", "public", "log_v"]) == [
         b"playing",
         b"expedition",
         b"1",
         b"2",
     ]
-    assert await raw.hgetall(f"{p}room:r1:snap") == {b"v": b"1", b"data": b"s1"}
-    log = await raw.xrange(f"{p}room:r1:log")
+    assert await raw.hgetall(any_redis.key("r1", "snap")) == {b"v": b"1", b"data": b"s1"}
+    log = await raw.xrange(any_redis.key("r1", "log"))
     assert log is not None and [entry_id for entry_id, _ in log] == [b"2-0"]
-    assert await raw.smembers(f"{p}rooms") == {b"r1"}
-    assert await raw.smembers(f"{p}public") == {b"r1"}
+    assert await raw.zrange(f"{p}idx:open", 0, -1) == [b"r1"]
+    assert await raw.zrange(f"{p}idx:lobby", 0, -1) == [b"r1"]
+    assert await raw.zrange(f"{p}idx:lobby:expedition", 0, -1) == [b"r1"]
 
 
-async def test_directory_entries_of_expired_rooms_are_pruned(redis_backend: Backend) -> None:
-    raw, p, store = redis_backend.raw, redis_backend.prefix, redis_backend.store
+async def test_the_keys_of_a_room_share_one_slot_on_a_cluster(any_redis: Backend) -> None:
+    raw, store = any_redis.raw, any_redis.store
+    assert raw is not None
+    await playing(store, "r1", moves=2)
+    await store.save_snapshot("r1", 1, b"s1")
+    assert await store.acquire_lease("r1", "node-a", 10_000)
+    keys = [any_redis.key("r1", part) for part in ("meta", "snap", "log", "lease", "fence")]
+    assert all([await raw.exists(key) for key in keys])
+    if any_redis.kind == "cluster":
+        assert isinstance(raw, AsyncRedisCluster)
+        assert len({raw.keyslot(key) for key in keys}) == 1
+    else:  # a plain Redis keeps the names of earlier versions (a rolling upgrade finds every room)
+        assert keys[0] == f"{any_redis.prefix}room:r1:meta" and keys[3] == f"{any_redis.prefix}lease:r1"
+
+
+async def test_index_entries_of_expired_rooms_are_pruned(any_redis: Backend) -> None:
+    raw, p, store = any_redis.raw, any_redis.prefix, any_redis.store
     assert raw is not None
     await store.create_room(meta_for("r1"))
-    await raw.delete(f"{p}room:r1:meta")  # as if its ttl had run out
+    await raw.delete(any_redis.key("r1", "meta"))  # as if its ttl had run out
     assert await store.list_public() == [] and await store.room_ids() == []
-    assert await raw.smembers(f"{p}rooms") == set() and await raw.smembers(f"{p}public") == set()
+    assert await store.room_ids(unfinished_only=True) == []
+    assert await raw.zrange(f"{p}idx:open", 0, -1) == [] and await raw.zrange(f"{p}idx:lobby", 0, -1) == []
 
 
 # --- opening -----------------------------------------------------------------------------------------
