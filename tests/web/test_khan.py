@@ -63,7 +63,10 @@ class Seat(BrowserSeat):
         elif a == "offer":
             page.click(f".kh-offers button[data-offer='{move['i']}']")
         else:
-            page.click(f".choices [data-move='{as_json(move)}']")
+            button = f".choices [data-move='{as_json(move)}']"
+            if page.locator(f"details.bonus-choices:not([open]) {button}").count():
+                page.click("details.bonus-choices > summary")  # the bonus actions are folded under their heading
+            page.click(button)
             return "button"
         return "board"
 

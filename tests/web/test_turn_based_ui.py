@@ -35,8 +35,10 @@ OVERFLOW_JS = "() => document.documentElement.scrollWidth - window.innerWidth"
 #: the header's controls whose words are cut (their text wider than their box), and the header's own overflow
 HEADER_JS = """() => {
   const top = document.querySelector('header.top');
+  // (words hidden but for screen readers, 1 px wide, are not cut: the phone's brand name and "My games")
   const cut = [...top.querySelectorAll('a, button, select, span')].filter(e => e.offsetParent !== null
-    && !e.matches('.sr, .brand-name') && e.scrollWidth > e.clientWidth + 1).map(e => e.className || e.tagName);
+    && !e.matches('.sr, .brand-name') && e.clientWidth > 1 && e.scrollWidth > e.clientWidth + 1)
+    .map(e => e.className || e.tagName);
   return { cut, over: top.scrollWidth - top.clientWidth };
 }"""
 ICON_JS = "() => document.querySelector(\"link[rel~='icon']\").getAttribute('href')"

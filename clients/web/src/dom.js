@@ -38,8 +38,29 @@ export function s(tag, props, ...children) {
   return el;
 }
 
+/**
+ * An SVG target's words and numbers, drawn over it instead of in it (once its picture is built and placed): a
+ * voice names a control by the words it shows (WCAG 2.5.3), and a board's space shows numbers and icons that its
+ * label says in words. The overlay has the target's classes (but `target`) and data attributes, so styles and
+ * look-ups find its text as before; it is hidden from assistive technology and lets clicks through.
+ */
+function liftText(el) {
+  if (!el.parentNode) return;
+  const art = document.createElementNS(SVG_NS, "g");
+  for (const { name, value } of [...el.attributes]) {
+    if (name === "class") art.setAttribute("class", `${value.replace(/\btarget\b/, "")} target-art`);
+    else if (name === "transform" || (name.startsWith("data-") && name !== "data-key")) art.setAttribute(name, value);
+  }
+  art.setAttribute("aria-hidden", "true");
+  for (const child of [...el.children]) {
+    if (child.tagName !== "title" && (child.tagName === "text" || child.querySelector("text"))) art.append(child);
+  }
+  if (art.childNodes.length) el.after(art);
+}
+
 /** Make a non-button element act as a button for mouse and keyboard (Enter and Space). */
 export function clickable(el, label, onActivate) {
+  if (el.namespaceURI === SVG_NS) queueMicrotask(() => liftText(el));
   el.setAttribute("tabindex", "0");
   el.setAttribute("role", "button");
   el.setAttribute("aria-label", label);

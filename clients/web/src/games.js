@@ -218,18 +218,19 @@ export function drawGamesLink(app, host) {
   host.dataset.sig = signature;
   if (!app.player) return host.replaceChildren();
   const label = n ? `${t("games.title")} (${t("games.yourTurns", { n })})` : t("games.title");
+  // named by what it shows ("My games", the count), then in words for a screen reader (a phone shows the icon only)
   const link = h(
     "a",
     {
       class: `head-button games-link${n ? " waiting" : ""}`,
       href: "#/games",
       "data-testid": "games-link",
-      "aria-label": label,
       title: label,
       "aria-current": here ? "page" : null,
     },
     h("span", { class: "games-label" }, t("games.title")),
-    n ? h("span", { class: "turn-count", "aria-hidden": "true" }, String(n)) : null,
+    n ? h("span", { class: "turn-count" }, String(n)) : null,
+    n ? h("span", { class: "sr" }, ` (${t("games.yourTurns", { n })})`) : null,
   );
   link.insertAdjacentHTML("afterbegin", LIST_ICON);
   host.replaceChildren(link);

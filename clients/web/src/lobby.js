@@ -6,7 +6,7 @@ import { h } from "./dom.js";
 import { turnBasedTag, turnsWaiting } from "./games.js";
 import { t } from "./i18n.js";
 import { passkeysAvailable } from "./passkey.js";
-import { guestTag } from "./people.js";
+import { guestTag, provisionalTag } from "./people.js";
 import { ownRating } from "./ratings.js";
 import { creatableGames, gameTitle } from "./registry.js";
 import { BANK_CHOICES, DAY, DEFAULT_TURN_DAYS, durationText, LIVE_BANK_CHOICES, ON_EXPIRY, TURN_DAYS } from "./turns.js";
@@ -198,7 +198,7 @@ function quickPanel(app) {
           "li",
           { class: "quick-row", "data-game": g.id },
           h("strong", null, g.title),
-          mine ? h("span", { class: "rating-badge", title: t("ratings.yours") }, t("ratings.badge", { rating: mine.rating })) : null,
+          mine ? [h("span", { class: "rating-badge", title: t("ratings.yours") }, t("ratings.badge", { rating: mine.rating })), provisionalTag(mine)] : null,
           h(
             "select",
             {
@@ -564,6 +564,7 @@ export function renderLobby(app) {
   return h(
     "div",
     { class: "lobby" },
+    h("h1", { class: "sr" }, t("room.lobby")), // the page's title for a screen reader's list of headings
     quickPanel(app),
     navPanel(),
     mePanel(app, mine),

@@ -16,7 +16,7 @@ import { renderPlayer } from "./player.js";
 import { renderRatings } from "./ratings.js";
 import { creatableGames, gameTitle } from "./registry.js";
 import { renderHistory, renderReplay } from "./replay.js";
-import { closedByModerator, forgetLog, gatherLog, mergeLog, renderRoom } from "./room.js";
+import { closedByModerator, focusPrompt, forgetLog, gatherLog, mergeLog, renderRoom } from "./room.js";
 import { PasskeyError, addPasskey, signInWithPasskey } from "./passkey.js";
 import { session } from "./session.js";
 import { drawSettingsLink, forgetSettings, loadSettings, renderSettings } from "./settings.js";
@@ -201,6 +201,22 @@ class App {
     navigator.serviceWorker?.addEventListener("message", (ev) => {
       if (ev.data?.t === "open_room" && typeof ev.data.room === "string" && ev.data.room) this.go(ev.data.room);
     });
+    // who plays by keyboard: a new question's first option is then scrolled into view (a mouse's page stays put)
+    this.keyboard = false;
+    window.addEventListener(
+      "keydown",
+      () => {
+        this.keyboard = true;
+      },
+      true,
+    );
+    window.addEventListener(
+      "pointerdown",
+      () => {
+        this.keyboard = false;
+      },
+      true,
+    );
     window.addEventListener("keydown", (ev) => {
       // `u` or Ctrl+Z on a room page whose prompt offers it: take back this turn (the Undo button's keys)
       const room = this.route;
@@ -1178,6 +1194,7 @@ class App {
     else if (page.page === "settings") node = renderSettings(this);
     else node = renderLobby(this);
     replaceKeepingFocus(main, node);
+    if (page.page === "room") focusPrompt(this, page.id, main); // a new question: the keyboard on its first option
     scrollChats(main);
     tickClocks(main);
     // one persistent live region: screen readers hear the status when it changes, not every render

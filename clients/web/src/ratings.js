@@ -13,6 +13,13 @@ export function ownRating(app, game) {
   return board?.me || board?.players.find((p) => p.player === app.player) || null;
 }
 
+/** An account's row of a game by its name (names of accounts are unique), among the rows this page loaded. */
+export function namedRating(app, game, name) {
+  if (!name) return null;
+  const board = app.ratings.get(game);
+  return board?.players.find((p) => p.name === name && !isBotId(p.player)) || null;
+}
+
 /** The server bots' row of a game (rated under `bot`, or `bot:<level>`), if any. */
 export function botRating(app, game) {
   const rows = app.ratings.get(game)?.players || [];

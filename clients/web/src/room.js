@@ -1,4 +1,6 @@
 // One room: seats and presence, the prompt bar, the game's renderer, the result, the whole log, the rules;
+// the keyboard's way through it (the focus on a new question's first option, arrow keys on the board), the
+// spectator's "You are watching";
 // for public lobbies the invite link, "Take a seat", the host's controls, the countdown, the chat, Rematch.
 // Owns: the parts every game shares. Must not: know a game; the renderer from registry.js draws the board.
 // The prompt bar stays in view: a sticky column beside the board on a wide screen, a bottom sheet on a
@@ -10,8 +12,8 @@ import { addClockMarks, clockMark, clockPanel, fillCountdown } from "./clock.js"
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { optionBoxes } from "./lobby.js";
-import { guestTag } from "./people.js";
-import { botRating, ownRating } from "./ratings.js";
+import { guestTag, provisionalTag } from "./people.js";
+import { botRating, namedRating, ownRating } from "./ratings.js";
 import { rendererFor } from "./registry.js";
 import { rulesFor } from "./rules.js";
 import { logLinesOf } from "./shared/log.js";
@@ -32,17 +34,22 @@ const BOT_NAME = /^Bot \d+$/;
 
 /**
  * The rating shown beside a seat: the view's `rating` of the seat (every player's, bots' too); from a server
- * without it, your own (by player id) and the server bots' from the leaderboard.
+ * without it, your own (by player id) and the server bots' from the leaderboard. A rating of fewer than 5 rated
+ * games is marked "provisional" when the leaderboard rows this page holds say so (your own, the bots', or an
+ * account's by its name: accounts' names are unique); a seat's view carries no such flag.
  */
 function seatRating(app, view, i, s) {
   if (!s.taken) return null;
+  const bot = BOT_NAME.test(s.name || "");
+  const known = i === view.you ? ownRating(app, view.game) : bot ? botRating(app, view.game) : null;
+  const row = known || (bot ? null : namedRating(app, view.game, s.name));
   let rating = s.rating;
-  if (rating === undefined) {
-    const row = i === view.you ? ownRating(app, view.game) : BOT_NAME.test(s.name || "") ? botRating(app, view.game) : null;
-    rating = row ? row.rating : null;
-  }
+  if (rating === undefined) rating = known ? known.rating : null;
   if (typeof rating !== "number") return null;
-  return h("span", { class: "rating-badge", title: t("ratings.of", { name: s.name }) }, t("ratings.badge", { rating }));
+  return [
+    h("span", { class: "rating-badge", title: t("ratings.of", { name: s.name }) }, t("ratings.badge", { rating })),
+    row?.rating === rating ? provisionalTag(row) : null,
+  ];
 }
 
 /** "guest" beside a person's seat taken without an account (v1.2 `guest: true`): words, not a colour alone. */
@@ -118,17 +125,23 @@ function seatsList(app, room, view) {
   );
 }
 
-/** The options the board offers no gesture for as buttons, and every option in a list. */
+/**
+ * The options the board offers no gesture for as buttons, and every option in a list. A renderer's
+ * `choiceKind(move, view)` may sort them: "end" (ending the turn or a step of it: first, so that it is in view
+ * however many choices there are) and "bonus" (side actions: folded under "Bonus actions (n)", the main question
+ * first); any other kind, or none, is in between.
+ */
 function choices(ctx, renderer) {
   const { view, pending } = ctx;
   const prompt = view.prompt;
   if (!prompt) return null;
+  const kindOf = (move) => (renderer.choiceKind ? renderer.choiceKind(move, view) : null);
   const button = (move, i, where) =>
     h(
       "button",
       {
         type: "button",
-        class: "choice",
+        class: where === "choice" && kindOf(move) === "end" ? "choice end-turn" : "choice",
         "data-move": JSON.stringify(move),
         "data-key": `${where}-${i}`,
         disabled: pending,
@@ -137,11 +150,30 @@ function choices(ctx, renderer) {
       scrubIds(renderer.describe(move, view)),
     );
   const other = prompt.options.map((m, i) => [m, i]).filter(([m]) => !renderer.hasGesture(m, view));
+  const ends = other.filter(([m]) => kindOf(m) === "end");
+  const bonus = other.filter(([m]) => kindOf(m) === "bonus");
+  const rest = other.filter(([m]) => kindOf(m) !== "end" && kindOf(m) !== "bonus");
+  const main = [...ends, ...rest];
   const onBoard = prompt.options.length - other.length;
   const ui = ctx.ui;
   return [
-    other.length ? h("div", { class: "choices", role: "group", "aria-label": t("room.choices") }, other.map(([m, i]) => button(m, i, "choice"))) : null,
+    main.length ? h("div", { class: "choices", role: "group", "aria-label": t("room.choices") }, main.map(([m, i]) => button(m, i, "choice"))) : null,
     onBoard ? h("p", { class: "hint on-board" }, t("room.onBoard", { n: onBoard })) : null,
+    bonus.length
+      ? h(
+          "details",
+          {
+            class: "bonus-choices",
+            "data-testid": "bonus-choices",
+            open: Boolean(ui.bonusOpen),
+            onToggle: (ev) => {
+              ui.bonusOpen = ev.target.open;
+            },
+          },
+          h("summary", { "data-key": "bonus-choices" }, t("room.bonusChoices", { n: bonus.length })),
+          h("div", { class: "choices", role: "group", "aria-label": t("room.bonusLabel") }, bonus.map(([m, i]) => button(m, i, "choice"))),
+        )
+      : null,
     h(
       "details",
       {
@@ -157,7 +189,12 @@ function choices(ctx, renderer) {
   ];
 }
 
-function resultPanel(view, renderer) {
+/**
+ * The result, first in the board's column at the end: who won, why (the winner's margin, the tie-break's note,
+ * the ranking, and the renderer's `resultDetails(view, events)`: the final scoring per seat and what the end
+ * revealed), for players and spectators alike.
+ */
+function resultPanel(app, room, view, renderer) {
   const res = view.result;
   if (!res) return null;
   const n = res.scores.length;
@@ -165,11 +202,13 @@ function resultPanel(view, renderer) {
   const unit = renderer.scoreUnit || "points";
   const winners = res.winners.map((s) => seatLabel(view, s));
   const note = renderer.resultNote ? renderer.resultNote(view) : null;
+  const details = renderer.resultDetails ? renderer.resultDetails(view, gatherLog(app, room, view)) : null;
   return h(
     "section",
     { class: "result card-panel", "aria-labelledby": "result-title", "data-testid": "result" },
     h("h2", { id: "result-title" }, t("result.title")),
     h("p", { class: "winners" }, winners.length > 1 ? t("result.shared", { names: winners.join(" & ") }) : t("result.wins", { name: winners[0] })),
+    marginLine(view, order, unit),
     note ? h("p", { class: "hint tiebreak" }, note) : null,
     h(
       "ol",
@@ -186,7 +225,18 @@ function resultPanel(view, renderer) {
         ),
       ),
     ),
+    details,
   );
+}
+
+/** Under "Ann wins": "45 VP, 3 more than Bob." when one winner has the top score alone (a tie-break says the rest). */
+function marginLine(view, order, unit) {
+  const res = view.result;
+  if (res.winners.length !== 1 || order.length < 2) return null;
+  const [first, second] = [res.winners[0], order.find((s) => s !== res.winners[0])];
+  const lead = res.scores[first] - res.scores[second];
+  if (!(lead > 0) || res.scores.some((sc, i) => i !== first && sc >= res.scores[first])) return null;
+  return h("p", { class: "why" }, t("result.margin", { score: res.scores[first], unit, lead, second: seatLabel(view, second) }));
 }
 
 // ---- the whole log ---------------------------------------------------------------------------------
@@ -417,6 +467,86 @@ function promptBar(ctx, renderer, status) {
   );
 }
 
+// ---- the keyboard: the new question's first option, arrow keys on the board ---------------------------
+
+/** Whether the keyboard is in a text field (the chat's line, a form's field): a new question leaves it there. */
+function typing(el) {
+  return el instanceof HTMLElement && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
+}
+
+const shown = (el) => el.getClientRects().length > 0;
+
+/** The board's controls the keys reach (its targets, cards and buttons; not a tab bar), in the page's order. */
+function boardControls(board) {
+  return [...board.querySelectorAll("button:not(:disabled), [role='button'][tabindex]")].filter((el) => shown(el) && !el.closest("[role='tablist']"));
+}
+
+/** The control of the question's first option: on the board (its first target) or in the prompt bar. */
+function firstOption(main, view, renderer) {
+  const bar = main.querySelector(".prompt-bar");
+  const board = main.querySelector("[data-board]");
+  const first = view.prompt.options.find((o) => !renderer.choiceKind || renderer.choiceKind(o, view) !== "bonus");
+  if (first && board && renderer.hasGesture(first, view)) {
+    const targets = [...board.querySelectorAll(".target[tabindex], button.target:not(:disabled), button.usable:not(:disabled)")].filter(shown);
+    const el = targets[0] || boardControls(board)[0];
+    if (el) return el;
+  }
+  const button = first ? bar?.querySelector(`.choices [data-move="${CSS.escape(JSON.stringify(first))}"]`) : null;
+  return button || bar?.querySelector(".choices button:not(:disabled), summary") || null;
+}
+
+/**
+ * After a version that asks a new question, put the keyboard on its first option (the board's first target, or
+ * the bar's first button): a keyboard player answers without tabbing through the page, and sees it (scrolled
+ * wholly into view, clear of the phone's sheet); a page played with a mouse or a finger is not scrolled. Not
+ * while a text field has the focus (the chat's line being typed) nor while the move is on its way.
+ */
+export function focusPrompt(app, room, main) {
+  const entry = app.store.get(room);
+  const ui = app.uiFor(room);
+  if (!entry || ui.focusedSeq === ui.promptSeq || app.pending.has(room)) return;
+  ui.focusedSeq = ui.promptSeq;
+  const view = entry.view;
+  if (!view.prompt || typing(document.activeElement)) return;
+  const el = /** @type {HTMLElement | SVGElement | null} */ (firstOption(main, view, rendererFor(view.game)));
+  if (!el) return;
+  el.focus({ preventScroll: true });
+  if (app.keyboard) el.scrollIntoView({ block: "nearest", inline: "nearest" });
+}
+
+/** Arrow keys move the focus among the board's controls: to the nearest one that way (else the next in order). */
+const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+
+function arrowKeys(ev) {
+  const step = ARROWS[ev.key];
+  const from = document.activeElement;
+  if (!step || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey || !from || typing(from)) return;
+  const all = boardControls(ev.currentTarget);
+  const at = all.indexOf(from);
+  if (at < 0) return;
+  const centre = (el) => {
+    const r = el.getBoundingClientRect();
+    return [r.left + r.width / 2, r.top + r.height / 2];
+  };
+  const [x0, y0] = centre(from);
+  let best = null;
+  let bestScore = Number.POSITIVE_INFINITY;
+  for (const el of all) {
+    const [x, y] = centre(el);
+    const along = (x - x0) * step[0] + (y - y0) * step[1];
+    const across = Math.abs((x - x0) * step[1]) + Math.abs((y - y0) * step[0]);
+    if (el === from || along < 2) continue;
+    if (along + 2 * across < bestScore) {
+      bestScore = along + 2 * across;
+      best = el;
+    }
+  }
+  if (!best && step[1] === 0) best = all[at + step[0]] || null; // the end of a row: on to the next in order
+  if (!best) return;
+  ev.preventDefault();
+  best.focus();
+}
+
 // ---- invites, seats for newcomers, rematch ---------------------------------------------------------
 
 /** The room's shareable link: opening it shows the room (with "Take a seat" while one is free). */
@@ -567,6 +697,19 @@ function takeSeat(app, room, view) {
   );
 }
 
+/** "You are watching": a spectator of a game under way or over (a waiting room's free seat says it beside "Take a seat"). */
+function watchingBanner(view) {
+  const spectator = view.you === null || view.you === undefined;
+  if (!spectator || view.status === "waiting") return null;
+  return h(
+    "p",
+    { class: "watching-banner", role: "note", "data-testid": "watching" },
+    h("strong", null, t("room.watchingTitle")),
+    " ",
+    view.status === "finished" ? t("room.watchingOver") : t("room.watchingNow"),
+  );
+}
+
 /** A seated player's hand-over to the server's bot during the game (`autoplay`), and taking the seat back. */
 function autoplayPanel(app, room, view) {
   const seated = view.you !== null && view.you !== undefined;
@@ -626,6 +769,7 @@ export function renderRoom(app, room) {
   const promptKey = view.prompt ? JSON.stringify(view.prompt.options) : "";
   if (ui.shellPrompt !== promptKey) {
     ui.shellPrompt = promptKey;
+    ui.promptSeq = (ui.promptSeq || 0) + 1; // focusPrompt moves the keyboard to the new question once
     ui.sheetClosed = false; // a new question opens the sheet again
   }
   const waiting = view.status === "waiting";
@@ -645,6 +789,10 @@ export function renderRoom(app, room) {
   }
   const canLeave = waiting && view.you !== null && view.you !== undefined;
   const board = unstarted ? null : renderer.render(ctx);
+  if (board instanceof Element) {
+    board.setAttribute("data-board", "");
+    board.addEventListener("keydown", arrowKeys);
+  }
   return h(
     "section",
     {
@@ -664,6 +812,7 @@ export function renderRoom(app, room) {
       houseBadge(ctx, renderer),
       canLeave ? h("button", { type: "button", class: "link", "data-key": "leave", onClick: () => app.leave(room) }, t("room.leave")) : null,
     ),
+    watchingBanner(view),
     seatsList(app, room, view),
     turnLine(view),
     optionsLine(view, renderer),
@@ -675,10 +824,11 @@ export function renderRoom(app, room) {
     h(
       "div",
       { class: "play-area" },
+      promptBar(ctx, renderer, status), // first in the page's order (Tab, screen readers), beside the board on screen
       h(
         "div",
         { class: "board-col" },
-        resultPanel(view, renderer),
+        resultPanel(app, room, view, renderer),
         endActions(app, room, view),
         board,
         waiting ? null : invitePanel(app, room, view),
@@ -686,7 +836,6 @@ export function renderRoom(app, room) {
         rulesPanel(ctx, renderer),
         logPanel(app, room, view, renderer),
       ),
-      promptBar(ctx, renderer, status),
     ),
   );
 }

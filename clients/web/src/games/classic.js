@@ -6,6 +6,10 @@
 // highlighted (destinations, cards, routes, the stack) is read from the options, never worked out here.
 import { clickable, h, s } from "../dom.js";
 import { t, tOr } from "../i18n.js";
+import { scoreTable } from "../shared/board.js";
+
+/** What a Golden Table and a Secret of the East are worth at the end (server/games/classic/cards.json; w.cl.ui.totalHow). */
+const WORTH = 240;
 
 const GOODS = { violet: "#7d4fb0", green: "#2f8a41", yellow: "#e3b21c", turquoise: "#17a3a0" };
 const WIN_COLOURS = ["turquoise", "yellow", "green"];
@@ -466,8 +470,9 @@ function mapPanel(ctx, moves, ui) {
   const b = board(ctx.view);
   let focusX = null;
   const me = ctx.view.you !== null && ctx.view.you !== undefined ? ctx.view.public.players[ctx.view.you] : null;
-  // the map follows your pawn: wherever it went (a move, a port, a fight's result), it is scrolled into view
-  const pawnMoved = Boolean(me) && ui.pawnAt !== me.pawn;
+  // the map follows your pawn: wherever it went (a move, a port, a fight's result), it is scrolled into view;
+  // not at the end, when the result at the top is what to read
+  const pawnMoved = Boolean(me) && ui.pawnAt !== me.pawn && !ctx.view.result;
   if (me) ui.pawnAt = me.pawn;
   if (ui.fresh || ui.scroll === undefined || pawnMoved) {
     const xs = [...moves.moves.keys()].map((id) => nodesOf(ctx.view).get(id)?.x).filter((x) => x !== undefined);
@@ -486,10 +491,11 @@ function mapPanel(ctx, moves, ui) {
 
 function cardEl(id, { option = null, label = "", key = "" } = {}) {
   const { colour, value } = cardParts(id);
-  const face = [h("span", { class: "band" }, colourName(colour)), h("span", { class: "value" }, value), h("span", { class: "unit" }, t("w.cl.ui.cardUnit"))];
+  const face = [h("span", { class: "band" }, colourName(colour)), " ", h("span", { class: "value" }, value), " ", h("span", { class: "unit" }, t("w.cl.ui.cardUnit"))];
   const common = { class: `mp-card g-${colour} ${option ? "usable" : ""}`, "data-card": id, "data-type": cardType(id), style: goodsStyle(colour) };
   if (!option) return h("div", { ...common, role: "listitem", "aria-label": t("w.cl.ui.cardLabel", { card: cardName(id) }) }, face);
-  return h("button", { ...common, type: "button", "data-key": key, "aria-label": label }, face);
+  // named by its face, then what it does in words (a voice says what it sees: WCAG 2.5.3)
+  return h("button", { ...common, type: "button", "data-key": key }, face, label ? h("span", { class: "sr" }, `: ${label}`) : null);
 }
 
 function handPanel(ctx, moves) {
@@ -523,7 +529,8 @@ function handPanel(ctx, moves) {
     { class: "hand panel", "aria-labelledby": "hand-title" },
     h("h2", { id: "hand-title" }, t("w.cl.ui.hand", { n: hand.length, worth: hand.reduce((sum, id) => sum + cardValue(id), 0) })),
     moves.cardAction ? h("p", { class: "hint do" }, hints[moves.cardAction]) : null,
-    h("div", { class: "mp-cards", role: moves.cardAction ? "group" : "list", "aria-labelledby": "hand-title" }, cards.length ? cards : h("p", { class: "hint" }, t("w.cl.ui.noCards"))),
+    // a list of cards, or a group when some of them are buttons (a list holds list items only)
+    h("div", { class: "mp-cards", role: moves.cardAction || cards.some((c) => c.tagName === "BUTTON") || !cards.length ? "group" : "list", "aria-labelledby": "hand-title" }, cards.length ? cards : h("p", { class: "hint" }, t("w.cl.ui.noCards"))),
     h(
       "dl",
       { class: "mine" },
@@ -626,7 +633,7 @@ function stacksPanel(ctx, moves) {
   const trade = pub.trade;
   const piles = Object.entries(pub.stacks).map(([colour, n]) => {
     const buying = moves.buy && trade?.colour === colour;
-    const inner = [h("span", { class: "pile-n" }, String(n)), h("span", { class: "pile-c" }, colourName(colour))];
+    const inner = [h("span", { class: "pile-n" }, String(n)), " ", h("span", { class: "pile-c" }, colourName(colour))];
     const style = goodsStyle(colour);
     if (buying) {
       return h(
@@ -638,14 +645,16 @@ function stacksPanel(ctx, moves) {
           style,
           "data-colour": colour,
           "data-key": "buy-pile",
-          "aria-label": `${describe(moves.buy, ctx.view)} (${t("w.cl.ui.inStack", { cards: cardsN(n), n: trade.bought })})`,
           onClick: () => !ctx.pending && ctx.send(moves.buy),
         },
         inner,
+        " ",
         h("span", { class: "pile-buy" }, t("w.cl.ui.buy20")),
+        h("span", { class: "sr" }, `: ${describe(moves.buy, ctx.view)} (${t("w.cl.ui.inStack", { cards: cardsN(n), n: trade.bought })})`),
       );
     }
-    return h("div", { class: "mp-pile", style, "data-colour": colour, role: "listitem", "aria-label": t("w.cl.ui.stackOf", { colour: colourName(colour), cards: cardsN(n) }) }, inner);
+    // a list's item, or (in the group of a purchase) a picture of a stack
+    return h("div", { class: "mp-pile", style, "data-colour": colour, role: moves.buy ? "img" : "listitem", "aria-label": t("w.cl.ui.stackOf", { colour: colourName(colour), cards: cardsN(n) }) }, inner);
   });
   return h(
     "section",
@@ -779,6 +788,11 @@ export default {
 
   promptText,
 
+  /** Done trading or selling ends that step of the turn: first in the prompt bar. */
+  choiceKind(move) {
+    return move.a === "done" ? "end" : null;
+  },
+
   hasGesture(move) {
     return ["spin", "move", "sell", "gift", "discard", "buy"].includes(move.a) || (move.a === "ransom" && Boolean(move.card));
   },
@@ -792,6 +806,21 @@ export default {
   logLines(view) {
     const seatName = (i) => view.seats[i]?.name || t("room.seat", { n: i + 1 });
     return (view.public.log || []).map((ev) => ({ n: ev.n, text: logLine(ev, view, seatName) }));
+  },
+
+  resultDetails(view) {
+    const res = view.result;
+    const players = view.public.players || [];
+    const worth = (i) => (players[i]?.table ? WORTH : 0) + (players[i]?.secret ? WORTH : 0);
+    const progress = [t("w.cl.ui.progress0"), t("w.cl.ui.progress1"), t("w.cl.ui.missionDone")];
+    return scoreTable(view, "cl-breakdown", [
+      [t("w.cl.bd.progress"), (i) => progress[res.progress?.[i]] ?? null],
+      [t("w.cl.bd.money"), (i) => players[i]?.money ?? null],
+      [t("w.cl.bd.goods"), (i) => (players[i] ? res.scores[i] - players[i].money - worth(i) : null)],
+      [t("w.cl.bd.table"), (i) => (players[i]?.table ? WORTH : 0)],
+      [t("w.cl.bd.secret"), (i) => (players[i]?.secret ? WORTH : 0)],
+      [t("w.cl.bd.total"), (i) => res.scores[i]],
+    ]);
   },
 
   resultNote(view) {

@@ -4,9 +4,9 @@
 // figure would enter comes from the view (`figures[i].next`), never from a rule repeated here.
 import { clickable, h, s } from "../dom.js";
 import { t, t as tr, tOr } from "../i18n.js";
-import { tieNote } from "../shared/board.js";
+import { scoreTable, tieNote } from "../shared/board.js";
 
-const CARD_COLOURS = { blue: "#2d67b3", yellow: "#d9a514", red: "#c3362c", green: "#2f8a41", purple: "#7a47a6" };
+const CARD_COLOURS = { blue: "#2d67b3", yellow: "#d9a514", red: "#c3362c", green: "#2a823d", purple: "#7a47a6" };
 const FIGURE_COLOURS = { red: "#d6392b", blue: "#2a68d6", green: "#2e9a48", orange: "#f28c18", white: "#fbfbf7" };
 const kindName = (k) => tOr(`w.ex.kind.${k}`, k);
 const colourName = (c) => tOr(`w.ex.colour.${c}`, c);
@@ -383,20 +383,26 @@ function cardFace(id) {
   const { colour, kind } = cardParts(id);
   return [
     h("span", { class: "band" }, colourName(colour)),
+    " ", // (a space in the name: "green spice", not "greenspice"; a flex box shows none)
     s("svg", { class: "kind-icon", viewBox: "0 0 24 24", "aria-hidden": "true" }, icon(kind, 0, 0, 24, "currentColor")),
     h("span", { class: "kind" }, kind === "leader" ? t("w.ex.kind.leaderShort") : kindName(kind)),
   ];
 }
 
+/**
+ * A card: a list item, or a button named by its face (what is seen is what a voice names) followed by what it
+ * does (`label`, for screen readers); a dimmed card cannot be used now (aria-disabled).
+ */
 function cardEl(id, { onClick = null, pressed = false, usable = false, dim = false, key = "", label = "", extra = {} } = {}) {
   const { colour, kind } = cardParts(id);
   const cls = `card c-${colour} k-${kind} ${usable ? "usable" : ""} ${pressed ? "pressed" : ""} ${dim ? "dim" : ""}`;
   const common = { class: cls, "data-card": id, "data-type": cardType(id), ...extra };
-  if (!onClick) return h("div", { ...common, role: "listitem", "aria-label": label || cardName(id) }, cardFace(id));
+  if (!onClick) return h("div", { ...common, role: "listitem", "aria-label": label || cardName(id), "aria-disabled": dim ? "true" : null }, cardFace(id));
   return h(
     "button",
-    { ...common, type: "button", "data-key": key, "aria-pressed": pressed ? "true" : "false", "aria-label": label || cardName(id), onClick },
+    { ...common, type: "button", "data-key": key, "aria-pressed": pressed ? "true" : "false", "aria-disabled": dim ? "true" : null, onClick },
     cardFace(id),
+    label ? h("span", { class: "sr" }, `: ${label}`) : null,
   );
 }
 
@@ -541,13 +547,14 @@ function marketPanel(ctx, moves) {
           class: "pile usable",
           id: "draw-pile",
           "data-key": "pile",
-          "aria-label": `${t("w.ex.opt.drawDeck")} (${t("w.ex.cards", { n: pub.deck })})`,
           onClick: () => !ctx.pending && ctx.send(moves.deck),
         },
         h("span", { class: "pile-n" }, String(pub.deck)),
+        " ",
         h("span", null, t("w.ex.drawPile")),
+        h("span", { class: "sr" }, `: ${t("w.ex.opt.drawDeck")} (${t("w.ex.cards", { n: pub.deck })})`),
       )
-    : h("div", { class: "pile", id: "draw-pile", role: "img", "aria-label": pileLabel }, h("span", { class: "pile-n" }, String(pub.deck)), h("span", null, t("w.ex.drawPile")));
+    : h("div", { class: "pile", id: "draw-pile", role: drawing ? "img" : "listitem", "aria-label": pileLabel }, h("span", { class: "pile-n" }, String(pub.deck)), h("span", null, t("w.ex.drawPile")));
   return h(
     "section",
     { class: `market panel ${drawing ? "drawing" : ""}`, "aria-labelledby": "market-title" },
@@ -565,6 +572,7 @@ function playersPanel(ctx) {
     const mine = p.seat === view.you;
     let gold = null;
     if (p.gold !== undefined) gold = t("w.res.gold", { n: p.gold });
+    else if (view.result) gold = t("w.res.gold", { n: view.result.scores[p.seat] }); // the end tells every total
     else if (mine && view.private?.gold !== undefined) gold = t("w.res.gold", { n: view.private.gold });
     const cv = p.chest_values || (mine ? view.private?.chest_values : null);
     const chestText = cv ? ` (${["1", "2", "3"].filter((k) => cv[k]).map((k) => `${cv[k]}×${k}`).join(", ")})` : "";
@@ -595,6 +603,44 @@ function playersPanel(ctx) {
     h("ul", null, rows),
     h("p", { class: "hint" }, t("w.ex.turnK", { n: pub.turns + 1, k })),
   );
+}
+
+// ---- the result ---------------------------------------------------------------------------------
+
+/** Every seat's gold at the start: one 3-chest (server/games/expedition/engine.py, the set-up). */
+const START_GOLD = 3;
+
+/**
+ * Each seat's gold by where it came from, counted from the whole game's log (the start, chests on the track, the
+ * Kantshou and the final scoring, less a chest per lightened load) when it adds up to the totals, and the
+ * furthest figure that breaks a tie of gold; for the room's result panel.
+ */
+function resultDetails(view, events) {
+  const pub = view.public;
+  const res = view.result;
+  const zero = () => res.scores.map(() => 0);
+  const parts = { chests: zero(), kantshou: zero(), daidu: zero(), lighten: zero() };
+  for (const ev of events || []) {
+    if ((ev.ev === "move" || ev.ev === "lighten") && ev.chest) parts.chests[ev.seat] += ev.chest;
+    if (ev.ev === "lighten") parts.lighten[ev.seat] -= 1;
+    if (ev.ev === "kantshou_scoring" || ev.ev === "final_scoring") {
+      for (const p of ev.paid || []) parts[ev.ev === "final_scoring" ? "daidu" : "kantshou"][p.seat] += p.gold;
+    }
+  }
+  const whole = res.scores.every((sc, i) => START_GOLD + parts.chests[i] + parts.kantshou[i] + parts.daidu[i] + parts.lighten[i] === sc);
+  const by = (key) => (i) => parts[key][i];
+  const columns = whole
+    ? [
+        [t("w.ex.bd.start"), () => START_GOLD],
+        [t("w.ex.bd.chests"), by("chests")],
+        [t("w.ex.bd.kantshou"), by("kantshou")],
+        [t("w.ex.bd.daidu"), by("daidu")],
+        [t("w.ex.bd.lighten"), by("lighten")],
+      ]
+    : [];
+  columns.push([t("w.ex.bd.total"), (i) => res.scores[i]]);
+  columns.push([t("w.ex.bd.furthest"), (i) => (typeof res.tiebreak?.[i] === "number" ? spaceName(pub.track, res.tiebreak[i]) : null)]);
+  return [scoreTable(view, "ex-breakdown", columns), whole ? null : h("p", { class: "hint" }, t("w.ex.bd.partial"))];
 }
 
 // ---- the renderer -----------------------------------------------------------------------------
@@ -700,6 +746,11 @@ export default {
 
   promptText,
 
+  /** Passing or stopping (then drawing) ends the figure's move: first in the prompt bar. */
+  choiceKind(move) {
+    return move.a === "pass" || move.a === "stop" ? "end" : null;
+  },
+
   hasGesture(move, view) {
     if (move.a === "move" || move.a === "choose") return landing(view.public, move.fig) !== null;
     return move.a === "pick" || move.a === "draw";
@@ -720,4 +771,6 @@ export default {
   resultNote(view) {
     return tieNote(view, "w.ex.tie", "w.ex.tieShared");
   },
+
+  resultDetails,
 };

@@ -9,7 +9,7 @@
 // highlighted comes from the prompt alone. Options without a gesture are the room's buttons.
 import { h, s } from "../dom.js";
 import { t, tOr } from "../i18n.js";
-import { DiceBoard, breakdownTable, byGesture, camelsTieNote, describeMove, dicePromptText, diceStatus, die, dieWords, fitText, logSentence, makeWords, myPending, myPlayer as me, pick as pickFrom, placedDice, placementsText, playerPanel, promptUi, push, resName, SEAT_COLOURS, send, target, text, wrap } from "../shared/board.js";
+import { DiceBoard, breakdownTable, byGesture, camelsTieNote, describeMove, dicePromptText, diceStatus, die, dieWords, fitText, goalsAtEnd, logSentence, makeWords, myPending, myPlayer as me, pick as pickFrom, placedDice, placementsText, playerPanel, promptUi, push, resName, SEAT_COLOURS, send, target, text, wrap } from "../shared/board.js";
 import { contractName } from "../shared/names.js";
 
 const RESOURCES = ["coins", "camels", "pepper", "silk", "gold", "jade", "vp"];
@@ -260,6 +260,9 @@ function analyse(view) {
   });
 }
 
+/** The bonus actions of a turn: the room's bar folds their buttons under one heading. */
+const BONUS = new Set(["bag", "reroll", "adjust", "black"]);
+
 const GESTURES = new Set(["space", "die", "step", "haul", "post", "city", "marker", "relocate", "caravan", "take", "fulfil", "offer"]);
 
 /** One option: send it; several: show them as a short list to pick from. */
@@ -387,7 +390,7 @@ function mapSvg(ctx, A, ui) {
       s("title", null, label),
       options.length ? s("circle", { class: "ring", cx: x, cy: y, r: r + 8 }) : null,
       shape,
-      n.type === "city" ? text(x, y + 4, SHIELD_LETTERS(n.shield), "shield", 11) : null,
+      n.type === "city" ? text(x, y + 4, SHIELD_LETTERS(n.shield), "shield", 11, { "aria-hidden": "true" }) : null,
       text(x, y + r + 14, n.type === "oasis" ? tOr(`w.kh.oasis.${n.id}`, n.name.replace(" oasis", "")) : name, n.type === "oasis" ? "oasis-name" : "city-name", n.type === "oasis" ? 11 : 13),
       postSeats.map((seat, i) => s("rect", { class: "post", x: x - r - 2 + i * 10, y: y - r - 12, width: 9, height: 9, fill: SEAT_COLOURS[seat % 4] })),
       figs.map(([seat], i) =>
@@ -491,8 +494,14 @@ function actionSvg(ctx, A, ui) {
       s("title", null, full),
       s("rect", { class: "box", x, y, width: CELL_W - 4, height: CH - 4, rx: 6 }),
       fitText(x + 6, y + 16, title, "box-title", 13, CELL_W - 16),
+    );
+    // what the space shows beside its title, drawn over it: said by its label, so kept out of the target (a voice
+    // names a target by its visible words; these numbers and chips are not words), and clicks go through it
+    const art = s(
+      "g",
+      { class: "kh-space-art", "aria-hidden": "true" },
       need ? text(x + CELL_W - 10, y + CH - 10, t("w.dice", { n: need }), "need", 10.5) : null,
-      icons ? s("g", { class: "icons", transform: `translate(${x + 6} ${y + 22})`, "aria-hidden": "true" }, icons) : wrap(lines.join(" "), 27, 3).map((ln, k) => text(x + 6, y + 30 + k * 11, ln, "small", 9.8)),
+      icons ? s("g", { class: "icons", transform: `translate(${x + 6} ${y + 22})` }, icons) : wrap(lines.join(" "), 27, 3).map((ln, k) => text(x + 6, y + 30 + k * 11, ln, "small", 9.8)),
       extra,
       placedDice(placements, x + 6, y + DICE_Y, 20, CELL_W - 16, CH - DICE_Y - 4),
     );
@@ -500,7 +509,7 @@ function actionSvg(ctx, A, ui) {
       g.removeAttribute("role");
       target(g, true, t("w.choose", { what: describe(option, view) }), `space-${space}`, () => send(ctx, option));
     }
-    cells.push(g);
+    cells.push(s("g", { class: "kh-cell" }, g, art));
   };
   let i = 0;
   for (const sp of ["book1", "book2", "book3a", "book3b"]) {
@@ -563,11 +572,12 @@ function actionSvg(ctx, A, ui) {
 function contractButton(ctx, ui, c, options, { fulfil = null, where = "" } = {}) {
   const label = `${contractName(c.id, contractWords(c))}`;
   const body = [h("span", { class: "pay" }, t("w.pay", { what: bundleWords(c.cost) })), h("span", { class: "get" }, t("w.get", { what: bundleWords(c.reward) }))];
+  // a button is named by what it shows, then what it does in words (a voice says what it sees: WCAG 2.5.3)
   if (fulfil) {
-    return h("button", { type: "button", class: "kh-contract target", "data-contract": c.id, "data-key": `fulfil-${c.id}`, "aria-label": t("w.opt.fulfil", { contract: label }), onClick: () => send(ctx, fulfil) }, body, h("span", { class: "tag" }, t("w.tag.fulfil")));
+    return h("button", { type: "button", class: "kh-contract target", "data-contract": c.id, "data-key": `fulfil-${c.id}`, onClick: () => send(ctx, fulfil) }, body, h("span", { class: "tag" }, t("w.tag.fulfil")), h("span", { class: "sr" }, `: ${t("w.opt.fulfil", { contract: label })}`));
   }
   if (options?.length) {
-    return h("button", { type: "button", class: "kh-contract target", "data-contract": c.id, "data-key": `take-${c.id}`, "aria-label": `${t("w.opt.take", { contract: label })}${where}`, onClick: () => pick(ctx, ui, options, t("w.kh.takeThis")) }, body, h("span", { class: "tag" }, t("w.tag.take")));
+    return h("button", { type: "button", class: "kh-contract target", "data-contract": c.id, "data-key": `take-${c.id}`, onClick: () => pick(ctx, ui, options, t("w.kh.takeThis")) }, body, h("span", { class: "tag" }, t("w.tag.take")), h("span", { class: "sr" }, `: ${t("w.opt.take", { contract: label })}${where}`));
   }
   return h("div", { class: "kh-contract", "data-contract": c.id, role: "img", "aria-label": label }, body);
 }
@@ -751,9 +761,10 @@ function logLine(ev, view) {
   return logSentence(ev, view, B, own, { named: (id) => cname(pub, id), die });
 }
 
-function breakdownPanel(view) {
+/** The final scoring in detail and every seat's goal cards, for the room's result panel. */
+function resultDetails(view) {
   const keys = ["in_game", "goal_seals", "shields", "shield_count", "goods", "coins", "contracts", "caravan", "total"];
-  return breakdownTable(view, { cls: "kh", prefix: "kh", keys, scroll: true });
+  return [breakdownTable(view, { cls: "kh", prefix: "kh", keys }), goalsAtEnd(view, goalWords)];
 }
 
 // ---- the phone layout: tabs -------------------------------------------------------------------
@@ -784,7 +795,7 @@ function phone(ctx, A, ui, { map, actions, players }) {
     actions,
     map,
     contracts: contractsPanel(ctx, A, ui),
-    players: h("div", null, breakdownPanel(ctx.view), players),
+    players,
   };
   const bar = h(
     "div",
@@ -844,7 +855,7 @@ export default {
     if (ctx.narrow) return phone(ctx, A, ui, { map, actions, players });
     const side = [trayPanel(ctx, A, ui), offerPanel(ctx, A), contractsPanel(ctx, A, ui)];
     // the map across the whole board column (its names readable), then the action board beside the contracts
-    return h("div", { class: "khan" }, cityCardsNote(ctx), map, h("div", { class: "kh-grid" }, h("div", { class: "kh-main" }, actions), h("div", { class: "kh-side" }, side)), breakdownPanel(ctx.view), players);
+    return h("div", { class: "khan" }, cityCardsNote(ctx), map, h("div", { class: "kh-grid" }, h("div", { class: "kh-main" }, actions), h("div", { class: "kh-side" }, side)), players);
   },
 
   promptText,
@@ -862,6 +873,12 @@ export default {
 
   describe,
 
+  /** End your turn first in the prompt bar; the bonus actions (money bag, rerolls, changes, black dice) folded. */
+  choiceKind(move) {
+    if (move.a === "end") return "end";
+    return BONUS.has(move.a) ? "bonus" : null;
+  },
+
   hasGesture(move, view) {
     if (!GESTURES.has(move.a)) return false;
     if (move.a === "die") return me(view) !== null;
@@ -877,4 +894,6 @@ export default {
   },
 
   resultNote: camelsTieNote,
+
+  resultDetails,
 };

@@ -6,7 +6,7 @@
 // highlighted comes from the prompt alone. Options without a gesture are the room's buttons.
 import { h, s } from "../dom.js";
 import { t, t as tr, tOr } from "../i18n.js";
-import { DiceBoard, breakdownTable, byGesture, camelsTieNote, describeMove, dicePromptText, diceStatus, die, fitText, logSentence, makeWords, myPending, myPlayer as me, pick as pickFrom, placedDice, placementsText, playerPanel, promptUi, push, SEAT_COLOURS, send, dieWords as sharedDieWords, target, text } from "../shared/board.js";
+import { DiceBoard, breakdownTable, byGesture, camelsTieNote, describeMove, dicePromptText, diceStatus, die, fitText, goalsAtEnd, logSentence, makeWords, myPending, myPlayer as me, pick as pickFrom, placedDice, placementsText, playerPanel, promptUi, push, SEAT_COLOURS, send, dieWords as sharedDieWords, target, text } from "../shared/board.js";
 import { contractName } from "../shared/names.js";
 
 const SEAT_COLOUR_NAMES = ["red", "blue", "green", "yellow"];
@@ -759,7 +759,7 @@ function actionSvg(ctx, A, ui) {
   const chH = 64;
   const dispRows = 2;
   const inner = [
-    text(120, 18, tr("w.vo.b.contracts"), "small", 12),
+    fitText(120, 18, tr("w.vo.b.contracts"), "small", 12, AB_W - 128), // squeezed rather than cut at the edge
     placedDice(spaces.contracts || [], 8, 26, 18, AB_W - 16),
   ];
   out.push(spaceBox("contracts", 0, y, AB_W, 50 + dispRows * (chH + 6), tr("w.vo.space.contracts"), inner));
@@ -791,7 +791,7 @@ function actionSvg(ctx, A, ui) {
   const tiers = B.tiers.slice(1);
   out.push(
     spaceBox("travel", 0, y, 290, 88, tr("w.vo.space.travel"), [
-      text(64, 18, tr("w.vo.b.travel"), "small", 12),
+      fitText(64, 18, tr("w.vo.b.travel"), "small", 12, 290 - 72),
       tiers.map((cost, i) =>
         s("g", { transform: `translate(${8 + i * 46} 26)`, class: "tier" }, s("rect", { width: 42, height: 24, rx: 4 }), text(5, 16, `${i + 1}:`, "small", 11), text(28, 17, String(cost), "n", 13)),
       ),
@@ -873,7 +873,8 @@ function trayPanel(ctx, A, ui) {
   const actsOf = (k, v) => A.dieActions.filter((o) => o.kind === k && o.value === v);
 
   let hint;
-  if (!view.prompt) hint = view.public.phase === "play" ? tr("w.vo.hint.wait") : tr("room.waitingOthers");
+  if (view.result) hint = tr("room.over");
+  else if (!view.prompt) hint = view.public.phase === "play" ? tr("w.vo.hint.wait") : tr("room.waitingOthers");
   else if (ui.choose) hint = ui.choose.title;
   else if (choosing) hint = tr("w.vo.hint.dice", { space: B.space(pend.space), n: pend.picked.length + 1, need: pend.need });
   else if (ui.bag) hint = tr("w.vo.hint.bag");
@@ -1037,7 +1038,7 @@ function playerBoard(ctx, A, p) {
   const resources = RESOURCES.map((r) => resIcon(r, p[r], { extra: { "data-res": r } }));
   const dice = p.dice.length ? miniSvg(p.dice.length * 22, 22, p.dice.map(([k, v], i) => die(i * 22 + 1, 1, 20, k, v, p.seat))) : h("span", null, tr("w.noneLeft"));
   const contracts = p.contracts.map((c) => {
-    const svg = s("svg", { viewBox: "0 0 150 64", class: "contract-svg", "aria-hidden": "true" }, contractCard(c, 1, 1, 148, 62, "contract", null));
+    const svg = s("svg", { viewBox: "0 0 150 64", class: "contract-svg", "aria-hidden": "true" }, contractCard(c, 1, 1, 148, 62, tr("w.vo.b.contract"), null));
     const fulfil = mine ? A.fulfil.get(c.id) : null;
     const keep = mine ? A.keep.get(c.id) : null;
     const option = fulfil || keep;
@@ -1045,9 +1046,11 @@ function playerBoard(ctx, A, p) {
     if (!option) return h("div", { class: "vy-contract", "data-contract": c.id, role: "img", "aria-label": label }, svg);
     return h(
       "button",
-      { type: "button", class: `vy-contract usable ${keep ? "discard" : ""}`, "data-contract": c.id, "data-key": `contract-${c.id}`, "aria-label": fulfil ? tr("w.opt.fulfil", { contract: label }) : tr("w.vo.discardFor", { contract: label }), onClick: () => send(ctx, option) },
+      { type: "button", class: `vy-contract usable ${keep ? "discard" : ""}`, "data-contract": c.id, "data-key": `contract-${c.id}`, onClick: () => send(ctx, option) },
       svg,
       h("span", { class: "tag" }, fulfil ? tr("w.tag.fulfil") : tr("w.tag.discard")),
+      // named by its visible word, then in words (a voice says what it sees: WCAG 2.5.3)
+      h("span", { class: "sr" }, `: ${fulfil ? tr("w.opt.fulfil", { contract: label }) : tr("w.vo.discardFor", { contract: label })}`),
     );
   });
   const goals = mine ? view.private?.goals || [] : p.goals || [];
@@ -1120,9 +1123,11 @@ function logLine(ev, view) {
   return logSentence(ev, view, B, own, { named: (id) => cname(view, id), die: dieWords });
 }
 
-function breakdownPanel(view) {
+/** The final scoring in detail and every seat's goal cards, for the room's result panel. */
+function resultDetails(view) {
   const keys = ["in_game", "goal_cards", "goal_cities", "coins", "beijing", "goods", "most_contracts", "all_posts", "total"];
-  return breakdownTable(view, { cls: "vy", prefix: "vo", keys });
+  const B = new Board(view.public);
+  return [breakdownTable(view, { cls: "vy", prefix: "vo", keys }), goalsAtEnd(view, (g) => goalWords(B, g))];
 }
 
 // ---- the renderer ------------------------------------------------------------------------------
@@ -1151,14 +1156,20 @@ export default {
     if (ctx.narrow) {
       // one column on a phone: your dice first, then the map when a location is to be chosen
       const onMap = A.step.size || A.relocate.size || A.city.size;
-      return h("div", { class: "voyages narrow" }, tray, onMap ? [map, actions] : [actions, map], breakdownPanel(ctx.view), players);
+      return h("div", { class: "voyages narrow" }, tray, onMap ? [map, actions] : [actions, map], players);
     }
-    return h("div", { class: "voyages" }, h("div", { class: "vy-grid" }, map, h("div", { class: "vy-side" }, tray, actions)), breakdownPanel(ctx.view), players);
+    return h("div", { class: "voyages" }, h("div", { class: "vy-grid" }, map, h("div", { class: "vy-side" }, tray, actions)), players);
   },
 
   describe,
 
   promptText,
+
+  /** End your turn first in the prompt bar; the bonus actions (on your dice and the black dice) are side actions. */
+  choiceKind(move) {
+    if (move.a === "end") return "end";
+    return ["bag", "reroll", "adjust", "black"].includes(move.a) ? "bonus" : null;
+  },
 
   hasGesture(move, view) {
     if (!GESTURES.has(move.a)) return false;
@@ -1173,4 +1184,6 @@ export default {
   },
 
   resultNote: camelsTieNote,
+
+  resultDetails,
 };

@@ -384,25 +384,64 @@ export function playerPanel(ctx, p, { cls, B, start, resClass, res, diceLabel, d
   );
 }
 
+/** The seats of a finished game, best first (the result's `ranking`, else by score). */
+export function rankingOf(res) {
+  const n = res.scores.length;
+  return Array.isArray(res.ranking) ? res.ranking : [...Array(n).keys()].sort((a, b) => res.scores[b] - res.scores[a]);
+}
+
 /**
- * The final scoring by seat: the breakdown's `keys` (headed `w.<prefix>.bd.<key>`) and the camels of the
- * tie-break; `cls` the game's class prefix, `scroll` a wrapper that scrolls sideways.
+ * The final scoring as a table, best first, for the room's result panel: a row per seat (the winners marked), a
+ * column per `[heading, seat => value]`; `cls` names it (the games' tests find it), and it scrolls sideways when
+ * it is wider than the panel.
  */
-export function breakdownTable(view, { cls, prefix, keys, scroll = false }) {
+export function scoreTable(view, cls, columns) {
   const res = view.result;
-  if (!res?.breakdown) return null;
-  const items = keys.map((k) => [k, t(`w.${prefix}.bd.${k}`)]);
-  const table = h(
-    "table",
-    null,
-    h("thead", null, h("tr", null, h("th", null, t("w.bd.player")), items.map(([, l]) => h("th", null, l)), h("th", null, resName("camels")))),
+  if (!res) return null;
+  const cell = (v) => (v === null || v === undefined ? "—" : String(v));
+  return h(
+    "div",
+    // a region the keyboard can scroll sideways on a phone
+    { class: `score-table ${cls}`, "data-testid": "score-table", role: "region", tabindex: "0", "aria-label": t("w.bd.title") },
     h(
-      "tbody",
+      "table",
       null,
-      res.breakdown.map((b, i) => h("tr", { "data-seat": i }, h("th", null, seatWords(view, i)), items.map(([k]) => h("td", null, String(b[k] ?? 0))), h("td", null, String(res.tiebreak?.[i] ?? "")))),
+      h("caption", null, t("w.bd.title")),
+      h("thead", null, h("tr", null, h("th", { scope: "col" }, t("w.bd.player")), columns.map(([head]) => h("th", { scope: "col" }, head)))),
+      h(
+        "tbody",
+        null,
+        rankingOf(res).map((i) =>
+          h(
+            "tr",
+            { "data-seat": i, class: res.winners.includes(i) ? "winner" : null },
+            h("th", { scope: "row" }, seatWords(view, i), i === view.you ? ` ${t("room.you")}` : ""),
+            columns.map(([, of]) => h("td", null, cell(of(i)))),
+          ),
+        ),
+      ),
     ),
   );
-  return h("section", { class: `panel ${cls}-breakdown`, "aria-labelledby": `${cls}-bd-title` }, h("h2", { id: `${cls}-bd-title` }, t("w.bd.title")), scroll ? h("div", { class: `${cls}-scroll` }, table) : table);
+}
+
+/** The final scoring of a dice-placement game: the breakdown's `keys` (headed `w.<prefix>.bd.<key>`) and the camels of the tie-break. */
+export function breakdownTable(view, { cls, prefix, keys }) {
+  const res = view.result;
+  if (!res?.breakdown) return null;
+  const columns = keys.map((k) => [t(`w.${prefix}.bd.${k}`), (i) => res.breakdown[i]?.[k] ?? 0]);
+  return scoreTable(view, `${cls}-breakdown`, [...columns, [resName("camels"), (i) => res.tiebreak?.[i] ?? null]]);
+}
+
+/** Every seat's goal cards, shown by the final scoring (`goalWords(goal)` their words), for the result panel. */
+export function goalsAtEnd(view, goalWords) {
+  const players = view.public.players || [];
+  if (!view.result || !players.some((p) => p.goals?.length)) return null;
+  return h(
+    "div",
+    { class: "goals-at-end" },
+    h("h3", null, t("w.goals")),
+    h("ul", null, rankingOf(view.result).map((i) => h("li", { "data-seat": i }, h("strong", null, `${seatWords(view, i)}: `), (players[i]?.goals || []).map(goalWords).join("; ") || "—"))),
+  );
 }
 
 /** The room's status line: whose turn, (with `draft`) who picks a character, who is being waited for. */
