@@ -4,14 +4,13 @@ reveal, until a card is bought or drawn blind, the dice are rolled, or the turn 
 
 from __future__ import annotations
 
-from typing import Any
+import functools
 
-import pytest
-
-from server.games.base import IllegalMove, Rng, State, pack
+from server.games.base import Rng, State
 from server.games.classic.bots import GreedyBot
 from server.games.classic.engine import GAME
 from server.games.search import Budget, SearchBot
+from tests.games import undo_checks
 
 from .helpers import (
     BUY,
@@ -29,7 +28,6 @@ from .helpers import (
     rig_fight,
     sell,
     spin,
-    strings,
     to,
 )
 from .test_rules_hazards import drawing
@@ -38,36 +36,9 @@ HAND = ["green-30-1", "violet-80-1", "yellow-50-1"]
 YELLOW = ["yellow-50-2", "yellow-80-1", "yellow-30-1"]
 
 
-def views(state: State) -> list[Any]:
-    """Every viewer's view (spectator first) without the public log, and each seat's prompt."""
-    out: list[Any] = []
-    for viewer in [None, *range(state["seats"])]:
-        view = GAME.view(state, viewer)
-        public = {k: v for k, v in view["public"].items() if k != "log"}
-        out.append((public, view["private"], None if viewer is None else GAME.prompt(state, viewer)))
-    return out
-
-
-def keeps_secrets(state: State) -> None:
-    """No viewer sees another seat's secret tokens or the hidden ones."""
-    hidden = set(GAME.hidden_tokens(state))
-    for viewer in [None, *range(state["seats"])]:
-        seen = strings(GAME.view(state, viewer))
-        assert not hidden & seen
-        for seat in range(state["seats"]):
-            if seat != viewer:
-                assert not set(GAME.secret_tokens(state, seat)) & seen, (viewer, seat)
-
-
-def refused(state: State, seat: int) -> None:
-    assert not GAME.may_undo(state, seat)
-    prompt = GAME.prompt(state, seat)
-    assert prompt is None or "undo" not in prompt
-    before = pack(state)
-    with pytest.raises(IllegalMove) as err:
-        GAME.undo(state, seat)
-    assert err.value.code == "illegal_move"
-    assert pack(state) == before
+views = functools.partial(undo_checks.views, GAME)
+keeps_secrets = functools.partial(undo_checks.keeps_secrets, GAME)
+refused = functools.partial(undo_checks.refused, GAME)
 
 
 def spun() -> State:

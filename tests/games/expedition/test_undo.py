@@ -3,21 +3,25 @@ or pass may be taken back until the draw; a draw, a card turned or a shuffle, an
 
 from __future__ import annotations
 
-from typing import Any
+import functools
 
-import pytest
-
-from server.games.base import IllegalMove, Rng, State, pack
+from server.games.base import Rng, State
 from server.games.expedition.bots import GreedyBot
 from server.games.expedition.data import ALL_CARDS, DAIDU, KANTSHOU, TRACK
 from server.games.expedition.engine import GAME
 from server.games.search import Budget, SearchBot
+from tests.games import undo_checks
 
-from .helpers import CANCEL, DRAW_DECK, PASS, STOP, build, choose, draw_slot, lighten, mv, pick, play, strings
+from .helpers import CANCEL, DRAW_DECK, PASS, STOP, build, choose, draw_slot, lighten, mv, pick, play
 from .test_rules_pick import five_colours_ahead
 
 MINE = ["blue-oil-1", "red-oil-1", "green-silk-1", "green-fruit-1", "yellow-leader-1"]
 THEIRS = [["purple-oil-1", "purple-spice-1", "red-leader-1"], ["yellow-oil-1", "yellow-spice-1"]]
+
+
+views = functools.partial(undo_checks.views, GAME)
+keeps_secrets = functools.partial(undo_checks.keeps_secrets, GAME)
+refused = functools.partial(undo_checks.refused, GAME)
 
 
 def turn_start() -> State:
@@ -29,38 +33,6 @@ def turn_start() -> State:
         {"kind": "colour", "n": 2},
     ]
     return build(3, figs=[4, 8, 1], hands=[MINE, *THEIRS])
-
-
-def views(state: State) -> list[Any]:
-    """Every viewer's view (spectator first) without the public log, and each seat's prompt."""
-    out: list[Any] = []
-    for viewer in [None, *range(state["seats"])]:
-        view = GAME.view(state, viewer)
-        public = {k: v for k, v in view["public"].items() if k != "log"}
-        out.append((public, view["private"], None if viewer is None else GAME.prompt(state, viewer)))
-    return out
-
-
-def keeps_secrets(state: State) -> None:
-    """No viewer sees another seat's secret tokens or the hidden ones."""
-    hidden = set(GAME.hidden_tokens(state))
-    for viewer in [None, *range(state["seats"])]:
-        seen = strings(GAME.view(state, viewer))
-        assert not hidden & seen
-        for seat in range(state["seats"]):
-            if seat != viewer:
-                assert not set(GAME.secret_tokens(state, seat)) & seen, (viewer, seat)
-
-
-def refused(state: State, seat: int) -> None:
-    assert not GAME.may_undo(state, seat)
-    prompt = GAME.prompt(state, seat)
-    assert prompt is None or "undo" not in prompt
-    before = pack(state)
-    with pytest.raises(IllegalMove) as err:
-        GAME.undo(state, seat)
-    assert err.value.code == "illegal_move"
-    assert pack(state) == before
 
 
 def test_a_turn_of_payments_lightening_and_the_stop_is_taken_back_whole() -> None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pytest
 
-from server.games.base import IllegalMove, Rng, State
+from server.games.base import IllegalMove, Rng
 from server.games.voyages.engine import GAME
+from tests.games import undo_checks
 
 from .helpers import CITY, END, STOP, build, die, own, place, play, res, strings
 
@@ -16,36 +18,9 @@ BAG: dict[str, Any] = {"a": "bag", "kind": "own", "value": 3}
 UNDO_EVENT = {"ev": "undo", "seat": 0}
 
 
-def seen_by_all(state: State) -> list[Any]:
-    """What every viewer (the spectator first, then each seat) is shown, less the public log, with each seat's
-    prompt."""
-    out: list[Any] = []
-    for seat in [None, *range(state["seats"])]:
-        view = GAME.view(state, seat)
-        public = {k: v for k, v in view["public"].items() if k != "log"}
-        out.append((public, view["private"], None if seat is None else GAME.prompt(state, seat)))
-    return out
-
-
-def assert_undo_refused(state: State, seat: int) -> None:
-    assert not GAME.may_undo(state, seat)
-    with pytest.raises(IllegalMove):
-        GAME.undo(state, seat)
-    prompt = GAME.prompt(state, seat)
-    assert prompt is None or "undo" not in prompt
-
-
-def assert_no_leak(state: State) -> None:
-    """No viewer sees another seat's secrets, the face-down piles or the savepoint."""
-    hidden = set(GAME.hidden_tokens(state))
-    for viewer in [None, *range(state["seats"])]:
-        view = GAME.view(state, viewer)
-        shown = strings(view)
-        assert "undo" not in view["public"] and (view["private"] is None or "undo" not in view["private"])
-        assert not shown & hidden
-        for other in range(state["seats"]):
-            if other != viewer:
-                assert not shown & set(GAME.secret_tokens(state, other)), (viewer, other)
+seen_by_all = functools.partial(undo_checks.views, GAME)
+assert_no_leak = functools.partial(undo_checks.keeps_secrets, GAME)
+assert_undo_refused = functools.partial(undo_checks.refused, GAME)
 
 
 def test_a_turn_of_bonus_actions_and_contracts_is_taken_back_whole() -> None:
