@@ -970,11 +970,14 @@ class MyGame(_Shape):
     mode: Literal["live", "turn_based"] | None = None
     players: list[Name | None] | None = None
     late: bool | None = None
+    #: (addition) when the seat runs out of time (ms since the epoch): the deadline plus its time bank; the
+    #: deadline itself in a room without banks; None when no clock runs for the seat
+    out_at: Annotated[int, Field(ge=0)] | None = None
 
 
 class MyGames(_Answer):
     """(v1.2) Answer to `my_games`: the player's unfinished rooms, the most urgent first (its turn first, then the
-    nearest deadline, then the newest)."""
+    seat that runs out of time first, `out_at`, then the newest)."""
 
     t: Literal["my_games"] = "my_games"
     rooms: list[MyGame]

@@ -173,10 +173,11 @@ def turn_words(row: dict[str, Any]) -> str:
 
 
 def deadline_words(row: dict[str, Any], now_ms: float | None = None) -> str:
-    """A `my_games` row's deadline as relative time (`in 2 days`), `late`, or nothing without a clock."""
+    """A `my_games` row's deadline as relative time (`in 2 days`), `late`, or nothing without a clock: when the
+    seat runs out of time (`out_at`, its time bank included), else the per-move deadline."""
     if row.get("late"):
         return _("late")
-    deadline = row.get("deadline")
+    deadline = row.get("out_at") if isinstance(row.get("out_at"), int) else row.get("deadline")
     if not isinstance(deadline, int):
         return ""
     now = time.time() * 1000 if now_ms is None else now_ms

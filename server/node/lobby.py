@@ -24,6 +24,7 @@ from server.config import Settings
 from server.games import all_games, get_game
 from server.rooms import ratings
 from server.rooms.chat import chat_line, check_chat
+from server.rooms.clock import runs_out
 from server.rooms.core import Room, RoomError
 from server.rooms.meta import RoomMeta
 from server.rooms.replay import ReplayCursor
@@ -307,7 +308,8 @@ MY_GAMES_MAX = 200
 
 async def my_games(hub: Node, conn: Any, msg: m.MyGamesRequest) -> None:
     """Every unfinished room where the player holds a seat, read from the store (shared by all nodes): whose turn,
-    the deadline, the mode; the player's turn first, then the nearest deadline, then the newest."""
+    the deadline (and `out_at`, the deadline plus the seat's time bank), the mode; the player's turn first, then
+    the seat that runs out of time first, then the newest."""
     player = conn.player
     rows: list[dict[str, Any]] = []
     for room_id in (await hub.store.player_rooms(player))[:MY_GAMES_MAX]:
@@ -318,14 +320,16 @@ async def my_games(hub: Node, conn: Any, msg: m.MyGamesRequest) -> None:
         seat = meta.players.index(player)
         clock = meta.clock or {}
         deadline = int(clock["deadline"]) if clock and seat in clock.get("seats", []) else None
+        # v1.2 addition: when the seat is out of time, its bank included (the deadline when it has no bank)
+        out_at = runs_out(meta, float(hub.settings.clock_scale)).get(seat) if deadline is not None else None
         late = meta.per_seat(meta.late, False)[seat]
         row: dict[str, Any] = {"room": room_id, "game": meta.game, "status": meta.status, "seat": seat,
-                               "your_turn": seat in (meta.to_move or []), "deadline": deadline,
+                               "your_turn": seat in (meta.to_move or []), "deadline": deadline, "out_at": out_at,
                                "mode": meta.mode or "live", "players": list(meta.names), "late": late,
                                "_created": float(meta.created or 0)}  # fmt: skip
         rows.append(row)
     far = float("inf")
-    rows.sort(key=lambda r: (not r["your_turn"], r["deadline"] if r["deadline"] is not None else far, -r["_created"]))
+    rows.sort(key=lambda r: (not r["your_turn"], r["out_at"] if r["out_at"] is not None else far, -r["_created"]))
     for r in rows:
         del r["_created"]
     conn.push({"t": "my_games", "re": msg.id, "rooms": rows})

@@ -66,6 +66,7 @@ from py_vapid import Vapid02, VapidException
 from protocol import messages as m
 from server.config import Settings
 from server.metrics import Metrics
+from server.rooms.clock import runs_out
 from server.rooms.core import Room, RoomError
 from server.rooms.meta import RoomMeta
 from server.store.base import StoreUnavailable
@@ -290,11 +291,13 @@ def turn_key(room: str, seat: int, v: int) -> str:
     return f"{room}:{seat}:{v}"
 
 
-def payload(meta: RoomMeta, seat: int, v: int, public_url: str, now_ms: int) -> dict[str, Any]:
-    """What a signal says: the turn, the game and room, the seat's name, its deadline, the link. Only what every
-    viewer of the room sees already (its id, game, names, clock)."""
+def payload(meta: RoomMeta, seat: int, v: int, public_url: str, now_ms: int, scale: float = 1.0) -> dict[str, Any]:
+    """What a signal says: the turn, the game and room, the seat's name, its deadline (and `out_at`: the deadline
+    plus the seat's time bank), the link. Only what every viewer of the room sees already (its id, game, names,
+    clock)."""
     clock = meta.clock or {}
     deadline = int(clock["deadline"]) if clock and seat in clock.get("seats", []) else None
+    out_at = runs_out(meta, scale).get(seat) if deadline is not None else None
     url = f"{public_url.rstrip('/')}/#/room/{quote(meta.room, safe='')}" if public_url else None
     return {
         "event": "your_turn",
@@ -304,6 +307,7 @@ def payload(meta: RoomMeta, seat: int, v: int, public_url: str, now_ms: int) -> 
         "seat": seat,
         "name": meta.names[seat] if seat < len(meta.names) else None,
         "deadline": deadline,
+        "out_at": out_at,
         "url": url,
         "at": now_ms,
     }
@@ -322,7 +326,11 @@ def email_message(sender: str, to: str, data: dict[str, Any]) -> EmailMessage:
     lines = [f"Hello {data['name']},", "", f"it is your turn in {data['game']} (room {data['room']})."]
     if data["deadline"] is not None:
         when = datetime.fromtimestamp(data["deadline"] / 1000, UTC).strftime("%Y-%m-%d %H:%M UTC")
-        lines.append(f"Your time runs out at {when}.")
+        if data.get("out_at") is not None and data["out_at"] != data["deadline"]:
+            until = datetime.fromtimestamp(data["out_at"] / 1000, UTC).strftime("%Y-%m-%d %H:%M UTC")
+            lines.append(f"Your move is due at {when}; your time bank lasts until {until}.")
+        else:
+            lines.append(f"Your time runs out at {when}.")
     if data["url"]:
         lines += ["", f"Open the game: {data['url']}"]
     lines += ["", "You asked this server for these e-mails; a notify with an empty email ends them."]
@@ -528,7 +536,7 @@ class Signals:
         meta = self._current(p)
         if meta is None:
             return
-        data = payload(meta, p.seat, p.v, self.settings.public_url, int(time.time() * 1000))
+        data = payload(meta, p.seat, p.v, self.settings.public_url, int(time.time() * 1000), self.scale)
         sends = []
         targets = self._targets(prefs, subs)
         body = json.dumps(data, separators=(",", ":"), sort_keys=True).encode()

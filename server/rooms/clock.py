@@ -89,6 +89,27 @@ def reattached(meta: RoomMeta, seat: int) -> bool:
     return True
 
 
+def seat_banks(meta: RoomMeta, scale: float = 1.0) -> list[int | None]:
+    """Per seat, the ms left in its time bank at the clock's deadline (a new list): the stored ones, a full bank
+    for a person's seat that has none stored yet, None for a seat without a bank (a server bot's, or every seat
+    of a room without banks). `scale` is the server's `clock_scale`."""
+    if not meta.time_bank_seconds:
+        return [None] * meta.seats
+    full = int(meta.time_bank_seconds * 1000 * scale)
+    stored = meta.per_seat(meta.banks, None)
+    people = set(meta.human_seats())
+    return [(full if stored[s] is None else int(stored[s])) if s in people else None for s in range(meta.seats)]
+
+
+def runs_out(meta: RoomMeta, scale: float = 1.0) -> dict[int, int]:
+    """When (ms since the epoch) each seat the clock runs for is out of time: its deadline plus its bank."""
+    clock = meta.clock
+    if not clock:
+        return {}
+    banks = seat_banks(meta, scale)
+    return {int(s): int(clock["deadline"]) + int(banks[int(s)] or 0) for s in clock["seats"]}
+
+
 class TurnClock(Extension):
     """Per-move deadlines (`create.turn_seconds`); the seat's bot moves for a late seat."""
 
@@ -150,23 +171,12 @@ class TurnClock(Extension):
             meta.clock = {"seats": seats, "deadline": now_ms() + int(turn * 1000 * self.scale)}
 
     def banks(self, meta: RoomMeta) -> list[int | None]:
-        """Per seat, the ms left in its time bank at the clock's deadline (a new list): the stored ones, a full bank
-        for a person's seat that has none stored yet, None for a seat without a bank (a server bot's, or every seat
-        of a room without banks)."""
-        if not meta.time_bank_seconds:
-            return [None] * meta.seats
-        full = int(meta.time_bank_seconds * 1000 * self.scale)
-        stored = meta.per_seat(meta.banks, None)
-        people = set(meta.human_seats())
-        return [(full if stored[s] is None else int(stored[s])) if s in people else None for s in range(meta.seats)]
+        """Per seat, the ms left in its time bank at the clock's deadline (see `seat_banks`)."""
+        return seat_banks(meta, self.scale)
 
     def runs_out(self, meta: RoomMeta) -> dict[int, int]:
-        """When (ms since the epoch) each seat the clock runs for is out of time: its deadline plus its bank."""
-        clock = meta.clock
-        if not clock:
-            return {}
-        banks = self.banks(meta)
-        return {int(s): int(clock["deadline"]) + int(banks[int(s)] or 0) for s in clock["seats"]}
+        """When (ms since the epoch) each seat the clock runs for is out of time (see `runs_out`)."""
+        return runs_out(meta, self.scale)
 
     def on_create(self, room: Room) -> None:
         if room.meta.mode == "turn_based" and (heard := listener(room)) is not None:

@@ -40,7 +40,7 @@ from .test_redis import REDIS_URL, _redis_up
 SCALE = 0.0005
 CHEAP: dict[str, Any] = {"password_memory_kib": 1024, "password_time_cost": 1}
 PASSWORD = "correct horse battery"
-PAYLOAD_KEYS = {"event", "id", "game", "room", "seat", "name", "deadline", "url", "at"}
+PAYLOAD_KEYS = {"event", "id", "game", "room", "seat", "name", "deadline", "out_at", "url", "at"}
 
 
 # ---- local receivers ------------------------------------------------------------------------------

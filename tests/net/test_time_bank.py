@@ -284,3 +284,36 @@ async def test_time_bank_bounds(node: Callable[..., Awaitable[Node]]) -> None:
         await ann.join(room, spectate=True)
     assert ann.view(ok[1])["turn"]["time_bank_seconds"] == 14 * day
     assert "time_bank_seconds" not in ann.view(ok[2])["turn"]  # 0: no bank
+
+
+async def test_my_games_and_the_turn_signal_name_when_the_seat_runs_out_bank_included(
+    node: Callable[..., Awaitable[Node]],
+) -> None:
+    """`my_games.out_at` (v1.2 addition) is the deadline plus the seat's bank; without a bank it is the deadline;
+    the seat that runs out first comes first among the rooms where it is the player's turn."""
+    from server.node.signals import email_message, payload
+
+    n = await node()
+    room, players = await _room(n, mode="turn_based", turn_seconds=HOUR, on_expiry="wait", time_bank_seconds=HOUR)
+    first = _mover(room, players)
+    seat = first.view(room)["you"]
+    clock = first.view(room)["clock"]
+    (row,) = [r for r in await first.my_games() if r["room"] == room]
+    assert row["your_turn"] and row["deadline"] == clock["deadline"]
+    assert row["out_at"] == clock["deadline"] + clock["bank"][seat] == clock["deadline"] + HOUR * 1000 * SCALE
+    other = next(c for c in players if c is not first)
+    (theirs,) = [r for r in await other.my_games() if r["room"] == room]
+    assert theirs["deadline"] is None and theirs["out_at"] is None  # no clock runs for the seat that waits
+    # the signal's payload and its e-mail name both times
+    assert n.app is not None
+    meta = await n.app.hub.meta_of(room)
+    assert meta is not None
+    data = payload(meta, seat, first.views[room].v, "https://mp.example", int(_now()), SCALE)
+    assert data["deadline"] == row["deadline"] and data["out_at"] == row["out_at"]
+    text = email_message("mp@example.org", "a@example.org", data).get_content()
+    assert "time bank lasts until" in text
+    # a room without a bank: out_at is the deadline itself
+    room2, players2 = await _room(n, mode="turn_based", turn_seconds=HOUR, on_expiry="wait")
+    mover2 = _mover(room2, players2)
+    (row2,) = [r for r in await mover2.my_games() if r["room"] == room2]
+    assert row2["out_at"] == row2["deadline"] is not None

@@ -8,7 +8,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { gameTitle } from "./registry.js";
 import { asksForMove } from "./signals.js";
-import { deadlineWords, liveRows } from "./turns.js";
+import { deadlineWords, dueAt, liveRows } from "./turns.js";
 
 /** The rows shown now: the last `my_games` answer brought up to date by the views this page holds. */
 export function currentRows(app) {
@@ -41,7 +41,7 @@ function playersLine(row) {
 }
 
 function stateLine(row) {
-  const due = row.your_turn || row.late ? deadlineWords(row.deadline, row.late) : null;
+  const due = row.your_turn || row.late ? deadlineWords(dueAt(row), row.late) : null;
   let what;
   if (row.your_turn) what = h("strong", { class: "turn-flag", "data-testid": "your-turn" }, h("span", { "aria-hidden": "true" }, "▶ "), t("games.yourTurn"));
   else if (row.status === "waiting") what = h("span", { class: "their-turn" }, t("games.waitingPlayers"));
@@ -56,7 +56,7 @@ function stateLine(row) {
           " ",
           due.late
             ? h("span", { class: "tag late-tag", "data-testid": "late" }, due.text)
-            : h("span", { class: "due", "data-testid": "due", "data-deadline-at": row.deadline }, t("games.due", { when: due.text })),
+            : h("span", { class: "due", "data-testid": "due", "data-deadline-at": dueAt(row) }, t("games.due", { when: due.text })),
         ]
       : null,
   );

@@ -64,10 +64,22 @@ export function timeoutSentence(message) {
   return message ? t("closed.timeout", { message }) : t("closed.timeoutPlain");
 }
 
+/** The ms left in a seat's time bank at the clock's deadline (v1.2 `clock.bank`), 0 without one. */
+function bankOf(clock, seat) {
+  const b = Array.isArray(clock?.bank) ? clock.bank[seat] : null;
+  return typeof b === "number" ? b : 0;
+}
+
+/** When a `my_games` row's seat runs out of time: `out_at` (the deadline plus its bank), else the deadline. */
+export function dueAt(row) {
+  if (typeof row.out_at === "number") return row.out_at;
+  return typeof row.deadline === "number" ? row.deadline : null;
+}
+
 /**
  * The rows of `my_games` as the page knows them now: a room whose view this page holds (a seat it re-joined)
  * takes whose turn, the deadline, lateness, status and names from that view; finished rooms go. Sorted as the
- * server sorts: the player's turn first, then the nearest deadline, then as listed (the newest first).
+ * server sorts: the player's turn first, then the seat out of time first (bank included), then as listed (the newest first).
  * `viewOf(room)` is the held view or null.
  */
 export function liveRows(rows, viewOf) {
@@ -89,6 +101,7 @@ export function liveRows(rows, viewOf) {
       seat: view.you,
       your_turn: asksForMove(view),
       deadline: mine && typeof clock.deadline === "number" ? clock.deadline : null,
+      out_at: mine && typeof clock.deadline === "number" ? clock.deadline + bankOf(clock, view.you) : null,
       late: Array.isArray(clock?.late) ? clock.late.includes(view.you) : false,
       players: names,
       waitingFor: !mine && clockSeats.length ? clockSeats.map((s) => names?.[s]).filter(Boolean) : null,
@@ -98,8 +111,8 @@ export function liveRows(rows, viewOf) {
   const far = Number.POSITIVE_INFINITY;
   out.sort((a, b) => {
     if (a.your_turn !== b.your_turn) return a.your_turn ? -1 : 1;
-    const da = typeof a.deadline === "number" ? a.deadline : far;
-    const db = typeof b.deadline === "number" ? b.deadline : far;
+    const da = dueAt(a) ?? far;
+    const db = dueAt(b) ?? far;
     if (da !== db) return da - db;
     return a.order - b.order;
   });

@@ -9,7 +9,7 @@ import { test } from "node:test";
 import { LANGUAGES, catalogues, setLang, t } from "../../../clients/web/src/i18n.js";
 import { addClockMarks, bankLeft } from "../../../clients/web/src/clock.js";
 import { BASE_TITLE, Signals, asksForMove, titleFor } from "../../../clients/web/src/signals.js";
-import { BANK_CHOICES, DAY, ON_EXPIRY, TURN_DAYS, deadlineWords, durationText, liveRows, relativeTime, timeoutSentence, turnRuleText } from "../../../clients/web/src/turns.js";
+import { BANK_CHOICES, DAY, ON_EXPIRY, TURN_DAYS, deadlineWords, dueAt, durationText, liveRows, relativeTime, timeoutSentence, turnRuleText } from "../../../clients/web/src/turns.js";
 
 const NOW = 1_700_000_000_000;
 
@@ -111,6 +111,25 @@ test("my games: live views decide whose turn it is, and the player's turns come 
   assert.equal(out[2].deadline, null); // Bob's clock is not Ann's deadline
   const late = liveRows([rows[1]], () => view({ prompt: { options: [{ act: "pass" }] }, clock: { seats: [1], deadline: NOW - 1, late: [1] } }));
   assert.equal(late[0].late, true);
+});
+
+test("my games: a seat runs out at its deadline plus its bank, and the one out first comes first", () => {
+  const rows = [
+    { room: "a", game: "voyages", status: "playing", seat: 0, your_turn: true, deadline: NOW + 1e6, out_at: NOW + 9e6, mode: "turn_based", players: ["Ann", "Bob"] },
+    { room: "b", game: "voyages", status: "playing", seat: 0, your_turn: true, deadline: NOW + 2e6, out_at: NOW + 2e6, mode: "turn_based", players: ["Ann", "Cy"] },
+    { room: "c", game: "voyages", status: "playing", seat: 1, your_turn: false, deadline: null, mode: "turn_based", players: ["Dee", "Ann"] },
+  ];
+  const views = {
+    // a held view: her deadline has passed, her bank keeps her in time for 5e6 more ms
+    c: view({ you: 1, prompt: { options: [{ act: "pass" }] }, clock: { seats: [1], deadline: NOW - 1e6, bank: [null, 5e6] } }),
+  };
+  const out = liveRows(rows, (room) => views[room] || null);
+  assert.deepEqual(out.map((r) => r.room), ["b", "c", "a"]);
+  assert.equal(out[1].out_at, NOW + 4e6);
+  assert.equal(dueAt(out[1]), NOW + 4e6);
+  assert.equal(deadlineWords(dueAt(out[1]), out[1].late, NOW).late, false); // past the deadline, not late: the bank runs
+  assert.equal(dueAt({ deadline: NOW }), NOW); // an older server without out_at
+  assert.equal(dueAt({ deadline: null }), null);
 });
 
 test("a signal is raised once when the move becomes the player's, and cleared by a move or a return", () => {
