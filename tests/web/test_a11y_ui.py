@@ -3,8 +3,10 @@
 axe-core (clients/web/package.json devDependencies; `make web` installs it) is put into a signed-in page and run
 over the lobby, then over views of a seeded game of each kind (tests/web/states.py): the first view of every
 kind of question the game asks (each set of option kinds), a spectator's view mid-game, and the end. A violation
-of impact "critical" or "serious" fails, named with the elements it found; the moderate and minor ones are
-only listed in the failure message when a test fails.
+of impact "critical" or "serious" fails, named with the elements it found, and so do the moderate rules of the
+headings' outline (`heading-order`: no level skipped, e.g. a panel's h3 straight under the room's h1;
+`page-has-heading-one`); the other moderate and minor ones are only listed in the failure message when a test
+fails.
 """
 
 from __future__ import annotations
@@ -29,6 +31,13 @@ pytestmark = [
 
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 FAILING = ("critical", "serious")
+#: moderate rules that fail too: the headings' outline (a page's one h1, no level skipped)
+STRICT = ("heading-order", "page-has-heading-one")
+
+
+def failing(v: dict[str, Any]) -> bool:
+    return v["impact"] in FAILING or v["id"] in STRICT
+
 
 RUN_JS = """async () => {
   const result = await axe.run(document, { resultTypes: ["violations"] });
@@ -74,12 +83,14 @@ def report(where: str, found: list[dict[str, Any]]) -> list[str]:
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_the_lobby_has_no_critical_or_serious_violation(browser: Any, server: str, size: str) -> None:
+def test_the_lobby_has_no_critical_or_serious_violation_nor_a_skipped_heading(
+    browser: Any, server: str, size: str
+) -> None:
     seat = BrowserSeat(browser, server, "Ann", viewport=SIZES[size])
     try:
         seat.page.wait_for_selector("#quick-title")
         found = violations(seat.page)
-        bad = [v for v in found if v["impact"] in FAILING]
+        bad = [v for v in found if failing(v)]
         assert not bad, "\n".join(report(f"lobby {size}", found))
     finally:
         seat.close()
@@ -88,7 +99,9 @@ def test_the_lobby_has_no_critical_or_serious_violation(browser: Any, server: st
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("game", list(GAMES))
 @pytest.mark.parametrize("size", list(SIZES))
-def test_every_game_has_no_critical_or_serious_violation(browser: Any, server: str, game: str, size: str) -> None:
+def test_every_game_has_no_critical_or_serious_violation_nor_a_skipped_heading(
+    browser: Any, server: str, game: str, size: str
+) -> None:
     seat = BrowserSeat(browser, server, "Ann", viewport=SIZES[size])
     try:
         page = seat.page
@@ -98,7 +111,7 @@ def test_every_game_has_no_critical_or_serious_violation(browser: Any, server: s
         for v, (label, view) in enumerate(checks, start=2):
             page.evaluate(DRAW_JS, [view, v])
             found = violations(page)
-            if any(x["impact"] in FAILING for x in found):
+            if any(failing(x) for x in found):
                 problems += report(f"{game} {size} {label}", found)
         assert not problems, "\n".join(problems)
         assert not seat.errors

@@ -6,7 +6,8 @@ turn", "Done trading", "Pass"), the keys are counted the fewest way there is (Ta
 where the new question put the focus) to the control of the wanted option, plus Enter: at most 6 (one Expedition
 turn used to take 29 Tabs). After a move, the next question's first option has the focus (it used to fall back to
 the top of the page), unless the chat's line is being typed. From the top of the room, Tab reaches the prompt bar
-before anything on the board.
+before anything on the board. In Expedition, Enter on a space whose figure has several ways to pay puts the focus on
+the first card that can pay, and the cards that pay put it on Move.
 """
 
 from __future__ import annotations
@@ -184,5 +185,59 @@ def test_after_a_move_the_next_question_has_the_focus_and_the_prompt_bar_comes_f
                 break
         assert where == "bar", f"{game}: the board came first in the Tab order"
         assert not seat.errors, json.dumps(seat.errors)
+    finally:
+        seat.close()
+
+
+def test_expedition_after_picking_a_board_space_the_focus_is_on_the_first_card_to_pay_with(
+    browser: Any, server: str
+) -> None:
+    """Enter on a highlighted space whose figure has several ways to pay chooses that figure: the question is now
+    which cards pay, so the focus goes to the first card of the hand that can pay (not left on the space, not the
+    top of the page); Enter on the cards that pay puts it on Move, and Enter there sends one of the prompt's moves."""
+    every = [view for _, view in seeded_views("expedition", room="space")]
+
+    def ways(view: dict[str, Any]) -> dict[int, int]:
+        count: dict[int, int] = {}
+        for o in view["prompt"]["options"] if view["prompt"] else []:
+            if o["a"] == "move":
+                count[o["fig"]] = count.get(o["fig"], 0) + 1
+        return count
+
+    view = next(v for v in every if ways(v) and min(ways(v).values()) > 1 and len(ways(v)) == 1)
+    seat = BrowserSeat(browser, server, "Kay")
+    try:
+        page = seat.page
+        page.evaluate(SHOW_JS, ["space", 1, every[-1]])
+        page.evaluate(STUB_JS)
+        page.evaluate(DRAW_JS, [view, 2])
+        at = page.evaluate(
+            "() => ({ where: document.activeElement.closest('[data-board]') ? 'board' : 'other',"
+            " target: document.activeElement.classList.contains('target') })"
+        )
+        assert at == {"where": "board", "target": True}, at  # the new question's first option: the space
+        page.keyboard.press("Enter")
+        focus = page.evaluate(
+            "() => { const el = document.activeElement; return { tag: el.tagName, cls: el.getAttribute('class') || '',"
+            " card: el.dataset.card || null, first: el === document.querySelector('.hand button.card.usable') }; }"
+        )
+        assert focus["card"] and "usable" in focus["cls"] and focus["first"], focus
+        assert not page.evaluate("() => window.sentMoves")  # nothing sent yet: the cards are still to choose
+        # Enter on a card, Tab to the next card that can pay, …: once they pay, the focus is on Move
+        for _ in range(6):
+            page.keyboard.press("Enter")
+            if page.evaluate("() => document.activeElement.id") == "confirm-move":
+                break
+            for _ in range(12):
+                page.keyboard.press("Tab")
+                if page.evaluate(
+                    "() => document.activeElement.matches('.hand button.card.usable[aria-pressed=\"false\"]')"
+                ):
+                    break
+        assert page.evaluate("() => document.activeElement.id") == "confirm-move"
+        page.keyboard.press("Enter")
+        sent = page.evaluate("() => window.sentMoves")
+        assert len(sent) == 1 and sent[0] in view["prompt"]["options"], sent
+        assert not seat.errors
     finally:
         seat.close()

@@ -5,8 +5,9 @@ drawn by a signed-in page, as a seat's and as a spectator's, with the whole game
 after `game_log`). The panel is the first thing of the board's column and starts inside the first screen; it names
 the winners, the winner's margin, the ranking and a table of the final scoring per seat, best first, whose columns
 add up to each total where the game gives the parts, with the tie-break's column; what the end reveals is shown
-(every seat's gold in Expedition, the goal cards in the dice games), and nothing still says "gold hidden" or
-"Waiting for the other players". Screenshots in tests/artifacts/result-<game>-<size>.png.
+(every seat's gold and chests in Expedition, every seat's mission city and goods by colour in classic, the goal
+cards in the dice games), and nothing still says "gold hidden" or "Waiting for the other players". Screenshots in
+tests/artifacts/result-<game>-<size>.png.
 """
 
 from __future__ import annotations
@@ -140,6 +141,22 @@ def test_the_result_panel_says_who_won_and_why(browser: Any, server: str, artifa
                         "[data-testid='result'] .goals-at-end li", "els => els.map((e) => +e.dataset.seat)"
                     )
                     assert goals == ranking  # every seat's goal cards, shown by the end
+                if game == "classic":  # every secret the end reveals: mission cities, goods by colour
+                    revealed = page.eval_on_selector_all(
+                        "[data-testid='result'] [data-testid='revealed'] li",
+                        "els => els.map((e) => [+e.dataset.seat, e.textContent])",
+                    )
+                    assert [s for s, _ in revealed] == ranking
+                    for s, words in revealed:
+                        part = result["breakdown"][s]
+                        assert ("mission city" in words) == bool(part["mission"]), words
+                        assert ("the colours a win needs: yes" in words) == part["colours_ok"], words
+                if game == "expedition":  # the server's breakdown: every seat's chests held
+                    assert "chests held" in heads
+                    for row in table["rows"]:
+                        cv = result["breakdown"][row["seat"]]["chest_values"]
+                        held = dict(zip(heads, row["cells"], strict=True))["chests held"]
+                        assert all(f"{cv[k]}×{k}" in held for k in ("1", "2", "3") if cv[k]), held
                 if who == 0:
                     page.screenshot(path=str(artifacts / f"result-{game}-{size}.png"))
                 assert not seat.errors

@@ -425,6 +425,11 @@ class DiceRenderer(LogRenderer):
         board = self.board(public)
         me = my_player(view) or {}
         pending = my_pending(view) or {}
+        jade = option.get("jade")
+        if isinstance(jade, dict):  # the same move paying coins or camels with jade (Marco Polo II)
+            plain = {k: v for k, v in option.items() if k != "jade"}
+            what = self.words.bundle({k: n for k, n in jade.items() if n})
+            return w("w.opt.withJade", move=self.label(view, plain), what=what)
         try:
             words = self.own_label(view, option, board, me, pending)
             if words is None:

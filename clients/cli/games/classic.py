@@ -533,7 +533,46 @@ class ClassicRenderer(LogRenderer):
         )
         if why:
             line.append(f" ({why})", style="")
-        return Group(table, line)
+        return Group(table, line, *breakdown_parts(view))
+
+
+def breakdown_parts(view: View) -> list[RenderableType]:
+    """The result's `breakdown` (the server's, at the end): every total's parts, best first, and what the end
+    reveals of every seat (the mission city, the goods cards by colour, the win's colours, Venice)."""
+    res = view.get("result") or {}
+    parts: list[Any] = list(res.get("breakdown") or [])
+    if not parts:
+        return []
+    public = view.get("public") or {}
+    scores: list[Any] = list(res.get("scores") or [])
+    ranking: list[int] = [s for s in (res.get("ranking") or range(len(parts))) if s < len(parts)]
+    table = Table(title=w("w.bd.title"), title_justify="left", title_style="bold", show_edge=False)
+    table.add_column(w("w.bd.player"))
+    keys = ("money", "goods", "table", "secret")
+    for key in (*keys, "total"):
+        table.add_column(w(f"w.cl.bd.{key}"), justify="right")
+    for s in ranking:
+        b = parts[s] or {}
+        table.add_row(seat_name(view, s), *(str(b.get(k, "")) for k in keys), str(scores[s] if s < len(scores) else ""))
+    lines = Text(w("w.cl.bd.revealed") + "\n", style="bold")
+    if isinstance(res.get("target"), int):
+        lines.append(w("w.cl.bd.target", n=res["target"]) + "\n", style="")
+    for s in ranking:
+        b = parts[s] or {}
+        said = []
+        if b.get("mission"):
+            key = "w.cl.bd.missionDone" if b.get("mission_done") else "w.cl.bd.missionOpen"
+            said.append(w(key, city=node_name(public, b["mission"])))
+        else:
+            said.append(w("w.cl.ui.progress0"))
+        goods = [f"{n} {colour_name(c)}" for c, n in (b.get("colours") or {}).items() if n]
+        said.append(w("w.cl.bd.goodsBy", list=", ".join(goods)) if goods else w("w.cl.bd.noGoods"))
+        said.append(w("w.cl.bd.coloursOk" if b.get("colours_ok") else "w.cl.bd.coloursNo"))
+        if b.get("venice"):
+            said.append(w("w.cl.bd.venice"))
+        lines.append(f"  {seat_name(view, s)}: ", style="bold")
+        lines.append("; ".join(said) + "\n", style="")
+    return [table, lines]
 
 
 def _spin_space(public: dict[str, Any]) -> str | None:

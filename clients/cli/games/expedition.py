@@ -380,8 +380,44 @@ class ExpeditionRenderer(LogRenderer):
         return event_words(view, ev)
 
     def result(self, view: View) -> RenderableType:
-        """Scores (gold) and winners; the tie-break is the furthest space reached."""
-        return result_table(view, tiebreak_label=N_("furthest space"))
+        """Scores (gold) and winners; the tie-break is the furthest space reached; the gold by where it came from
+        (the result's `breakdown`) and the chests every seat holds."""
+        return Group(result_table(view, tiebreak_label=N_("furthest space")), *breakdown_parts(view))
+
+
+#: the result's breakdown keys and their game words (the browser's columns)
+BREAKDOWN = (
+    ("start", "w.ex.bd.start"),
+    ("chests", "w.ex.bd.chests"),
+    ("kantshou", "w.ex.bd.kantshou"),
+    ("final", "w.ex.bd.daidu"),
+    ("lighten", "w.ex.bd.lighten"),
+)
+
+
+def breakdown_parts(view: View) -> list[RenderableType]:
+    """The final scoring per seat, best first: the gold by source (when the server counted it), the total and
+    the chests held by value."""
+    res = view.get("result") or {}
+    parts: list[Any] = list(res.get("breakdown") or [])
+    if not parts:
+        return []
+    scores: list[Any] = list(res.get("scores") or [])
+    ranking: list[int] = [s for s in (res.get("ranking") or range(len(parts))) if s < len(parts)]
+    sources = [(k, word) for k, word in BREAKDOWN if all(isinstance((p or {}).get(k), int) for p in parts)]
+    table = Table(title=w("w.bd.title"), title_justify="left", title_style="bold", show_edge=False)
+    table.add_column(w("w.bd.player"))
+    for _key, word in sources:
+        table.add_column(w(word), justify="right")
+    table.add_column(w("w.ex.bd.total"), justify="right")
+    table.add_column(w("w.ex.bd.held"))
+    for s in ranking:
+        b = parts[s] or {}
+        cv = b.get("chest_values") or {}
+        held = ", ".join(f"{cv[k]}×{k}" for k in ("3", "2", "1") if cv.get(k)) or "0"
+        total = str(scores[s]) if s < len(scores) else ""
+        table.add_row(seat_name(view, s), *(str(b[k]) for k, _word in sources), total, held)
+    return [table]
 
 
 def event_words(view: View, ev: dict[str, Any]) -> str:

@@ -175,6 +175,8 @@ class VoyagesRenderer(shared.DiceRenderer):
             price: dict[str, Any] = {"camels": 2} if used.get("kind") == "either" else dict(used.get("cost") or {})
             good = amount_words(str(option["get"]), 1)
             return w("w.vo.opt.payFor", cost=bundle_words(price), good=good) if price else w("w.opt.good", good=good)
+        if a == "post":
+            return w("w.vo.opt.post", city=board.name(option["city"]))
         if a == "city":
             city = option["city"]
             marker = (public.get("city_bonus") or {}).get(str(city))

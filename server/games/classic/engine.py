@@ -686,9 +686,31 @@ class Classic(Game):
             "ranking": order,
             "progress": progress,
             "reason": "venice" if winner is not None else "round_limit",
+            "target": TARGETS[seats],
+            "breakdown": [self._breakdown(state, s) for s in range(seats)],
         }
         state["phase"] = "over"
         state["trade"] = None
+
+    def _breakdown(self, state: State, seat: int) -> dict[str, Any]:
+        """What a seat's total is made of, and every secret it kept, told at the end: the money, the goods cards
+        (their face value and how many of each colour: no card is named), the Golden Table and its mission city
+        (also when the mission was not done), the Secret of the East, the win's colour condition, and whether the
+        pawn stands in Venice."""
+        hand = state["hands"][seat]
+        table = state["table"][seat]
+        return {
+            "money": state["money"][seat],
+            "goods": hand_total(hand),
+            "colours": colour_counts(hand),
+            "colours_ok": colours_ok(hand),
+            "table": TABLE_VALUE if table is not None else 0,
+            "mission": city_of_table(table) if table is not None else None,
+            "mission_done": bool(state["secret"][seat]),
+            "secret": SECRET_VALUE if state["secret"][seat] else 0,
+            "venice": state["pawns"][seat] == VENICE,
+            "total": self.total(state, seat),
+        }
 
     # ---- bookkeeping --------------------------------------------------------------------
 

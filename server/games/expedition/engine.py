@@ -61,6 +61,18 @@ def _gold_total(g: list[int]) -> int:
     return g[0] + 2 * g[1] + 3 * g[2]
 
 
+#: where a seat's gold came from besides the start's 3-chest: chests taken on the track, the Kantshou scoring, the
+#: final (Daidu) scoring, and the loads lightened (one gold each, counted negative)
+EARNED = ("chests", "kantshou", "final", "lighten")
+
+
+def _earn(state: State, seat: int, source: str, value: int) -> None:
+    """Count gold a seat gained (or paid) by its source; a state from before the count keeps none."""
+    earned = state.get("earned")
+    if earned is not None:
+        earned[seat][source] += value
+
+
 class Expedition(Game):
     id = "expedition"
     title = "Marco Polo Expedition"
@@ -99,6 +111,8 @@ class Expedition(Game):
             "display": display,
             "discard": [],
             "gold": [[0, 0, 1] for _ in range(seats)],  # counts of 1-, 2- and 3-chests
+            # each seat's gold by where it came from, for the result's breakdown (START_CHEST_VALUE at the start)
+            "earned": [dict.fromkeys(EARNED, 0) for _ in range(seats)],
             "turn": first,
             "phase": "move",
             "moved": [],
@@ -319,6 +333,7 @@ class Expedition(Game):
         self._mark_seen(state, cards)
 
     def _pay_chest(self, state: State, seat: int) -> None:
+        _earn(state, seat, "lighten", -1)
         g = state["gold"][seat]
         if g[0]:
             g[0] -= 1
@@ -348,6 +363,7 @@ class Expedition(Game):
         if chest:
             state["chests"][target] = 0
             self._give(state, seat, chest)
+            _earn(state, seat, "chests", chest)
             ev["chest"] = chest
             self._bump(state, "chest")
         if state["kantshou"] == "scored" and target in SECTION1 and target != KANTSHOU:
@@ -481,6 +497,7 @@ class Expedition(Game):
                 value = TRACK[f["pos"]].score
                 assert value is not None
                 self._give(state, f["seat"], value)
+                _earn(state, f["seat"], "kantshou", value)
                 paid.append({"fig": i, "seat": f["seat"], "gold": value})
                 if gather:
                     f["pos"] = KANTSHOU
@@ -494,6 +511,7 @@ class Expedition(Game):
                 value = TRACK[f["pos"]].score
                 assert value is not None
                 self._give(state, f["seat"], value)
+                _earn(state, f["seat"], "final", value)
                 paid.append({"fig": i, "seat": f["seat"], "gold": value})
         self._log(state, {"ev": "final_scoring", "paid": paid})
         seats = state["seats"]
@@ -507,8 +525,25 @@ class Expedition(Game):
             "winners": [s for s in range(seats) if key[s] == top],
             "ranking": ranking,
             "tiebreak": best,
+            "breakdown": [self._breakdown(state, s) for s in range(seats)],
         }
         state["phase"] = "over"
+
+    @staticmethod
+    def _breakdown(state: State, seat: int) -> dict[str, Any]:
+        """What a seat's gold is made of, told at the end (every seat's chests are shown then): the chests held
+        by value, and, when the state counted them from the start, the gold by source, adding up to the total."""
+        g = state["gold"][seat]
+        out: dict[str, Any] = {
+            "gold": _gold_total(g),
+            "chest_values": {"1": g[0], "2": g[1], "3": g[2]},
+            "figures": sorted(f["pos"] for f in state["figs"] if f["seat"] == seat),
+        }
+        earned = state.get("earned")
+        if earned is not None:
+            out["start"] = START_CHEST_VALUE
+            out.update(earned[seat])
+        return out
 
     # ---- bookkeeping --------------------------------------------------------------------
 
@@ -549,7 +584,8 @@ class Expedition(Game):
         return "Move a figure (pay the next space or lighten the load) or pass."
 
     def _public_view(self, state: State) -> dict[str, Any]:
-        open_gold = state["options"]["open_gold"]
+        # at the end every seat's chests are shown (the result's breakdown tells the same)
+        open_gold = state["options"]["open_gold"] or state["result"] is not None
         players = []
         for s in range(state["seats"]):
             g = state["gold"][s]

@@ -13,6 +13,7 @@ from server.games.classic.bots import GreedyBot as ClassicBot
 from server.games.expedition.bots import GreedyBot as ExpeditionBot
 from server.games.khan.bots import GreedyBot as KhanBot
 from server.games.voyages.bots import GreedyBot as VoyagesBot
+from server.games.voyages.data import CITIES as VOYAGES_CITIES
 
 OUT = Path(__file__).resolve().parent / "fixtures"
 BOTS: dict[str, Any] = {"expedition": ExpeditionBot, "classic": ClassicBot, "voyages": VoyagesBot, "khan": KhanBot}
@@ -58,6 +59,40 @@ def sample(game: str, seed: int = 5) -> list[dict[str, Any]]:
     return views[::step] if len(views) > 40 else views
 
 
+def look_alike() -> dict[str, list[dict[str, Any]]]:
+    """Views whose options differ only where a careless label would not say (labels.test.mjs): Marco Polo II's
+    jade splits (the same move paying coins or camels with jade), one view per kind of move, from greedy-bot
+    games; and the Voyages' `post_choice` (which city of a split city-card move gets the trading post), pushed
+    onto a real mid-game state as the engine pushes it (the bots rarely meet it)."""
+    out: dict[str, list[dict[str, Any]]] = {"khan": [], "voyages": []}
+    g = get_game("khan")
+    kinds: set[str] = set()
+    for seed in range(1, 6):
+        state = g.setup(2, {}, seed)
+        bots = {0: KhanBot(seed), 1: KhanBot(seed + 10)}
+        while g.active_seats(state):
+            seat = g.active_seats(state)[0]
+            view = wire(g, state, seat, "khan")
+            split = {o["a"] for o in view["prompt"]["options"] if isinstance(o.get("jade"), dict)} - kinds
+            if split:
+                kinds |= split
+                out["khan"].append(view)
+            state = g.apply(state, seat, bots[seat].choose(view["prompt"], view))
+    g = get_game("voyages")
+    state = g.setup(2, {}, 5)
+    players = {0: VoyagesBot(1), 1: VoyagesBot(2)}
+    for _ in range(60):
+        seat = g.active_seats(state)[0]
+        view = wire(g, state, seat, "voyages")
+        state = g.apply(state, seat, players[seat].choose(view["prompt"], view))
+    seat = g.active_seats(state)[0]
+    posts = set(state["players"][seat]["posts"])
+    cities = [c for c in VOYAGES_CITIES if c not in posts][:3]
+    state["pending"].insert(0, {"seat": seat, "kind": "post_choice", "cities": cities})
+    out["voyages"].append(wire(g, state, seat, "voyages"))
+    return out
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for game in BOTS:
@@ -65,6 +100,12 @@ def main() -> None:
         text = json.dumps(views, separators=(",", ":"), ensure_ascii=False)
         (OUT / f"{game}.json").write_text(text, encoding="utf-8")
         print(game, len(views), "views")
+    write_look_alike()
+
+
+def write_look_alike() -> None:
+    text = json.dumps(look_alike(), separators=(",", ":"), ensure_ascii=False)
+    (OUT / "labels.json").write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":

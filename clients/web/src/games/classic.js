@@ -758,6 +758,35 @@ function logLine(ev, view, seatName) {
   }
 }
 
+// ---- the result ----------------------------------------------------------------------------------
+
+/** What the end reveals of every seat, best first: the mission city, the goods cards by colour, the win's colours. */
+function revealedAtEnd(view) {
+  const res = view.result;
+  const order = res.ranking || res.scores.map((_, i) => i);
+  const name = (i) => view.seats[i]?.name || t("room.seat", { n: i + 1 });
+  const line = (i) => {
+    const b = res.breakdown[i] || {};
+    const parts = [];
+    if (b.mission) parts.push(t(b.mission_done ? "w.cl.bd.missionDone" : "w.cl.bd.missionOpen", { city: nodeName(view, b.mission) }));
+    else parts.push(t("w.cl.ui.progress0"));
+    const goods = Object.entries(b.colours || {})
+      .filter(([, n]) => n)
+      .map(([c, n]) => `${n} ${colourName(c)}`);
+    parts.push(goods.length ? t("w.cl.bd.goodsBy", { list: goods.join(", ") }) : t("w.cl.bd.noGoods"));
+    parts.push(t(b.colours_ok ? "w.cl.bd.coloursOk" : "w.cl.bd.coloursNo"));
+    if (b.venice) parts.push(t("w.cl.bd.venice"));
+    return parts.join("; ");
+  };
+  return h(
+    "div",
+    { class: "revealed-at-end", "data-testid": "revealed" },
+    h("h3", null, t("w.cl.bd.revealed")),
+    typeof res.target === "number" ? h("p", { class: "hint" }, t("w.cl.bd.target", { n: res.target })) : null,
+    h("ul", null, order.map((i) => h("li", { "data-seat": i }, h("strong", null, `${name(i)}: `), line(i)))),
+  );
+}
+
 // ---- the renderer --------------------------------------------------------------------------------
 
 export default {
@@ -811,8 +840,24 @@ export default {
   resultDetails(view) {
     const res = view.result;
     const players = view.public.players || [];
-    const worth = (i) => (players[i]?.table ? WORTH : 0) + (players[i]?.secret ? WORTH : 0);
     const progress = [t("w.cl.ui.progress0"), t("w.cl.ui.progress1"), t("w.cl.ui.missionDone")];
+    const bd = res.breakdown;
+    if (bd?.length) {
+      // the server's breakdown: the parts of every total and every secret the end reveals
+      const by = (key) => (i) => bd[i]?.[key] ?? null;
+      return [
+        scoreTable(view, "cl-breakdown", [
+          [t("w.cl.bd.progress"), (i) => progress[res.progress?.[i]] ?? null],
+          [t("w.cl.bd.money"), by("money")],
+          [t("w.cl.bd.goods"), by("goods")],
+          [t("w.cl.bd.table"), by("table")],
+          [t("w.cl.bd.secret"), by("secret")],
+          [t("w.cl.bd.total"), (i) => res.scores[i]],
+        ]),
+        revealedAtEnd(view),
+      ];
+    }
+    const worth = (i) => (players[i]?.table ? WORTH : 0) + (players[i]?.secret ? WORTH : 0);
     return scoreTable(view, "cl-breakdown", [
       [t("w.cl.bd.progress"), (i) => progress[res.progress?.[i]] ?? null],
       [t("w.cl.bd.money"), (i) => players[i]?.money ?? null],

@@ -249,6 +249,7 @@ function board(ctx, moves, ui) {
     if (again.ready) return ctx.send(again.ready);
     if (!ui.cards.length && mine.moves.length === 1) ui.cards = [...mine.moves[0].option.pay];
     ctx.rerender();
+    focusPayment(ctx);
   };
 
   const route = track.map((t) => {
@@ -406,6 +407,18 @@ function cardEl(id, { onClick = null, pressed = false, usable = false, dim = fal
   );
 }
 
+/**
+ * After a space was picked the question is which cards pay: the keyboard goes to the first card that can pay (or
+ * to Move when the cards are chosen already), as it goes to a new prompt's first option; scrolled into view only
+ * for a keyboard player (a mouse's page stays put).
+ */
+function focusPayment(ctx) {
+  const el = /** @type {HTMLElement | null} */ (document.querySelector("#confirm-move:not(:disabled)") || document.querySelector(".hand button.card.usable"));
+  if (!el) return;
+  el.focus({ preventScroll: true });
+  if (ctx.app?.keyboard) el.scrollIntoView({ block: "nearest", inline: "nearest" });
+}
+
 function handPanel(ctx, moves, ui) {
   const { view } = ctx;
   const hand = view.private?.hand;
@@ -435,6 +448,7 @@ function handPanel(ctx, moves, ui) {
       else if (pay.canAdd(id)) ui.cards.push(id);
       else return;
       ctx.rerender();
+      if (payState(moves, ui).ready) focusPayment(ctx); // the cards pay: Move is next
     };
     return cardEl(id, { key, usable, pressed: chosen, dim: !usable, onClick: toggle, extra: { "data-i": i } });
   });
@@ -607,6 +621,12 @@ function playersPanel(ctx) {
 
 // ---- the result ---------------------------------------------------------------------------------
 
+/** The chests a seat holds by value ("2×3, 1×2"), or null. */
+function chestsHeld(cv) {
+  if (!cv) return null;
+  return ["3", "2", "1"].filter((k) => cv[k]).map((k) => `${cv[k]}×${k}`).join(", ") || "0";
+}
+
 /** Every seat's gold at the start: one 3-chest (server/games/expedition/engine.py, the set-up). */
 const START_GOLD = 3;
 
@@ -618,6 +638,22 @@ const START_GOLD = 3;
 function resultDetails(view, events) {
   const pub = view.public;
   const res = view.result;
+  const furthest = [t("w.ex.bd.furthest"), (i) => (typeof res.tiebreak?.[i] === "number" ? spaceName(pub.track, res.tiebreak[i]) : null)];
+  const held = [t("w.ex.bd.held"), (i) => chestsHeld(res.breakdown?.[i]?.chest_values || pub.players?.[i]?.chest_values)];
+  // the server's breakdown (the engine counts the gold by source from the set-up): no log needed
+  if (res.breakdown?.every((b) => typeof b?.start === "number")) {
+    const by = (key) => (i) => res.breakdown[i]?.[key] ?? null;
+    return scoreTable(view, "ex-breakdown", [
+      [t("w.ex.bd.start"), by("start")],
+      [t("w.ex.bd.chests"), by("chests")],
+      [t("w.ex.bd.kantshou"), by("kantshou")],
+      [t("w.ex.bd.daidu"), by("final")],
+      [t("w.ex.bd.lighten"), by("lighten")],
+      [t("w.ex.bd.total"), (i) => res.scores[i]],
+      held,
+      furthest,
+    ]);
+  }
   const zero = () => res.scores.map(() => 0);
   const parts = { chests: zero(), kantshou: zero(), daidu: zero(), lighten: zero() };
   for (const ev of events || []) {
@@ -639,7 +675,8 @@ function resultDetails(view, events) {
       ]
     : [];
   columns.push([t("w.ex.bd.total"), (i) => res.scores[i]]);
-  columns.push([t("w.ex.bd.furthest"), (i) => (typeof res.tiebreak?.[i] === "number" ? spaceName(pub.track, res.tiebreak[i]) : null)]);
+  columns.push(held);
+  columns.push(furthest);
   return [scoreTable(view, "ex-breakdown", columns), whole ? null : h("p", { class: "hint" }, t("w.ex.bd.partial"))];
 }
 

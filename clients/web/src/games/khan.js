@@ -335,7 +335,9 @@ function mapSvg(ctx, A, ui) {
   const caravans = new Map();
   for (const p of pub.players) {
     for (const c of p.posts) push(posts, c, p.seat);
-    p.figures.forEach((f, i) => push(figures, f, [p.seat, i]));
+    p.figures.forEach((f, i) => {
+      push(figures, f, [p.seat, i]);
+    });
     if (p.caravan) push(caravans, p.caravan.at, p.seat);
   }
   const active = new Set();
@@ -471,7 +473,7 @@ const CELL_W = 150;
 const CELL_H = 92;
 const CELL_H_PHONE = 82;
 
-function actionSvg(ctx, A, ui) {
+function actionSvg(ctx, A) {
   const { view } = ctx;
   const pub = view.public;
   const B = new Board(pub);
@@ -588,7 +590,7 @@ function contractsPanel(ctx, A, ui) {
   return h(
     "section",
     { class: "panel kh-cities", "aria-label": t("w.kh.citiesLabel") },
-    h("h3", null, t("w.kh.tab.contracts"), h("span", { class: "hint" }, ` · ${t("w.kh.pile", { n: pub.pile })}`)),
+    h("h2", null, t("w.kh.tab.contracts"), h("span", { class: "hint" }, ` · ${t("w.kh.pile", { n: pub.pile })}`)),
     h(
       "div",
       { class: "kh-city-rows" },
@@ -612,7 +614,7 @@ function offerPanel(ctx, A) {
   return h(
     "section",
     { class: "panel kh-offers", "aria-label": t("w.kh.chooseOffer") },
-    h("h3", null, t("w.kh.offersOf", { space: spaceName(pend.space) })),
+    h("h2", null, t("w.kh.offersOf", { space: spaceName(pend.space) })),
     h(
       "div",
       { class: "kh-offer-row" },
@@ -850,7 +852,7 @@ export default {
     const pub = ctx.view.public;
     if (!pub.board || !pub.players) return h("p", { class: "hint" }, t("w.settingUp"));
     const map = mapPanel(ctx, A, ui);
-    const actions = h("section", { class: "kh-actionbox panel", "aria-label": t("w.kh.tab.actions") }, actionSvg(ctx, A, ui));
+    const actions = h("section", { class: "kh-actionbox panel", "aria-label": t("w.kh.tab.actions") }, actionSvg(ctx, A));
     const players = h("div", { class: "kh-players" }, pub.players.map((p) => playerBoard(ctx, A, p)));
     if (ctx.narrow) return phone(ctx, A, ui, { map, actions, players });
     const side = [trayPanel(ctx, A, ui), offerPanel(ctx, A), contractsPanel(ctx, A, ui)];

@@ -190,6 +190,8 @@ function ownOption(move, q) {
       return t("w.opt.takeBonus", { bonus: t("w.kh.src.city", { city: B.name(move.city), bonus: B.marker(pub.city_bonus?.[String(move.city)]) }) });
     case "bonus":
       return t("w.vo.opt.bonus", { bonus: B.marker(move.marker) });
+    case "post":
+      return t("w.vo.opt.post", { city: B.name(move.city) });
     case "keep":
       return t("w.vo.opt.keep", { contract: cname(view, move.discard) });
     case "decline":
@@ -356,11 +358,12 @@ function mapSvg(ctx, A, ui) {
   };
   const orient = port ? "port" : "land";
   const F = port ? 1.3 : 1; // upright on a phone the map is shown smaller: its pieces are drawn bigger
-  const pend = myPending(view);
   const figuresAt = new Map();
   const postsAt = new Map();
   for (const p of pub.players) {
-    p.figures.forEach((loc, f) => push(figuresAt, loc, { seat: p.seat, fig: f, many: p.figures.length > 1 }));
+    p.figures.forEach((loc, f) => {
+      push(figuresAt, loc, { seat: p.seat, fig: f, many: p.figures.length > 1 });
+    });
     for (const c of p.posts) push(postsAt, c, p.seat);
   }
   const name = (i) => ctx.seatName(i);

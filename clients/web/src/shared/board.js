@@ -115,7 +115,9 @@ export function placedDice(placements, x, y, size, maxW, maxH = 0) {
       cx = x;
       cy += size + 3;
     }
-    pl.dice.forEach(([k, v], i) => parts.push(die(cx + i * (size + 2), cy, size, k, v, pl.seat)));
+    pl.dice.forEach(([k, v], i) => {
+      parts.push(die(cx + i * (size + 2), cy, size, k, v, pl.seat));
+    });
     cx += w + 4;
   }
   return s("g", { class: "placed" }, parts);
@@ -264,6 +266,12 @@ export class DiceBoard {
  * stop has its own words, `ownDie(move, q)` (optional) the die of a `die` option.
  */
 export function describeMove(move, view, game) {
+  // a move paying coins or camels with jade (Marco Polo II): the same move in words, and what the jade pays
+  if (move.jade && typeof move.jade === "object") {
+    const { jade, ...plain } = move;
+    const what = game.bundleWords(Object.fromEntries(Object.entries(jade).filter(([, n]) => n)));
+    return t("w.opt.withJade", { move: describeMove(plain, view, game), what });
+  }
   const pub = view.public;
   const q = { view, pub, B: game.board(pub), pend: myPending(view) || {}, mine: myPlayer(view) || {}, die: dieWords(move.kind, move.value) };
   const own = game.own(move, q);
@@ -365,8 +373,9 @@ export function playerPanel(ctx, p, { cls, B, start, resClass, res, diceLabel, d
   return h(
     "section",
     { class: `${cls}-player panel ${mine ? "me" : ""} ${turn ? "turn" : ""}`, "data-seat": p.seat, style: { borderTopColor: colour }, "aria-label": t("w.boardOf", { who: ctx.seatName(p.seat) }) },
+    // the board's top-level panels are h2 under the room's h1 (axe-core's heading-order), the goals h3 under it
     h(
-      "h3",
+      "h2",
       null,
       h("span", { class: "swatch", style: { background: colour }, "aria-hidden": "true" }),
       ctx.seatName(p.seat),
@@ -379,7 +388,7 @@ export function playerPanel(ctx, p, { cls, B, start, resClass, res, diceLabel, d
     h("div", { class: `${cls}-line` }, h("span", { class: "k" }, diceLabel), dice),
     lines,
     h("div", { class: `${cls}-contracts` }, contracts.length ? contracts : h("span", { class: "hint" }, t("w.noContract"))),
-    goalList ? h("h4", null, mine && !view.result ? t("w.goalsSecret") : t("w.goals")) : null,
+    goalList ? h("h3", null, mine && !view.result ? t("w.goalsSecret") : t("w.goals")) : null,
     goalList,
   );
 }
