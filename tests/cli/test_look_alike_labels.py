@@ -81,3 +81,19 @@ def test_no_prompt_of_a_seeded_marco_polo_ii_game_has_two_options_alike(seed: in
             assert not twins(view), (view["prompt"]["options"], twins(view))
             checked += 1
     assert checked > 50
+
+
+def test_two_face_up_expedition_cards_of_one_kind_read_differently_by_their_place(language: str) -> None:
+    """The Expedition display can hold two cards of one kind: each option names its place in the row."""
+    from clients.cli.games.expedition import card_name
+
+    twin_rows = 0
+    for seed in range(1, 7):
+        for _, view in seeded_views("expedition", seed, room="labels"):
+            prompt = view.get("prompt") or {}
+            if not any(o.get("a") == "draw" for o in prompt.get("options") or []):
+                continue
+            assert not twins(view), (language, seed, twins(view))
+            display = [c for c in view["public"]["display"] if c is not None]
+            twin_rows += len({card_name(c) for c in display}) < len(display)
+    assert twin_rows > 0  # the seeds reach a row with two cards of one kind

@@ -154,7 +154,12 @@ class ExpeditionRenderer(LogRenderer):
                 slot = int(option["slot"])
                 display = public.get("display") or []
                 card = display[slot] if 0 <= slot < len(display) else None
-                return w("w.ex.opt.drawFace", card=card_name(card) if card else w("w.empty"))
+                if card is None:
+                    return w("w.ex.opt.drawFace", card=w("w.empty"))
+                name = card_name(card)
+                if sum(1 for c in display if c is not None and card_name(c) == name) > 1:  # a twin in the row
+                    return w("w.ex.opt.drawFaceAt", card=name, n=slot + 1)
+                return w("w.ex.opt.drawFace", card=name)
             if a == "draw" and option.get("from") == "deck":
                 return w("w.ex.opt.drawDeck")
             if a == "pass" and len(option) == 1:

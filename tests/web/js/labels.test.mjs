@@ -75,3 +75,17 @@ test("no sampled Marco Polo II or Voyages view has two options alike", () => {
     }
   }
 });
+
+test("two face-up Expedition cards of one kind read differently, by their place in the row", async () => {
+  const { drawFaceLabel } = await import("../../../clients/web/src/games/expedition.js");
+  for (const lang of LANGUAGES.map((l) => (typeof l === "string" ? l : l.code))) {
+    setLang(lang);
+    const display = ["green-leader-1", "green-leader-1", "purple-oil-2", null];
+    const labels = [0, 1, 2].map((slot) => drawFaceLabel(display, slot));
+    assert.deepEqual(twins(labels), [], lang);
+    // a card without a twin keeps the plain label, wherever it lies
+    assert.equal(labels[2], drawFaceLabel(["purple-oil-2"], 0), lang);
+    assert.notEqual(labels[0], drawFaceLabel(["green-leader-1"], 0), lang);
+  }
+  setLang("en");
+});

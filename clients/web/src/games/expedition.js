@@ -537,6 +537,13 @@ function handPanel(ctx, moves, ui) {
   );
 }
 
+/** A face-up card's option: its name, and its place in the row when another face-up card has the same name. */
+export function drawFaceLabel(display, slot) {
+  const card = cardName(display[slot] || "?-?-0");
+  const twins = display.filter((id) => id !== null && cardName(id) === card).length;
+  return twins > 1 ? t("w.ex.opt.drawFaceAt", { card, n: slot + 1 }) : t("w.ex.opt.drawFace", { card });
+}
+
 function marketPanel(ctx, moves) {
   const pub = ctx.view.public;
   const drawing = ctx.view.prompt && pub.phase === "draw";
@@ -547,7 +554,7 @@ function marketPanel(ctx, moves) {
     return cardEl(id, {
       key: `slot-${slot}`,
       usable: true,
-      label: t("w.ex.opt.drawFace", { card: cardName(id) }),
+      label: drawFaceLabel(pub.display, slot),
       onClick: () => !ctx.pending && ctx.send(o),
       extra: { "data-slot": slot },
     });
@@ -702,7 +709,7 @@ function describe(move, view) {
     case "stop":
       return t("w.ex.opt.stop");
     case "draw":
-      return move.from === "deck" ? t("w.ex.opt.drawDeck") : t("w.ex.opt.drawFace", { card: cardName(pub.display[move.slot] || "?-?-0") });
+      return move.from === "deck" ? t("w.ex.opt.drawDeck") : drawFaceLabel(pub.display, move.slot);
     default:
       return JSON.stringify(move);
   }
