@@ -8,7 +8,7 @@ WEB := clients/web
 WEB_DEPS := $(WEB)/node_modules/.package-lock.json
 WEB_SRC := $(WEB)/build.mjs $(shell find $(WEB)/src -type f 2>/dev/null)
 
-.PHONY: venv web webcheck lock test lint types golden serve bench peers records-bench loadtest simulate faults cluster-faults chaos fuzz soak scale
+.PHONY: venv web webcheck lock test lint types golden serve bench peers records-bench loadtest simulate faults cluster-faults chaos fuzz soak scale route-bench
 
 venv: $(STAMP)
 
@@ -81,6 +81,11 @@ records-bench: $(STAMP)
 # on a redis-server of its own (about 10 minutes; SCALE_ARGS, e.g. "--finished 100000", overrides)
 scale: $(STAMP)
 	$(BIN)/python -m loadtests.scale $(SCALE_ARGS)
+
+# frames that cross Redis with and without routing by room: a redis-server, 3 nodes and two HAProxy processes of its
+# own (deploy/haproxy/haproxy.cfg as it is, and without its `use_backend rooms` line), ROUTE_ROOMS games through each
+route-bench: $(STAMP)
+	$(BIN)/python -m loadtests.route_bench --rooms $(or $(ROUTE_ROOMS),12) $(ROUTE_BENCH_ARGS)
 
 arena: $(STAMP)
 	nice -n 10 $(BIN)/python -m server.games.arena --games 20 --playouts 16 --jobs 2

@@ -66,6 +66,21 @@ class Metrics:
             "mp_relay_timeouts", "Requests forwarded to another node that this node answered itself at their deadline",
             registry=r,
         )
+        self.relay_frames = Counter(
+            "mp_relay_frames",
+            "Frames for a client that crossed Redis: `out`, published here for a socket on another node (the room runs"
+            " here); `in`, received here from the room's node and written to a socket here",
+            ["direction"], registry=r,
+        )
+        self.handovers = Counter(
+            "mp_room_handovers",
+            "Rooms this node handed to the node holding most of the sockets that named them (routing by room)",
+            registry=r,
+        )
+        #: relayed frames since the last scrape (plain ints on the hot path, like `sent`)
+        self.relayed_in = 0
+        #: functions giving the frames relayed out since they were last asked (the cluster's count)
+        self.relayed_out: list[Callable[[], int]] = []
         self.signals = Counter(
             "mp_signals", "Signals of turn-based games (e-mail, webhook, web push), by kind and outcome",
             ["kind", "outcome"], registry=r,
@@ -79,7 +94,7 @@ class Metrics:
         self._sent: dict[str, int] = {}
         self._sent_bytes = 0
         #: called before every scrape (gauges that are cheaper to count then than on every change)
-        self.before_render: list[Callable[[], None]] = [self._flush_sent, self._count_tasks]
+        self.before_render: list[Callable[[], None]] = [self._flush_sent, self._flush_relayed, self._count_tasks]
         # what a leak would grow (sampled by `make soak`): the event loop's tasks and the node's own tables
         self.tasks = Gauge("mp_asyncio_tasks", "Asyncio tasks alive in the node's event loop", registry=r)
         self.tables = Gauge(
@@ -100,6 +115,11 @@ class Metrics:
             self.out(t).inc(n)
         if size:
             self.bytes_out.inc(size)
+
+    def _flush_relayed(self) -> None:
+        n, self.relayed_in = self.relayed_in, 0
+        self.relay_frames.labels("in").inc(n)
+        self.relay_frames.labels("out").inc(sum(count() for count in self.relayed_out))
 
     def out(self, t: str) -> Any:
         """The `messages_out` counter of type `t` (looked up once per type, not per frame)."""

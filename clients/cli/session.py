@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
@@ -93,6 +94,15 @@ def write_token(path: Path, token: str) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(token + "\n")
+
+
+def room_url(url: str, room: str | None) -> str:
+    """`url` naming `room` (`/ws?room=ID`): a proxy that routes by room sends the socket to the node of the room."""
+    if not room:
+        return url
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query) if k != "room"] + [("room", room)]
+    return urlunsplit(parts._replace(query=urlencode(query)))
 
 
 class Session:
@@ -206,7 +216,9 @@ class Session:
         if self.credentials is not None and not token:
             # asked before connecting: the server waits only `hello_timeout` for a connection's first message
             await self.credentials.password()
-        client = Client(self.url)
+        # a reconnection names the room played (else watched) last, for a proxy routing by room (docs/scale.md)
+        playing = [room for room, watching in self.rooms.items() if not watching] or list(self.rooms)
+        client = Client(room_url(self.url, playing[-1] if playing else None))
         self.client = client
         await client.connect()
         if self.credentials is not None:

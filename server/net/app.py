@@ -20,6 +20,7 @@ import time
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.datastructures import Headers
@@ -72,6 +73,18 @@ def _response(status: int, body: bytes, content_type: str, extra: dict[str, str]
 
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+#: the longest room id a socket's address may name (`/ws?room=ID`); a longer one names none
+URL_ROOM_MAX = 64
+
+
+def url_room(path: str) -> str | None:
+    """The room a socket's address names (`/ws?room=ID`, for a proxy routing by room; docs/scale.md), if any."""
+    if "?" not in path:
+        return None
+    room = (parse_qs(urlsplit(path).query).get("room") or [""])[0]
+    return room if 0 < len(room) <= URL_ROOM_MAX else None
 
 
 def parse_proxies(entries: tuple[str, ...] | list[str]) -> list[Network]:
@@ -422,6 +435,10 @@ class App:
             addr=self.addr_of.get(ws, ""),
             write_now=write_now,
         )
+        # the room the socket's address named: a proxy routing by room sent it to the node that room belongs on, and
+        # the room follows such sockets there (`Hub.follow_sockets`)
+        # (an attribute of the node's own, beside those of `Conn`: the hub and the cluster read it with getattr)
+        setattr(conn, "url_room", url_room(ws.request.path) if ws.request is not None else None)  # noqa: B010
         conn.start()
         self.hub.connected(conn)
         self._watch(ws, conn)

@@ -7,11 +7,14 @@ Must not: know rules or frames. The hub decides what to do with a message; this 
 
 Messages (msgpack maps) on `{prefix}node:{id}` (one channel per node) and `{prefix}cluster` (all nodes); on a
 Redis Cluster these are sharded channels (SSUBSCRIBE/SPUBLISH: each lives on the shard of its name's slot):
-  to the room's node:   {op:"req", room, kind, re, args, conn:{node, id, player, name}}
+  to the room's node:   {op:"req", room, kind, re, args, conn:{node, id, player, name, account, room?}}
+                        (conn.room: the room the socket's address named, `/ws?room=ID`: routing by room)
                         {op:"detach", room, conn:{...}}
   to the client's node: {op:"push", conn, msg}       {op:"close", conn, code, reason}
   to every node:        {op:"lobby"}                 {op:"kick", player, keep}
                         {op:"moved", room}  (a room's lease was handed back: nodes watching it look at once)
+                        {op:"moved", room, to}  (handed to node `to`, which holds most of its viewers' sockets:
+                        that node takes it at once, the others leave it to that node for HANDOVER_WAIT seconds)
   any of these, bundled: {op:"bundle", items:[packed message, ...]}  (consecutive messages for one channel,
                         published as one; read in order, as if they had come one by one; only to a node
                         that announced, within CAPS_FRESH seconds, that it reads them)
@@ -63,6 +66,8 @@ class LocalCluster:
     """One node: it owns every room. Leases are still taken, so every write carries a fencing token."""
 
     clustered = False
+    #: frames for clients published to other nodes (never, here)
+    frames_out = 0
 
     def __init__(self, node: str, store: Store | None = None, *, lease_ms: int = 24 * 3600 * 1000) -> None:
         self.node = node
@@ -86,7 +91,7 @@ class LocalCluster:
     async def owners(self, rooms: list[str]) -> list[str | None]:
         return [self.node for _ in rooms]
 
-    async def release(self, room: str, token: str | None) -> None:
+    async def release(self, room: str, token: str | None, to: str | None = None) -> None:
         if self.store is not None and token is not None:
             with contextlib.suppress(StoreUnavailable):
                 await self.store.release_lease(room, token)
@@ -174,6 +179,8 @@ class RedisCluster:
         self._subs: list[_Subscription] = []
         #: node channel -> when its node last announced that it reads bundles (monotonic seconds)
         self._bundles_to: dict[str, float] = {}
+        #: frames for clients (pushes and patches of `RemoteConn`) published to other nodes, not yet counted
+        self.frames_out = 0
 
     def channel(self, node: str | None) -> str:
         return f"{self.store.prefix}cluster" if node is None else f"{self.store.prefix}node:{node}"
@@ -243,13 +250,14 @@ class RedisCluster:
         """`owner` of every room, in one round trip."""
         return await self.store.lease_holders(rooms)
 
-    async def release(self, room: str, token: str | None) -> None:
-        """Hand the lease back and tell every node, so one that watches the room takes it at once."""
+    async def release(self, room: str, token: str | None, to: str | None = None) -> None:
+        """Hand the lease back and tell every node, so one that watches the room takes it at once (with `to`: that
+        node takes it, the others leave it to that node for a moment)."""
         if token is None:
             return
         with contextlib.suppress(StoreUnavailable):
             await self.store.release_lease(room, token)
-        self.broadcast({"op": "moved", "room": room})
+        self.broadcast({"op": "moved", "room": room, **({"to": to} if to is not None else {})})
 
     def send(self, node: str, payload: dict[str, Any]) -> None:
         """Queue a message for one node (sent in order by one publisher task)."""
@@ -297,6 +305,10 @@ class RedisCluster:
                     return
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 0.5)
+
+    def heard_from(self, node: str, within: float = 3.0) -> bool:
+        """Whether `node` announced itself (its `caps`, once a second) in the last `within` seconds."""
+        return time.monotonic() - self._bundles_to.get(self.channel(node), -math.inf) < within
 
     def may_bundle(self, channel: str) -> bool:
         """Whether the node of `channel` said lately that it reads bundles (the all-nodes channel: never)."""
@@ -425,12 +437,16 @@ class RedisCluster:
                 log.exception("cluster: sweep loop")
 
     async def _watch(self) -> None:
-        """Notice rooms our connections watch whose node went away (and take them or follow them)."""
+        """Notice rooms our connections watch whose node went away (and take them or follow them); hand rooms to the
+        node that holds most of their viewers' sockets (`Hub.follow_sockets`)."""
         assert self._hub is not None
+        follow = getattr(self._hub, "follow_sockets", None)
         while True:
             await asyncio.sleep(self.check_every)
             try:
                 await self._hub.check_remote_rooms()
+                if follow is not None:
+                    await follow()
             except StoreUnavailable as err:
                 log.info("cluster: checking remote rooms failed: %s", err)
             except asyncio.CancelledError:
@@ -449,12 +465,16 @@ class RemoteConn:
         self.player = player
         self.name = name
         self.account = False
+        #: the room the connection's socket named in its address (`/ws?room=ID`), if any
+        self.url_room: str | None = None
 
     def push(self, msg: dict[str, Any]) -> None:
+        self.cluster.frames_out += 1
         self.cluster.send(self.node, {"op": "push", "conn": self.id, "msg": msg})
 
     def push_bytes(self, data: bytes, t: str = "?") -> None:
         """An encoded frame, relayed as it is (the node holding the socket sends these very bytes)."""
+        self.cluster.frames_out += 1
         self.cluster.send(self.node, {"op": "frame", "conn": self.id, "data": data, "t": t})
 
     def close(self, code: int, reason: str) -> None:

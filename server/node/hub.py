@@ -62,6 +62,16 @@ JOIN_CONFIRM_SECONDS = 1.5
 REFUSING_SHOWN = 10.0
 #: requests answered here at their deadline whose late answers are still watched for (the oldest are forgotten)
 RELAY_LATE_KEPT = 10_000
+#: routing by room (docs/scale.md): a room runs here at least this long (seconds) before it may be handed to the node
+#: that holds most of its viewers' sockets (the sockets of a room that was just created, taken over or handed over
+#: are still arriving)
+FOLLOW_SETTLE = 2.0
+#: seconds between two looks at where the viewers of this node's rooms have their sockets
+FOLLOW_EVERY = 1.0
+#: how long the other nodes leave a room handed to a node to that node (then any node may take it, as after a crash)
+HANDOVER_WAIT = 1.0
+#: a node heard from in the last this many seconds is alive enough to be handed a room
+HANDOVER_ALIVE = 3.0
 #: a turn-based room's clock when `create` names none: three days a move
 TURN_BASED_DEFAULT_SECONDS = 3 * 86400
 #: v1.1 requests handled by server.node.lobby: (hub, conn, msg) -> None, answering on the connection
@@ -118,7 +128,9 @@ def room_info(meta: RoomMeta) -> dict[str, Any]:
 
 def _ref(node: str, conn: Connection) -> dict[str, Any]:
     """A local connection as other nodes address it."""
-    return {"node": node, "id": conn.id, "player": conn.player, "name": conn.name, "account": conn.account}
+    ref = {"node": node, "id": conn.id, "player": conn.player, "name": conn.name, "account": conn.account}
+    room = getattr(conn, "url_room", None)
+    return {**ref, "room": room} if room else ref
 
 
 def hello_token(secret: str, name: str, expires: int) -> str:
@@ -207,6 +219,17 @@ class Hub:
         self.match_pending: dict[str, asyncio.Event] = {}
         #: rooms each player created that may still be waiting (pruned on the player's next create)
         self._created_by: dict[str, set[str]] = {}
+        #: when each room began to run here (monotonic seconds), for `follow_sockets`
+        self._arrived: dict[str, float] = {}
+        self._followed_at = 0.0
+        #: rooms handed to another node a moment ago (by this node or another): room -> (node, until when the other
+        #: nodes leave the room to it)
+        self.handed: dict[str, tuple[str, float]] = {}
+        #: rooms this node is handing over: requests forwarded to them meanwhile, sent on once their next node has them
+        self._handing: dict[str, list[dict[str, Any]]] = {}
+        #: when each other node last forwarded a request here (monotonic seconds): alive enough to be handed a room
+        self._peer_seen: dict[str, float] = {}
+        self.metrics.relayed_out.append(self._relayed_out)
 
     # ---- start and stop ---------------------------------------------------------------------
 
@@ -241,7 +264,7 @@ class Hub:
 
     async def _orphans(self, rooms: list[str]) -> list[str]:
         """Those of `rooms` not run here that no node runs (no lease; or this node's own, from an earlier process)."""
-        todo = [r for r in rooms if r not in self.rooms]
+        todo = [r for r in rooms if r not in self.rooms and not self._handed_elsewhere(r)]
         owners = await self.cluster.owners(todo) if todo else []
         return [r for r, owner in zip(todo, owners, strict=True) if owner is None or owner == self.node]
 
@@ -345,6 +368,8 @@ class Hub:
             lease_ms=self.cluster.lease_ms,  # one node: a day (its SQLite file is locked to it); else the cluster's
         )
         self.rooms[room.id] = room
+        self._arrived[room.id] = time.monotonic()
+        self.handed.pop(room.id, None)
         room.start()
         self._room_locks.pop(room.id, None)
         return room
@@ -560,6 +585,8 @@ class Hub:
             return room
         if self.cluster.clustered:
             owner = await self.cluster.owner(room_id)
+            if owner in (None, self.node) and self._handed_elsewhere(room_id):
+                owner = await self._await_handover(room_id)  # its next node is taking it: wait for it, never race it
             if owner is not None and owner != self.node:
                 return RemoteRoom(self, owner, room_id)
         loaded = await self._claim_and_load(room_id, takeover=self.cluster.clustered)
@@ -590,14 +617,124 @@ class Hub:
                     self.remote_views.setdefault(room_id, {})[conn.id] = spectate
                     raise
         elif self.remote_owner.get(room_id) != room.owner or (room_id, conn.id) in self.join_pending:
-            # (a re-join not yet answered may have been lost: send it again, ahead of this request)
-            args = {"seat": None, "spectate": views[conn.id], "invite": self.invites.get(room_id)}
-            self.forward(room.owner, room_id, "join", conn, None, args)
+            # (a re-join not yet answered may have been lost: send it again, ahead of this request). When the room
+            # moved, every local viewer follows it now, not only this one: the owner noted here keeps
+            # `check_remote_rooms` from re-joining the others (they would miss every patch from the new node)
+            moved = self.remote_owner.get(room_id) != room.owner
+            for cid in [conn.id, *(c for c in views if c != conn.id and moved)]:
+                viewer = self.local_conns.get(cid)
+                if viewer is None:
+                    continue
+                args = {"seat": None, "spectate": views[cid], "invite": self.invites.get(room_id)}
+                self.forward(room.owner, room_id, "join", viewer, None, args)
+                self.join_pending[(room_id, cid)] = time.monotonic() + JOIN_CONFIRM_SECONDS
             self.remote_owner[room_id] = room.owner
-            self.join_pending[(room_id, conn.id)] = time.monotonic() + JOIN_CONFIRM_SECONDS
         return room
 
     # ---- the cluster ------------------------------------------------------------------------
+
+    def _relayed_out(self) -> int:
+        """Frames for clients published to other nodes since the last scrape (`mp_relay_frames_total{out}`)."""
+        n, self.cluster.frames_out = self.cluster.frames_out, 0
+        return n
+
+    def _handed_elsewhere(self, room_id: str) -> bool:
+        """The room was handed to another node a moment ago: this node leaves it to that one."""
+        entry = self.handed.get(room_id)
+        if entry is None:
+            return False
+        if entry[1] < time.monotonic():
+            del self.handed[room_id]
+            return False
+        return entry[0] != self.node
+
+    async def _await_handover(self, room_id: str) -> str | None:
+        """The room's node once the node it was handed to holds its lease (at most until `HANDOVER_WAIT` is over)."""
+        owner: str | None = None
+        for _ in range(int(HANDOVER_WAIT / 0.02) + 1):
+            owner = await self.cluster.owner(room_id)
+            if owner not in (None, self.node) or not self._handed_elsewhere(room_id):
+                break
+            await asyncio.sleep(0.02)
+        return owner
+
+    async def follow_sockets(self) -> None:
+        """Routing by room (docs/scale.md): hand each room run here to the node that holds more of its viewers'
+        sockets than this node, so that its frames go out there without crossing Redis. A proxy that sends the
+        sockets naming a room (`/ws?room=ID`) to one node puts them all there; the room then follows them once
+        (after its creation, a takeover, or a change of the proxy's servers). Without such a proxy a room goes
+        where most of its sockets happen to be. Runs every `FOLLOW_EVERY` seconds (from the cluster's watch loop)."""
+        if not self.ready or not self.cluster.clustered:
+            return
+        now = time.monotonic()
+        if now - self._followed_at < FOLLOW_EVERY:
+            return
+        self._followed_at = now
+        if len(self._arrived) > 2 * len(self.rooms) + 100:
+            self._arrived = {r: t for r, t in self._arrived.items() if r in self.rooms}
+        if len(self.handed) > 1000:
+            self.handed = {r: e for r, e in self.handed.items() if e[1] >= now}
+        if len(self._peer_seen) > 100:  # node ids of nodes gone (a restarted pod's new name) are forgotten
+            self._peer_seen = {n: t for n, t in self._peer_seen.items() if now - t < HANDOVER_ALIVE}
+        for room in list(self.rooms.values()):
+            self._follow_room(room, now)
+
+    def _follow_room(self, room: Room, now: float) -> None:
+        """Hand `room` to the node holding more of its routed viewers' sockets (those whose address named the room,
+        `/ws?room=ID`: a proxy routing by room put them on the node the room belongs on) than this one: at once when
+        none is here, else once it ran here `FOLLOW_SETTLE` seconds (the sockets of a room just taken over are still
+        coming back). Sockets that named no room (or another) count for nothing: without routing nothing moves."""
+        if room.status == "finished" or room.stopped or room.fenced or not room.viewers:
+            return
+        counts: dict[str, int] = {}
+        for viewer in room.viewers.values():
+            if getattr(viewer.conn, "url_room", None) != room.id:
+                continue
+            node = viewer.conn.node if isinstance(viewer.conn, RemoteConn) else self.node
+            counts[node] = counts.get(node, 0) + 1
+        here = counts.pop(self.node, 0)
+        if not counts or (here and now - self._arrived.get(room.id, now) < FOLLOW_SETTLE):
+            return
+        best = max(sorted(counts), key=lambda n: counts[n])
+        heard = getattr(self.cluster, "heard_from", None)
+        alive = now - self._peer_seen.get(best, -HANDOVER_ALIVE) < HANDOVER_ALIVE or (
+            heard is None or heard(best, HANDOVER_ALIVE)
+        )
+        if counts[best] > here and alive:
+            log.info("room %s: handed to %s (%d of its sockets there, %d here)", room.id, best, counts[best], here)
+            self._hand_over(room, best)
+
+    def _hand_over(self, room: Room, to: str) -> None:
+        """Stop the room here and hand its lease to node `to`; local viewers follow it there (as after `lease_lost`)."""
+        room_id = room.id
+        del self.rooms[room_id]
+        self._arrived.pop(room_id, None)
+        self.handed[room_id] = (to, time.monotonic() + HANDOVER_WAIT)
+        if room.meta.invite:
+            self.invites[room_id] = room.meta.invite
+        views = self.remote_views.setdefault(room_id, {})
+        for viewer in list(room.viewers.values()):
+            if viewer.conn.id in self.local_conns:
+                views[viewer.conn.id] = viewer.seat is None
+        self.remote_owner[room_id] = self.node  # stale on purpose: the next check re-routes the viewers
+        self._handing[room_id] = []
+        self.metrics.handovers.inc()
+        self._count_rooms()
+
+        async def go() -> None:
+            owner: str | None = None
+            try:
+                await room.stop()  # what is queued in the room is done first, under its lease
+                await self.cluster.release(room_id, room.fence, to=to)
+                owner = await self._await_handover(room_id)
+            finally:
+                for payload in self._handing.pop(room_id, []):  # requests that came meanwhile, in order
+                    if owner is not None and owner != self.node:
+                        self.cluster.send(owner, payload)
+                    else:
+                        self._refuse_remote(payload)
+
+        asyncio.get_running_loop().create_task(go(), name=f"hand-over-{room_id}")
 
     def forward(
         self, owner: str, room_id: str, kind: str, conn: Connection, re: int | None, args: dict[str, Any]
@@ -664,16 +801,31 @@ class Hub:
             if self.join_pending and isinstance(msg, dict) and msg.get("t") == "joined":
                 self.join_pending.pop((str(msg.get("room")), payload["conn"]), None)
             if target is not None:
+                self.metrics.relayed_in += 1
                 target.push(msg)
         elif op == "frame":
             target = self.local_conns.get(payload["conn"])
             if target is not None:
+                self.metrics.relayed_in += 1
                 target.push_bytes(payload["data"], str(payload.get("t", "?")))
         elif op == "req":
             room_id = payload["room"]
+            if isinstance(payload["conn"].get("node"), str):
+                self._peer_seen[payload["conn"]["node"]] = time.monotonic()
+            if payload["conn"].get("node") == self.node:  # a request of a socket here, sent back by a room's handover
+                own = self.local_conns.get(payload["conn"]["id"])
+                if own is not None:
+                    asyncio.get_running_loop().create_task(self._serve_own(own, payload))
+                return
             room = self.rooms.get(room_id)
             if room is None and room_id in self._parked:  # being loaded here: served in order once it runs
                 self._parked[room_id].append(payload)
+                return
+            if room is None and room_id in self._handing:  # being handed over: sent on to its next node
+                self._handing[room_id].append(payload)
+                return
+            if room is None and self._handed_elsewhere(room_id):  # handed over a moment ago: sent on there
+                self.cluster.send(self.handed[room_id][0], payload)
                 return
             if room is None:
                 self._refuse_remote(payload)
@@ -701,7 +853,14 @@ class Hub:
         elif op == "chat":
             lobby.lobby_chat_local(self, payload["msg"])
         elif op == "moved":
-            if payload.get("room") in self.remote_views:
+            room_id, to = payload.get("room"), payload.get("to")
+            if isinstance(room_id, str) and isinstance(to, str) and to != self.node:
+                self.handed[room_id] = (to, time.monotonic() + HANDOVER_WAIT)
+            elif isinstance(room_id, str) and to == self.node:  # handed to this node: take it now
+                self.handed.pop(room_id, None)  # (even if this node handed it away a moment ago)
+                with contextlib.suppress(RoomError, StoreUnavailable):
+                    await self.room_for(room_id)
+            if room_id in self.remote_views:
                 await self.check_remote_rooms()
         elif op == "close":
             target = self.local_conns.get(payload["conn"])
@@ -751,12 +910,37 @@ class Hub:
         if rc is None:
             rc = self.remote_conns[ref["id"]] = RemoteConn(self.cluster, ref["node"], ref["id"], None, None)
         rc.player, rc.name, rc.account = ref["player"], ref["name"], bool(ref.get("account"))
+        rc.url_room = ref.get("room") if isinstance(ref.get("room"), str) else None
         return rc
+
+    async def _serve_own(self, conn: Connection, payload: dict[str, Any]) -> None:
+        """A request this node forwarded for one of its sockets, sent back to it by the node that handed the room here
+        meanwhile: served as if it had just come from the socket (re-joining the room here first, if need be)."""
+        re = payload.get("re")
+        if re is not None:  # answered here, not by a relayed message: its deadline no longer applies
+            entry = self.relayed.pop((conn.id, re), None)
+            if entry is not None:
+                entry[0].cancel()
+        try:
+            room = await self._followed(payload["room"], conn)
+            await room.submit(payload["kind"], conn, re, **payload.get("args", {}))
+        except RoomError as err:
+            if err.code == "abandoned":
+                conn.abort(1012, "the server is restarting; reconnect and sync")
+            else:
+                self.error(conn, err.code, err.message, re)
+        except StoreUnavailable:
+            self.error(conn, "unavailable", "the store is unavailable; retry", re)
 
     async def _remote_submit(self, room: Room, rc: RemoteConn, payload: dict[str, Any]) -> None:
         try:
             await room.submit(payload["kind"], rc, payload.get("re"), **payload.get("args", {}))
+            if payload["kind"] == "join" and room.id in self.rooms:
+                self._follow_room(room, time.monotonic())  # a room whose sockets are all elsewhere goes there at once
         except RoomError as err:
+            if room.stopped and room.id in self._handing:  # stopped for its handover: sent on to its next node
+                self._handing[room.id].append(payload)
+                return
             if err.code == "abandoned":
                 rc.close(1012, "the server is restarting; reconnect and sync")
                 return
@@ -822,6 +1006,8 @@ class Hub:
             owner = owners[room_id]
             if owner is not None and owner == self.remote_owner.get(room_id) and owner != self.node:
                 continue
+            if owner in (None, self.node) and self._handed_elsewhere(room_id):
+                continue  # handed to another node a moment ago: that node takes it (then the viewers follow)
             if owner is None or owner == self.node:
                 try:
                     room = await self.room_for(room_id)
@@ -1212,6 +1398,10 @@ class Hub:
             "invites": len(self.invites),
             "created_by": len(self._created_by),
             "match_pending": len(self.match_pending),
+            "arrived": len(self._arrived),
+            "handed": len(self.handed),
+            "handing": len(self._handing),
+            "peer_seen": len(self._peer_seen),
         }
 
     def _render_rooms(self) -> None:

@@ -43,10 +43,12 @@ def local_haproxy_cfg(front: int, stats: int, nodes: list[tuple[str, int]]) -> s
     out: list[str] = []
     skipping = False
     servers_done = False
+    backends = 0
     for line in text.splitlines():
         stripped = line.strip()
         if line and not line[0].isspace():
             skipping = stripped.startswith("resolvers ")  # compose's DNS: not here
+            servers_done = False  # each backend lists the nodes (`rooms` tracks those of `nodes`)
         if skipping:
             continue
         if stripped == "bind :8080":
@@ -59,19 +61,28 @@ def local_haproxy_cfg(front: int, stats: int, nodes: list[tuple[str, int]]) -> s
             if servers_done:
                 continue
             servers_done = True
-            out += [f"    server {name} 127.0.0.1:{port}" for name, port in nodes]
+            backends += 1
+            # the first server line's options (e.g. `track nodes/node1`) for every node, its name in them replaced
+            first, rest = stripped.split()[1], stripped.split()[3:]
+            out += [
+                " ".join([f"    server {name} 127.0.0.1:{port}", *(w.replace(first, name) for w in rest)]).rstrip()
+                for name, port in nodes
+            ]
             continue
         out.append(line)
     cfg = "\n".join(out) + "\n"
     assert f"bind 127.0.0.1:{front}" in cfg and f"bind 127.0.0.1:{stats}" in cfg, "deploy config's binds moved"
-    assert servers_done and "resolvers" not in cfg, "deploy config's servers moved"
+    assert backends and "resolvers" not in cfg, "deploy config's servers moved"
     return cfg
 
 
 def test_the_deploy_haproxy_config_is_the_one_the_failover_test_runs() -> None:
     cfg = local_haproxy_cfg(18080, 18404, [("node1", 1), ("node2", 2), ("node3", 3)])
     assert "timeout tunnel" in cfg and "option httpchk GET /healthz" in cfg and "option redispatch" in cfg
-    assert re.findall(r"server (node\d) 127\.0\.0\.1:(\d)", cfg) == [("node1", "1"), ("node2", "2"), ("node3", "3")]
+    servers = [("node1", "1"), ("node2", "2"), ("node3", "3")]
+    # the leastconn backend, then the one routing by room (which tracks the first one's health checks)
+    assert re.findall(r"server (node\d) 127\.0\.0\.1:(\d)", cfg) == servers * 2
+    assert re.findall(r"server (node\d) 127\.0\.0\.1:\d track nodes/(node\d)", cfg) == [(n, n) for n, _ in servers]
 
 
 async def _connect(url: str, name: str, token: str | None, deadline: float) -> Client:

@@ -118,7 +118,8 @@ def test_the_compose_topology_is_three_nodes_on_one_redis_behind_haproxy_scraped
         assert (DEPLOY / services[n]["build"]["context"] / services[n]["build"]["dockerfile"]).is_file()
 
     haproxy = (DEPLOY / "haproxy" / "haproxy.cfg").read_text()
-    assert re.findall(r"^\s*server (\S+) (\S+)", haproxy, re.M) == [(n, f"{n}:8765") for n in nodes]
+    # every node in both backends: `nodes` (leastconn) and `rooms` (routing by room, tracking the first's checks)
+    assert re.findall(r"^\s*server (\S+) (\S+)", haproxy, re.M) == [(n, f"{n}:8765") for n in nodes] * 2
     assert "8080:8080" in services["proxy"]["ports"]
 
     prom = yaml.safe_load((DEPLOY / "prometheus" / "prometheus.yml").read_text())
@@ -199,12 +200,32 @@ def test_the_haproxy_config_passes_haproxy_check() -> None:
     assert all("could not resolve address" in w for w in warnings), warnings
 
 
-def test_the_haproxy_config_routes_without_stickiness_and_keeps_idle_websockets_open() -> None:
-    lines = [line.split("#")[0].strip() for line in (DEPLOY / "haproxy" / "haproxy.cfg").read_text().splitlines()]
-    lines = [line for line in lines if line]
-    assert not [line for line in lines if line.split()[0] in ("cookie", "stick", "stick-table", "hash-type")]
-    balance = next(line for line in lines if line.startswith("balance "))
-    assert balance.split()[1] in ("leastconn", "roundrobin"), "a hash balance would pin players to nodes"
+def _haproxy_sections() -> dict[str, list[str]]:
+    """deploy/haproxy/haproxy.cfg's sections (`backend rooms`, ...) and their lines, comments dropped."""
+    sections: dict[str, list[str]] = {}
+    current: list[str] = []
+    for raw in (DEPLOY / "haproxy" / "haproxy.cfg").read_text().splitlines():
+        line = raw.split("#")[0].strip()
+        if line and not raw[0].isspace():
+            current = sections.setdefault(line, [])
+        elif line:
+            current.append(line)
+    return sections
+
+
+def test_the_haproxy_config_routes_by_room_else_by_fewest_sockets_and_keeps_idle_websockets_open() -> None:
+    sections = _haproxy_sections()
+    lines = [line for body in sections.values() for line in body]
+    # no stickiness to a node: routing by room is a hash of the room id, and any node still serves any room
+    assert not [line for line in lines if line.split()[0] in ("cookie", "stick", "stick-table")]
+    game = sections["frontend game"]
+    assert "default_backend nodes" in game
+    assert "use_backend rooms if { path /ws } { urlp(room) -m found }" in game, "only sockets naming a room are hashed"
+    assert [x for x in sections["backend nodes"] if x.startswith("balance ")] == ["balance leastconn"]
+    rooms = sections["backend rooms"]
+    assert "balance url_param room" in rooms and "hash-type consistent" in rooms
+    servers = [x.split() for x in rooms if x.startswith("server ")]
+    assert servers and all(x[3:] == ["track", f"nodes/{x[1]}"] for x in servers), "rooms' servers track the checks"
     tunnel = next(line for line in lines if line.startswith("timeout tunnel "))
     value = tunnel.split()[2]
     seconds = int(value[:-1]) * {"s": 1, "m": 60, "h": 3600}[value[-1]]

@@ -23,6 +23,11 @@ export class Connection {
    * `onState(state, detail)` reports "connecting" | "open" | "closed" | "replaced" | "signedout" | "banned" (with the
    * server's reason as `detail`) | "idle" (stopped).
    */
+  /**
+   * `url`: the socket's address, or a function giving it at each (re)connection (the app adds the room it shows:
+   * `/ws?room=ID`, so a proxy routing by room sends the socket to that room's node).
+   * @param {string | (() => string)} url
+   */
   constructor(url, { onOpen, onMessage, onState }) {
     this.url = url;
     this.onOpen = onOpen;
@@ -49,7 +54,7 @@ export class Connection {
       this.failWaiting();
     }
     this.onState("connecting");
-    const ws = new WebSocket(this.url);
+    const ws = new WebSocket(typeof this.url === "function" ? this.url() : this.url);
     ws.binaryType = "arraybuffer";
     this.ws = ws;
     ws.onopen = () => {

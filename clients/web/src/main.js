@@ -191,7 +191,9 @@ class App {
         this.render();
       },
     });
-    this.conn = new Connection(this.url, {
+    // the room shown (a reload or a reconnection on its page) names the socket's room: a proxy routing by room
+    // (deploy/haproxy/haproxy.cfg) then sends it to the node that runs the room, so its frames skip the relay
+    this.conn = new Connection(() => (this.route ? `${this.url}?room=${encodeURIComponent(this.route)}` : this.url), {
       onOpen: () => this.hello(),
       onMessage: (msg) => this.onMessage(msg),
       onState: (state, detail) => this.onNet(state, detail),
