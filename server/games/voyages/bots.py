@@ -9,6 +9,9 @@ left, a large city's outpost bonus and card, Beijing's space, the goal cards and
 post), a trip's end also by the progress it makes towards the next target, less the tier and route costs of its
 steps; take 5 coins when they would pay for a better trip; use the highest dice where the lowest die sets the
 yield and the lowest where it does not; end the turn instead of wasting dice or camels.
+Character-aware (issue 33): Carpini's oasis links in the trip search, Wilhelm's posts in passing, Niccolò's
+movement split between his figures, lower travel thresholds for the travelling characters, the fee of an
+occupied space (Berke pays none), and what an opposing Mercator gets from a bazaar or Khan's favor action.
 """
 
 from __future__ import annotations
@@ -58,13 +61,23 @@ CITY_CARD_ROUND_VP = 0.0
 #: VP of the 8th and 9th post; a post beyond the last one moves an old one
 POST_BONUS_VP = {8: 5, 9: 10}
 RELOCATE_VP = -3.0
+#: a step of Niccolò's other figure while the lead one still gains by going on (`_lead_figure`)
+LEAD_PENALTY = 50.0
 #: a trip's end counts this share of the best target one more trip could reach from there (progress)
 PROGRESS = 0.5
+#: a bazaar or Khan's favor action that feeds an opposing Mercator costs this (space-score units, 8 a VP)
+MERCATOR_FEED = 25.0
+#: the die Raschid is counted to name on an occupied space (a low one where the yield matters little)
+RASCHID_FEE_DIE = 3
+#: space-score units per VP (the Travel space's scale)
+UNITS_PER_VP = 8.0
 #: the Travel space's score: TRAVEL_OFFSET + TRAVEL_SCALE * the best trip's net VP (when above TRAVEL_MIN_VP);
 #: the other spaces score 6-60 (contracts 60 while short of them, the bazaar up to 56, a city card 35)
 TRAVEL_OFFSET = 20.0
 TRAVEL_SCALE = 8.0
 TRAVEL_MIN_VP = 6.0
+#: the travel characters' own thresholds (their abilities make a trip worth more than the posts the bot counts)
+TRAVEL_MIN_BY_CHARACTER = {"wilhelm": 1.0, "niccolo": 2.0, "carpini": 4.0}
 TAKE_COINS = 5
 #: the 5-coin space's score per VP the coins would add to the best trip
 COINS_FOR_TRAVEL = 3.0
@@ -125,6 +138,19 @@ def _graph(track: dict[str, Any]) -> Graph:
     return graph
 
 
+def _carpini_routes(routes: dict[int, list[tuple[int, int, int]]], types: dict[int, str]) -> Any:
+    """The routes with Carpini's oasis links: any oasis to any other as one step without route cost."""
+    oases = [n for n, t in types.items() if t == "oasis"]
+    out = {n: list(r) for n, r in routes.items()}
+    for a in oases:
+        have = {b for b, _c, _k in out[a]}
+        out[a] += [(b, 0, 0) for b in oases if b != a and b not in have]
+    return out
+
+
+_CARPINI: list[Any] = [None, None]
+
+
 def worth(reward: dict[str, Any]) -> float:
     """A reward in VP, roughly."""
     return float(sum(VP_WORTH.get(k, 1.0) * n for k, n in reward.items()))
@@ -145,12 +171,18 @@ class _Context:
         self.pending = next((p for p in self.pub["pending"] if p["seat"] == self.seat), None)
         self.adj, self.types, self.routes = _graph(self.pub["track"])
         self.char: str = self.me.get("character") or ""
+        if self.char == "carpini":
+            if _CARPINI[0] is not self.routes:
+                _CARPINI[0], _CARPINI[1] = self.routes, _carpini_routes(self.routes, self.types)
+            self.routes = _CARPINI[1]
+        self.others = {p.get("character") for s, p in enumerate(self.pub["players"]) if s != self.seat}
         self.targets: dict[int, float] = {}
         for node in self.types:
             v = self.post_value(node)
             if v > 0:
                 self.targets[node] = v
         self._dist: dict[int, float] = {}
+        self.last_end = -1
 
     def post_value(self, node: int) -> float:
         """What a post in `node` brings, in VP: a small city's bonus now and at every later round start, a large
@@ -220,24 +252,34 @@ class _Context:
         tier = tiers[done + 1] - tiers[done] if mode == "action" and done + 1 < len(tiers) else 0
         return tier + coins, camels + (2 if mode == "camels" else 0)
 
-    def best_trip(self, start: int, steps: int, mode: str, done: int, coins: int, camels: int) -> float:
+    def best_trip(
+        self, start: int, steps: int, mode: str, done: int, coins: int, camels: int, exclude: int = -1
+    ) -> float:
         """The best net VP of ending a movement within `steps` more steps from `start` (at least 1), paying
-        every step from `coins` and `camels`: the end's value less what the steps cost."""
+        every step from `coins` and `camels`: the end's value less what the steps cost (Wilhelm also counts the
+        posts he places in the cities he passes). Never ending on `exclude`; the end is kept in `last_end`."""
         best = -1e9
-        frontier: dict[int, tuple[float, int, int]] = {start: (0.0, 0, 0)}  # node: (cost in VP, coins, camels)
+        self.last_end = -1
+        wilhelm = self.char == "wilhelm"
+        # node: (cost in VP, coins, camels, the node before: Wilhelm's passes never turn straight back)
+        frontier: dict[int, tuple[float, int, int, int]] = {start: (0.0, 0, 0, -1)}
         for k in range(steps):
-            nxt: dict[int, tuple[float, int, int]] = {}
-            for node, (cost, c_used, k_used) in frontier.items():
+            nxt: dict[int, tuple[float, int, int, int]] = {}
+            for node, (cost, c_used, k_used, prev) in frontier.items():
+                passed = self.targets.get(node, 0.0) if wilhelm and k > 0 else 0.0
                 for dest, c, kk in self.routes[node]:
+                    if wilhelm and dest == prev:
+                        continue
                     dc, dk = self.step_cost(mode, done + k, c, kk)
                     c2, k2 = c_used + dc, k_used + dk
                     if c2 > coins or k2 > camels:
                         continue
-                    total = cost + VP_WORTH["coins"] * dc + VP_WORTH["camels"] * dk
+                    total = cost + VP_WORTH["coins"] * dc + VP_WORTH["camels"] * dk - passed
                     if dest not in nxt or total < nxt[dest][0]:
-                        nxt[dest] = (total, c2, k2)
-            for node, (cost, _c, _k) in nxt.items():
-                best = max(best, self.end_value(node) - cost)
+                        nxt[dest] = (total, c2, k2, node)
+            for node, (cost, _c, _k, _p) in nxt.items():
+                if node != exclude and self.end_value(node) - cost > best:
+                    best, self.last_end = self.end_value(node) - cost, node
             frontier = nxt
         return best
 
@@ -310,6 +352,33 @@ class _Context:
         return 0
 
     def space_score(self, space: str) -> float:
+        return self.base_space_score(space) - self.space_cost(space)
+
+    def space_cost(self, space: str) -> float:
+        """What a space costs beyond its dice, in space-score units: the fee of an occupied blue space (Berke
+        pays none) and what an opposing Mercator gets from it."""
+        cost = 0.0
+        taken = self.pub["spaces"].get(space)
+        if taken and self.char != "berke" and space not in ("travel",):
+            # Raschid names his dice: counted at RASCHID_FEE_DIE, the value he may name where the yield matters little
+            values = sorted(
+                (RASCHID_FEE_DIE if (k == "own" and self.char == "raschid") else v) for k, v in self.me["dice"]
+            )
+            need = {"pepper": 1, "silk": 2, "gold": 3, "camels": 1}.get(space, 1)
+            if len(values) >= need:
+                fee = values[0] if space == "coins" else values[-need]
+                cost += UNITS_PER_VP * VP_WORTH["coins"] * fee
+        if "mercator" in self.others:
+            seats = len(self.pub["players"])
+            if space in ("camels", "pepper", "silk", "gold"):
+                cost += MERCATOR_FEED
+            elif space == "khan" and seats <= 3:
+                cost += MERCATOR_FEED / 2
+            elif space == "coins" and seats == 2:
+                cost += MERCATOR_FEED
+        return cost
+
+    def base_space_score(self, space: str) -> float:
         me = self.me
         if space == "contracts":
             return 60 if len(me["contracts"]) < 2 else 3
@@ -318,7 +387,8 @@ class _Context:
             return 20 + 12 * min(need, 3) if need else 6
         if space == "travel":
             best = self.travel_value()
-            return TRAVEL_OFFSET + TRAVEL_SCALE * best if best > TRAVEL_MIN_VP else 2
+            low = TRAVEL_MIN_BY_CHARACTER.get(self.char, TRAVEL_MIN_VP)
+            return TRAVEL_OFFSET + TRAVEL_SCALE * best if best > low else 2
         if space == "khan":
             return 22 + 4 * sum(1 for g in GOODS if self.need[g])
         if space == "coins":
@@ -342,7 +412,26 @@ class _Context:
         if coins < 0:
             return 0.0
         best = max(self.best_trip(f, low, "action", 0, coins, me["camels"]) for f in me["figures"])
+        if len(me["figures"]) > 1:
+            best = max(best, self.split_trip(low, coins, me["camels"]))
         return max(0.0, best - VP_WORTH["coins"] * fee)
+
+    def split_trip(self, steps: int, coins: int, camels: int) -> float:
+        """Niccolò's best movement split between his figures: k steps of one figure to the end of its best
+        k-step trip, the rest (tier costs going on from k) by the other to another city; both ends post."""
+        figs = self.me["figures"]
+        tiers = self.pub["track"]["travel_tier_cost"]
+        best = -1e9
+        for f in range(len(figs)):
+            g = 1 - f
+            for k in range(1, steps):
+                first = self.best_trip(figs[f], k, "action", 0, coins, camels)
+                end = self.last_end
+                if end < 0:
+                    continue
+                rest = self.best_trip(figs[g], steps - k, "action", k, coins - tiers[k], camels, exclude=end)
+                best = max(best, first + max(0.0, rest))
+        return best
 
     def _moved_value(self) -> float:
         """What stopping now is worth: the end value of every figure this movement has moved."""
@@ -365,10 +454,37 @@ class _Context:
         coins, camels = self.me["coins"] - dc, self.me["camels"] - dk
         cost = VP_WORTH["coins"] * dc + VP_WORTH["camels"] * dk + sum(VP_WORTH.get(g, 1) for g in o.get("goods", []))
         go_on = self.best_trip(dest, left, mode, done + 1, coins, camels) if left > 0 else -1e9
-        arrive = max(self.end_value(dest), go_on)
         moved = set(p.get("moved", []))
+        arrive = max(self.end_value(dest) + self._other_go(fig, left, mode, done + 1, coins, camels, moved), go_on)
         before = self._moved_value() - (self.end_value(here) if fig in moved else 0.0)
-        return 5 + before + arrive - cost
+        lead = self._lead_figure(mode, done, left + 1, moved)
+        off_lead = LEAD_PENALTY if lead is not None and fig != lead else 0.0
+        return 5 + before + arrive - cost - off_lead
+
+    def _other_go(self, fig: int, left: int, mode: str, done: int, coins: int, camels: int, moved: set[int]) -> float:
+        """Niccolò: what the other figure gains with the steps left after this one stops (0 with one figure)."""
+        figs = self.me["figures"]
+        if len(figs) < 2 or left <= 0:
+            return 0.0
+        g = 1 - fig
+        go = self.best_trip(figs[g], left, mode, done, coins, camels)
+        return max(0.0, go - (self.end_value(figs[g]) if g in moved else 0.0))
+
+    def _lead_figure(self, mode: str, done: int, left: int, moved: set[int]) -> int | None:
+        """Niccolò's figure the movement should go on with: the one whose best continuation gains most over its
+        stopping where it is (a moved figure posts there, one not moved gains nothing); None with one figure or
+        when no continuation gains. Without it the bot stepped one figure back to Venezia on the way to moving
+        the other."""
+        figs = self.me["figures"]
+        if len(figs) < 2 or left <= 0:
+            return None
+        best, lead = 0.0, None
+        for f, pos in enumerate(figs):
+            go = self.best_trip(pos, left, mode, done, self.me["coins"], self.me["camels"])
+            gain = go - (self.end_value(pos) if f in moved else 0.0)
+            if gain > best:
+                best, lead = gain, f
+        return lead
 
     def stop_score(self) -> float:
         p = self.pending or {}
