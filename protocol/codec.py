@@ -57,27 +57,35 @@ _PATCH_HEAD = msgpack.packb("t") + msgpack.packb("patch") + msgpack.packb("room"
 
 def encode_ops(ops: list[dict[str, Any]]) -> tuple[int, bytes]:
     """Patch operations packed once, to be spliced into many `patch` frames by `patch_frame`."""
-    return len(ops), b"".join(msgpack.packb(op, use_bin_type=True) for op in ops)
+    return len(ops), _items(msgpack.packb(ops, use_bin_type=True), len(ops))
+
+
+def _items(packed: bytes, n: int) -> bytes:
+    """The items of a packed array of `n` items, without its header (one pack of the whole list is cheaper than
+    one per item)."""
+    return packed[1 if n < 16 else 3 if n < 0x10000 else 5 :]
+
+
+def _array_header(n: int) -> bytes:
+    """msgpack's header of an array of `n` items."""
+    if n < 16:
+        return bytes((0x90 | n,))
+    return b"\xdc" + n.to_bytes(2, "big") if n < 0x10000 else b"\xdd" + n.to_bytes(4, "big")
 
 
 def patch_frame(room: str, base: int, v: int, shared: tuple[int, bytes], ops: list[dict[str, Any]]) -> bytes:
     """The frame of `{t: patch, room, base, v, ops}` whose ops are the pre-packed `shared` ones followed by
     `ops`: the same bytes `encode` gives for that map, without packing the shared part again."""
     n, packed = shared
-    out = msgpack.Packer(use_bin_type=True)
+    head = msgpack.packb((room, "base", base, "v", v, "ops"), use_bin_type=True)
     return b"".join(
         (
             b"\x85",  # a map of 5
             _PATCH_HEAD,
-            out.pack(room),
-            out.pack("base"),
-            out.pack(base),
-            out.pack("v"),
-            out.pack(v),
-            out.pack("ops"),
-            out.pack_array_header(n + len(ops)),
+            head[1:],  # (an array of 6: a one-byte header)
+            _array_header(n + len(ops)),
             packed,
-            *(out.pack(op) for op in ops),
+            _items(msgpack.packb(ops, use_bin_type=True), len(ops)) if ops else b"",
         )
     )
 

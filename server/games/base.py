@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import marshal
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import msgpack
@@ -60,8 +61,9 @@ def clone(state: State) -> State:
     return marshal.loads(marshal.dumps(state))  # type: ignore[no-any-return]
 
 
-def successor(state: State) -> State:
-    """The copy `apply` changes: a deep copy, except that the public log's events and the undo savepoint are
+def successor(state: State, unchanged: frozenset[str] = frozenset()) -> State:
+    """The copy `apply` changes: a deep copy, except that the public log's events, the undo savepoint and the
+    values of the keys in `unchanged` (`Game.unchanged_keys`: values the rules replace, never change in place) are
     shared with `state`.
 
     Events are appended by `Game._log` and never changed once a move is applied (views share them too), and the
@@ -72,13 +74,54 @@ def successor(state: State) -> State:
     if type(log) is not list:
         return clone(state)
     rest = state.copy()
-    del rest["log"]
-    savepoint = rest.pop("undo", None)
+    rest["log"] = None  # (placeholders keep the keys' order, so the same packed bytes)
+    kept = [key for key in ("undo", *unchanged) if key in rest]
+    for key in kept:
+        rest[key] = None
     copied = clone(rest)
     copied["log"] = log.copy()
-    if "undo" in state:
-        copied["undo"] = savepoint
-    return {key: copied[key] for key in state}  # the same key order, so the same packed bytes
+    for key in kept:
+        copied[key] = state[key]
+    return copied
+
+
+class ViewMemo:
+    """Views of parts of states, built once per distinct value of what they show and then the very same object.
+
+    A view built from an unchanged part of the state (a player who did not move) is then the object of the version
+    before, so the room's diff of two versions skips it by identity instead of comparing it, and it is not built
+    again. Keys are values: `state_key(part)` (the part's marshal bytes: equal bytes are strictly equal values,
+    `1` not `True`), plus whatever else the view reads. Views are never changed once built (the room and the
+    diff only read them), so one object may serve every room. At most `size` entries; a full memo starts over."""
+
+    __slots__ = ("_memo", "size")
+
+    def __init__(self, size: int = 2048) -> None:
+        self._memo: dict[Any, Any] = {}
+        self.size = size
+        _MEMOS.append(self)
+
+    def get(self, key: Any, build: Callable[[], Any]) -> Any:
+        view = self._memo.get(key)
+        if view is None:
+            if len(self._memo) >= self.size:
+                self._memo.clear()
+            view = self._memo[key] = build()
+        return view
+
+
+_MEMOS: list[ViewMemo] = []
+
+
+def clear_view_memos() -> None:
+    """Empty every `ViewMemo` (tests compare views built with and without them)."""
+    for memo in _MEMOS:
+        memo._memo.clear()
+
+
+def state_key(part: Any) -> bytes:
+    """A key for `ViewMemo` standing for a part of a state: its marshal bytes (a few µs for a player's part)."""
+    return marshal.dumps(part)
 
 
 class Rng:
@@ -125,6 +168,9 @@ class Game(ABC):
     Options: ClassVar[type[BaseModel]] = NoOptions
     #: v1.2: whether this game lets a seat take back its turn (`_undo_keeps` decides when)
     offers_undo: ClassVar[bool] = False
+    #: top-level keys of the state whose values the rules only ever replace, never change in place (`seen` when a
+    #: new sorted list is made each time, the options): `apply` shares them with the state before (`successor`)
+    unchanged_keys: ClassVar[frozenset[str]] = frozenset()
 
     # ---- public surface -------------------------------------------------------------
 
@@ -154,7 +200,7 @@ class Game(ABC):
             legal = self.legal_moves(state, seat)
         if move not in legal:
             raise IllegalMove("illegal_move", "that move is not one of the legal options")
-        new = successor(state)
+        new = successor(state, self.unchanged_keys)
         self._apply(new, seat, move)
         self._savepoint(state, new, seat, move)
         return new
@@ -225,9 +271,7 @@ class Game(ABC):
         """The checks every game's `_undo_keeps` makes: the RNG was not drawn from, `seat` is the only seat to
         move after, and the game goes on."""
         return (
-            before.get("rng") == after.get("rng")
-            and self.result(after) is None
-            and self.active_seats(after) == [seat]
+            before.get("rng") == after.get("rng") and self.result(after) is None and self.active_seats(after) == [seat]
         )
 
     def public_view(self, state: State) -> dict[str, Any]:

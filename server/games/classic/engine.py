@@ -145,6 +145,7 @@ class Classic(Game):
     max_seats = 4
     Options = ClassicOptions
     log_keep = LOG_KEEP
+    unchanged_keys = frozenset({"options"})
     offers_undo = True
 
     # ---- set-up -------------------------------------------------------------------------

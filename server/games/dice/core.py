@@ -28,13 +28,20 @@ choices, the goal choice and the draft are never taken back: they are simultaneo
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Callable
+from functools import partial
 from typing import Any, ClassVar
 
-from server.games.base import Game, Move, Rng, State, clone
+from server.games.base import Game, Move, Rng, State, ViewMemo, clone, state_key
 
 COMPENSATION_LIMIT = 15
 DIE_SIDES = 6
 LOG_KEEP = 30
+#: the players' public views, per game, seat, end of game and player state (`DiceGame._players_view`)
+_PLAYER_VIEWS = ViewMemo()
+#: the placements on a space (`DiceGame._placements`) and the city-card slots (`DiceGame._city_card_view`)
+_PLACEMENTS = ViewMemo()
+_CITY_CARDS = ViewMemo()
 
 
 #: prompt texts both games use for the same pending kinds
@@ -152,6 +159,7 @@ class DiceGame(Game):
     min_seats = 2
     max_seats = 4
     log_keep = LOG_KEEP
+    unchanged_keys = frozenset({"seen", "options"})
     ROUNDS: ClassVar[int] = 5
     #: the action spaces in the order they are offered
     SPACES: ClassVar[tuple[str, ...]]
@@ -591,7 +599,17 @@ class DiceGame(Game):
 
     @staticmethod
     def _placements(places: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return [dict(pl) for pl in places]
+        # the same object for the same placements (`ViewMemo`): most spaces do not change from a version to the next
+        return _PLACEMENTS.get(state_key(places), lambda: [dict(pl) for pl in places])  # type: ignore[no-any-return]
+
+    @staticmethod
+    def _city_card_view(slot: int, city: Any, card: dict[str, Any], used: Any, **keys: Any) -> dict[str, Any]:
+        """One city-card slot of the public view (`card` is the card's cached view, `used` the slot's placement or
+        None); the same object for the same slot, card and placement (`ViewMemo`)."""
+        return _CITY_CARDS.get(  # type: ignore[no-any-return]
+            (slot, city, id(card), state_key(used), *keys.items()),
+            lambda: {"slot": slot, **keys, "city": city, "card": card, "used": used},
+        )
 
     def _player_view(self, state: State, seat: int, resources: tuple[str, ...], **extra: Any) -> dict[str, Any]:
         """What everyone sees of a player (goal cards only as a count until the final scoring)."""
@@ -612,6 +630,29 @@ class DiceGame(Game):
         if state["phase"] == "over":
             pv["goals"] = [self._goal_view(g) for g in p["goals"]]
         return pv
+
+    def _players_view(
+        self, state: State, resources: tuple[str, ...], extra: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    ) -> list[dict[str, Any]]:
+        """Every player's public view (`_player_view`, with `extra(player)`'s keys): the same object as in the version
+        before for a player whose state did not change (`ViewMemo`; the view reads the player and whether the game
+        is over, nothing else)."""
+        over = state["phase"] == "over"
+        get = _PLAYER_VIEWS.get
+        return [
+            get((self.id, s, over, state_key(p)), partial(self._player_view_of, state, s, p, resources, extra))
+            for s, p in enumerate(state["players"])
+        ]
+
+    def _player_view_of(
+        self,
+        state: State,
+        s: int,
+        p: dict[str, Any],
+        resources: tuple[str, ...],
+        extra: Callable[[dict[str, Any]], dict[str, Any]] | None,
+    ) -> dict[str, Any]:
+        return self._player_view(state, s, resources, **(extra(p) if extra else {}))
 
     def _common_view(self, state: State) -> dict[str, Any]:
         """The public view's keys both games share."""

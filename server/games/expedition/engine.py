@@ -18,11 +18,12 @@ reshuffle, the stalemate rule's card from a neighbour's hand).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from server.games.base import Game, Move, Rng, State, successor
+from server.games.base import Game, Move, Rng, State, ViewMemo, successor
 from server.games.expedition import payment
 from server.games.expedition.data import (
     ALL_CARDS,
@@ -78,6 +79,7 @@ class Expedition(Game):
     title = "Marco Polo Expedition"
     min_seats = 2
     max_seats = 5
+    unchanged_keys = frozenset({"seen", "options"})
     Options = ExpeditionOptions
     log_keep = LOG_KEEP
     offers_undo = True
@@ -239,7 +241,7 @@ class Expedition(Game):
         if self.result(state) is None and seat in self.active_seats(state) and isinstance(move, dict):
             named = self._named(state, seat, move, legal)
             if named is not None:
-                new = successor(state)
+                new = successor(state, self.unchanged_keys)
                 self._apply(new, seat, named)
                 self._savepoint(state, new, seat, named)
                 return new
@@ -584,32 +586,27 @@ class Expedition(Game):
         return "Move a figure (pay the next space or lighten the load) or pass."
 
     def _public_view(self, state: State) -> dict[str, Any]:
+        # the figures' and players' entries are built once per distinct content (`_VIEWS`): an unchanged one is the
+        # object of the version before, which the room's diff skips by identity
         # at the end every seat's chests are shown (the result's breakdown tells the same)
         open_gold = state["options"]["open_gold"] or state["result"] is not None
-        players = []
-        for s in range(state["seats"]):
-            g = state["gold"][s]
-            p: dict[str, Any] = {"seat": s, "hand": len(state["hands"][s]), "chests": sum(g)}
-            if open_gold:
-                p["gold"] = _gold_total(g)
-                p["chest_values"] = {"1": g[0], "2": g[1], "3": g[2]}
-            players.append(p)
+        hands, gold = state["hands"], state["gold"]
+        players = [
+            _VIEWS.get(("p", s, len(hands[s]), *gold[s], open_gold), partial(_player_view, s, hands, gold, open_gold))
+            for s in range(state["seats"])
+        ]
+        figures = []
+        for i, f in enumerate(state["figs"]):
+            # the space this figure would enter next (occupied spaces skipped), for clients
+            nxt = self.next_free(state, i) if f["pos"] < DAIDU else None
+            seat, pos = f["seat"], f["pos"]
+            figures.append(_VIEWS.get(("f", i, seat, pos, nxt), partial(_figure_view, i, seat, pos, nxt)))
         return {
             "status": "over" if state["result"] is not None else "playing",
             "options": dict(state["options"]),
             "track": TRACK_VIEW,
             "chests": list(state["chests"]),
-            "figures": [
-                {
-                    "fig": i,
-                    "seat": f["seat"],
-                    "pos": f["pos"],
-                    "colour": FIGURE_COLOURS[i],
-                    # the space this figure would enter next (occupied spaces skipped), for clients
-                    "next": self.next_free(state, i) if f["pos"] < DAIDU else None,
-                }
-                for i, f in enumerate(state["figs"])
-            ],
+            "figures": figures,
             "players": players,
             "display": list(state["display"]),
             "deck": len(state["deck"]),
@@ -643,6 +640,23 @@ class Expedition(Game):
         # after a reshuffle the deck holds the old, public discard pile: only its order (never sent) is secret
         seen = set(state["seen"])
         return [c for c in state["deck"] if c not in seen]
+
+
+#: the figures' and players' entries of public views (`Expedition._public_view`)
+_VIEWS = ViewMemo()
+
+
+def _figure_view(i: int, seat: int, pos: int, nxt: int | None) -> dict[str, Any]:
+    return {"fig": i, "seat": seat, "pos": pos, "colour": FIGURE_COLOURS[i], "next": nxt}
+
+
+def _player_view(s: int, hands: list[list[str]], gold: list[list[int]], open_gold: bool) -> dict[str, Any]:
+    g = gold[s]
+    p: dict[str, Any] = {"seat": s, "hand": len(hands[s]), "chests": sum(g)}
+    if open_gold:
+        p["gold"] = _gold_total(g)
+        p["chest_values"] = {"1": g[0], "2": g[1], "3": g[2]}
+    return p
 
 
 GAME = Expedition()

@@ -1414,6 +1414,11 @@ class Khan(core.DiceGame):
 
     @staticmethod
     @functools.cache
+    def _route_view(rid: str) -> dict[str, Any]:
+        return {"id": rid, "shields": list(D.CARAVAN_ROUTES[rid]["shields"])}
+
+    @staticmethod
+    @functools.cache
     def _tile_view(tid: str) -> dict[str, Any]:
         t = D.OFFER_TILES[tid]
         return {
@@ -1436,13 +1441,13 @@ class Khan(core.DiceGame):
             },
             "pile": len(state["pile"]),
             "city_cards": [
-                {
-                    "slot": i,
-                    "space": SLOTS[i],
-                    "city": D.CARD_SLOT_CITIES[i] if i < n_cities else None,
-                    "card": self._card_view(c),
-                    "used": state["slots_used"][i],
-                }
+                self._city_card_view(
+                    i,
+                    D.CARD_SLOT_CITIES[i] if i < n_cities else None,
+                    self._card_view(c),
+                    state["slots_used"][i],
+                    space=SLOTS[i],
+                )
                 for i, c in enumerate(cards)
             ],
             "deck": len(state["deck"]),
@@ -1453,14 +1458,10 @@ class Khan(core.DiceGame):
             "outposts": {
                 c: (None if t is None else self._reward_view("outpost", t)) for c, t in state["outposts"].items()
             },
-            "caravan_routes": [
-                {"id": r, "shields": list(D.CARAVAN_ROUTES[r]["shields"])} for r in state["caravan_routes"]
-            ],
+            "caravan_routes": [self._route_view(r) for r in state["caravan_routes"]],
             "black_dice": list(state["black_pool"]),
             "special": {c: self._placements(v) for c, v in state["special"].items()},
-            "players": [
-                self._player_view(state, s, D.RESOURCES, **self._khan_player(p)) for s, p in enumerate(state["players"])
-            ],
+            "players": self._players_view(state, D.RESOURCES, self._khan_player),
         }
 
     @staticmethod
@@ -1473,6 +1474,7 @@ class Khan(core.DiceGame):
         }
 
     @staticmethod
+    @functools.cache
     def _goal_view(gid: str) -> dict[str, Any]:
         return {"id": gid, "icons": [dict(i) for i in D.GOALS[gid]["icons"]]}
 

@@ -90,6 +90,8 @@ class Voyages(core.DiceGame):
     POST_VP = D.POST_BONUS_VP
     GOALS_ASIDE = "goals_discarded"
     QUIET_PENDING = ("goals",)
+    #: (`boxed`: the components left in the box, never changed once the game is set up)
+    unchanged_keys = frozenset({"seen", "options", "boxed"})
     CONTRACT_PENDING = ("keep",)
     #: a seat may take back its turn (dice/core.py `_undo_keeps`; docs/games/voyages.md, "Undo")
     offers_undo = True
@@ -987,6 +989,7 @@ class Voyages(core.DiceGame):
         return D.token_number(token)
 
     @staticmethod
+    @functools.cache
     def _goal_view(gid: str) -> dict[str, Any]:
         return dict(D.GOALS[gid])
 
@@ -1019,14 +1022,14 @@ class Voyages(core.DiceGame):
             "piles": [len(x) for x in state["piles"]],
             "special": len(state["special"]),
             "city_cards": [
-                {"slot": i, "city": D.CITY_CARD_SLOTS[i], "card": self._card_view(c), "used": state["card_used"][i]}
+                self._city_card_view(i, D.CITY_CARD_SLOTS[i], self._card_view(c), state["card_used"][i])
                 for i, c in enumerate(state["city_cards"])
             ],
             "outposts": {k: (None if t is None else self._outpost_view(t)) for k, t in state["outposts"].items()},
             "city_bonus": dict(state["city_bonus"]),
             "beijing": list(state["beijing"]),
             "black_dice": state["black_pool"],
-            "players": [self._player_view(state, s, D.RESOURCES) for s in range(state["seats"])],
+            "players": self._players_view(state, D.RESOURCES),
         }
 
     def _face_down(self, state: State) -> list[list[Any]]:
