@@ -1,11 +1,16 @@
-"""Arena: the search bot against the greedy bot, every game at 2 seats, seats swapped, seeded.
+"""Arena: the search bot against the greedy bot (or any two levels), every game at 2 seats, seats swapped, seeded.
 
 Owns: playing bot-only games and printing (and writing to docs/bots.md) a table of mean scores, win rates
 and decision times. Must not: run in `make test` (it takes minutes; `make arena`).
 
 Usage: python -m server.games.arena [--games N] [--playouts P | --seconds S] [--jobs J] [--game ID ...]
+       [--pair A:B] [--seats N]
 Game k of a game seats the search bot at seat k % 2 (seats swapped every other game) and uses seed k.
 A "win" is the search bot among the winners and the greedy bot not; a tie (both winners) counts half.
+`--pair A:B` pits level A (one seat) against level B (every other seat) instead: levels random (easy),
+greedy (normal) and search (hard); `--seats N` plays N seats, A at seat k % N. A row keeps the fields of
+the default pair: `search` is A's score, `greedy` the best of B's, `win` A's; its `pair` names the levels
+(rows without one are search:greedy). Only the default pair writes docs/bots.md and the games' docs.
 """
 
 from __future__ import annotations
@@ -22,22 +27,54 @@ from pathlib import Path
 from typing import Any
 
 from server.games import all_games, get_game
+from server.games.bots import RandomBot
 from server.games.search import Budget, SearchBot, greedy_for
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "bots.md"
 BEGIN = "<!-- arena:begin -->"
 END = "<!-- arena:end -->"
+PAIR = "search:greedy"
+LEVELS = {"easy": "random", "normal": "greedy", "hard": "search"}
 
 
-def play(game_id: str, k: int, budget: Budget, seats: int = 2) -> dict[str, Any]:
-    """One game; the search bot sits at seat k % seats, greedy bots elsewhere."""
+def parse_pair(text: str) -> str:
+    """`A:B` with level names or easy/normal/hard, as "random|greedy|search:random|greedy|search"."""
+    a, b = (LEVELS.get(x, x) for x in text.partition(":")[::2])
+    if not {a, b} <= set(LEVELS.values()):
+        raise argparse.ArgumentTypeError(f"want A:B of random, greedy, search (or easy, normal, hard), not {text!r}")
+    return f"{a}:{b}"
+
+
+def names(rows: list[dict[str, Any]]) -> tuple[str, str]:
+    """The two levels of the rows' pair (search, greedy for rows written before pairs)."""
+    a, _, b = (rows[0].get("pair", PAIR) if rows else PAIR).partition(":")
+    return a, b
+
+
+def level_bot(level: str, game_id: str, seed: int, budget: Budget) -> Any:
+    """A bot of a level: the search bot (`choose_state`), else one with `choose(prompt, view)`."""
+    if level == "search":
+        return SearchBot(game_id, seed, budget)
+    return greedy_for(game_id, seed) if level == "greedy" else RandomBot(seed)
+
+
+def choose(bot: Any, game: Any, state: dict[str, Any], seat: int, prompt: dict[str, Any]) -> Any:
+    """The bot's move: the search bot reads the state, the others the prompt and the seat's view."""
+    if isinstance(bot, SearchBot):
+        return bot.choose_state(state, seat)
+    return bot.choose(prompt, game.view(state, seat))
+
+
+def play(game_id: str, k: int, budget: Budget, seats: int = 2, pair: str = PAIR) -> dict[str, Any]:
+    """One game; the pair's first level (search) sits at seat k % seats, its second (greedy) elsewhere."""
     game = get_game(game_id)
     state = game.setup(seats, None, k)
     me = k % seats
     # the start player (drawn from the seed in every game but Expedition, where seat 0 starts)
     starter = state.get("first", state.get("start_player", 0))
-    search = SearchBot(game_id, 1000 + k, budget)
-    greedy = [greedy_for(game_id, 2000 + 10 * k + s) for s in range(seats)]
+    first, _, second = pair.partition(":")
+    search = level_bot(first, game_id, 1000 + k, budget)
+    greedy = [level_bot(second, game_id, 2000 + 10 * k + s, budget) for s in range(seats)]
     times: list[float] = []
     playouts = 0
     moves = 0
@@ -48,12 +85,12 @@ def play(game_id: str, k: int, budget: Budget, seats: int = 2) -> dict[str, Any]
         assert prompt is not None
         if seat == me:
             t0 = time.perf_counter()
-            move = search.choose_state(state, seat)
+            move = choose(search, game, state, seat, prompt)
             if len(prompt["options"]) > 1:
                 times.append(time.perf_counter() - t0)
-                playouts += search.last_playouts
+                playouts += getattr(search, "last_playouts", 0)
         else:
-            move = greedy[seat].choose(prompt, game.view(state, seat))
+            move = choose(greedy[seat], game, state, seat, prompt)
         state = game.apply(state, seat, move)
         moves += 1
     result = game.result(state)
@@ -76,10 +113,12 @@ def play(game_id: str, k: int, budget: Budget, seats: int = 2) -> dict[str, Any]
         "think": sum(times),
         "max_think": max(times, default=0.0),
         "playouts": playouts,
+        "pair": pair,
+        "seats": seats,
     }
 
 
-def _run(args: tuple[str, int, Budget]) -> dict[str, Any]:
+def _run(args: tuple[str, int, Budget, int, str]) -> dict[str, Any]:
     return play(*args)
 
 
@@ -95,9 +134,12 @@ def wilson(wins: float, n: int, z: float = 1.96) -> str:
 
 def table(rows: list[dict[str, Any]], budget: Budget) -> str:
     """The markdown table of the arena figures, one line per game."""
+    a, b = names(rows)
+    seats = sorted({r["seat"] for r in rows}) or [0, 1]
+    best = "best " if len(seats) > 2 else ""
     lines = [
-        "| game | games | search mean | greedy mean | search win rate (95% interval) | search as seat 0 / 1 | "
-        "mean decision (ms) | max decision (ms) | playouts per decision |",
+        f"| game | games | {a} mean | {best}{b} mean | {a} win rate (95% interval) | "
+        f"{a} as seat {' / '.join(map(str, seats))} | mean decision (ms) | max decision (ms) | playouts per decision |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for gid in sorted({r["game"] for r in rows}):
@@ -105,7 +147,7 @@ def table(rows: list[dict[str, Any]], budget: Budget) -> str:
         n = len(rs)
         dec = sum(r["decisions"] for r in rs)
         by_seat = []
-        for s in (0, 1):
+        for s in seats:
             sr = [r["win"] for r in rs if r["seat"] == s]
             by_seat.append(f"{100 * statistics.fmean(sr):.0f}%" if sr else "-")
         lines.append(
@@ -123,6 +165,9 @@ def table(rows: list[dict[str, Any]], budget: Budget) -> str:
     else:
         what = f"{budget.seconds} s per decision"
     lines.append("")
+    if "search" not in (a, b):
+        lines.append(f"Decision times ({a} only) count only decisions with more than one option.")
+        return "\n".join(lines)
     lines.append(
         f"Budget: {what}; {budget.candidates} root candidates; playouts cut off after {horizon} moves. "
         "Decision times count only decisions with more than one option."
@@ -135,27 +180,29 @@ def seat_table(rows: list[dict[str, Any]], gid: str) -> str:
     rs = [r for r in rows if r["game"] == gid]
     if not rs:
         return ""
+    a, b = names(rs)
 
     def rate(sel: list[dict[str, Any]]) -> str:
         if not sel:
             return "-"
         return f"{100 * statistics.fmean(r['win'] for r in sel):.0f}% ({len(sel)})"
 
+    seats = rs[0].get("seats", 2)
     lines = [
-        f"Search bot against greedy bot, 2 seats, {len(rs)} games (win rate of the search bot, games in brackets):",
+        f"{a.capitalize()} bot against {b} bot{'s' if seats > 2 else ''}, {seats} seats, {len(rs)} games "
+        f"(win rate of the {a} bot, games in brackets):",
         "",
         "| split | win rate |",
         "|---|---|",
-        f"| search at seat 0 | {rate([r for r in rs if r['seat'] == 0])} |",
-        f"| search at seat 1 | {rate([r for r in rs if r['seat'] == 1])} |",
-        f"| search starts | {rate([r for r in rs if r['starts']])} |",
-        f"| greedy starts | {rate([r for r in rs if not r['starts']])} |",
+        *(f"| {a} at seat {s} | {rate([r for r in rs if r['seat'] == s])} |" for s in range(seats)),
+        f"| {a} starts | {rate([r for r in rs if r['starts']])} |",
+        f"| {b} starts | {rate([r for r in rs if not r['starts']])} |",
     ]
     chars = sorted({r["character"] for r in rs if r.get("character")})
     for c in chars:
-        lines.append(f"| search plays {c} | {rate([r for r in rs if r['character'] == c])} |")
+        lines.append(f"| {a} plays {c} | {rate([r for r in rs if r['character'] == c])} |")
     for c in sorted({r["greedy_character"] for r in rs if r.get("greedy_character")}):
-        lines.append(f"| greedy plays {c} | {rate([r for r in rs if r['greedy_character'] == c])} |")
+        lines.append(f"| {b} plays {c} | {rate([r for r in rs if r['greedy_character'] == c])} |")
     return "\n".join(lines)
 
 
@@ -204,6 +251,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--rows", default=None, help="also append every game's row to this JSON-lines file")
     ap.add_argument("--resume", action="store_true", help="skip the games (game, k) already in the --rows file")
     ap.add_argument("--from-rows", default=None, help="no games: build the tables from a --rows file")
+    ap.add_argument(
+        "--pair",
+        type=parse_pair,
+        default=PAIR,
+        metavar="A:B",
+        help="level A at one seat against level B elsewhere (random|easy, greedy|normal, search|hard); "
+        "only the default search:greedy writes the docs",
+    )
+    ap.add_argument("--seats", type=int, default=2, help="seats per game (A sits at seat k %% seats)")
     a = ap.parse_args(argv)
     if a.playouts is None and a.seconds is None:
         a.playouts = 64
@@ -221,7 +277,7 @@ def main(argv: list[str] | None = None) -> None:
     for item in a.game_playouts:
         gid, _, n = item.partition("=")
         per_game[gid] = Budget(seconds=a.seconds, playouts=int(n))
-    work = [(gid, k, per_game.get(gid, budget)) for gid in games for k in range(a.games)]
+    work = [(gid, k, per_game.get(gid, budget), a.seats, a.pair) for gid in games for k in range(a.games)]
     if a.resume and a.rows and Path(a.rows).exists():
         lines = [line for line in Path(a.rows).read_text().splitlines() if line.strip()]
         done = {(r["game"], r["k"]) for r in map(json.loads, lines)}
@@ -246,8 +302,9 @@ def main(argv: list[str] | None = None) -> None:
             if a.rows:
                 with open(a.rows, "a") as fh:
                     fh.write(json.dumps(row) + "\n")
+            first, _, second = a.pair.partition(":")
             print(
-                f"{row['game']} #{row['k']} search(seat {row['seat']}) {row['search']} : greedy {row['greedy']}",
+                f"{row['game']} #{row['k']} {first}(seat {row['seat']}) {row['search']} : {second} {row['greedy']}",
                 file=sys.stderr,
                 flush=True,
             )
@@ -275,7 +332,7 @@ def publish(
     print(text)
     for gid in sorted({r["game"] for r in rows}):
         print("\n" + gid + "\n" + seat_table(rows, gid))
-    if not a.no_write:
+    if not a.no_write and ":".join(names(rows)) == PAIR:
         write_doc(text)
         write_game_docs(rows, f"Measured with `{command}` (`server/games/arena.py`; the table in docs/bots.md).")
 
