@@ -40,11 +40,16 @@ def test_it_lightens_only_onto_scoring_spaces_and_stops_instead() -> None:
 
 
 def test_among_paid_moves_it_takes_the_best_scored_one() -> None:
+    # since the draws were fixed (test_greedy_expedition_draws.py) a move is scored by `GreedyBot.scores` (the
+    # chest, then the position it leaves); `move_score` is the bot before's
+    bot = GreedyBot(0)
     for prompt, view, move in _games(range(3)):
         if move["a"] != "move":
             continue
-        best = max(move_score(view["public"], o) for o in prompt["options"] if o["a"] == "move")
-        assert move_score(view["public"], move) == best
+        scored = bot.scores(prompt["options"], view["public"], view["private"]["hand"])
+        best = max(s for s, _ in scored)
+        assert next(s for s, o in scored if o == move) == best
+    assert move_score({"figures": [{"pos": 3, "next": 5}], "chests": [0] * 5 + [2]}, {"fig": 0, "pay": ["a"]}) == 21.5
 
 
 def test_without_a_view_it_plays_as_before() -> None:

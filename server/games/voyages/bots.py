@@ -11,7 +11,9 @@ steps; take 5 coins when they would pay for a better trip; use the highest dice 
 yield and the lowest where it does not; end the turn instead of wasting dice or camels.
 Character-aware (issue 33): Carpini's oasis links in the trip search, Wilhelm's posts in passing, Niccolò's
 movement split between his figures, lower travel thresholds for the travelling characters, the fee of an
-occupied space (Berke pays none), and what an opposing Mercator gets from a bazaar or Khan's favor action.
+occupied space (Berke pays none), and what an opposing Mercator gets from a bazaar or Khan's favor action;
+Raschid names a die against the fee of an occupied space, and the "other city bonus" marker is worth the best
+other marker (round 2 of issue 33).
 """
 
 from __future__ import annotations
@@ -195,9 +197,7 @@ class _Context:
         left = max(0, ROUNDS - self.pub["round"])
         v = 0.0
         if kind == "small":
-            marker = self.pub["city_bonus"].get(str(node))
-            reward = self.pub["track"]["city_bonus_markers"].get(str(marker), {})
-            v += worth(reward) * (1 + left)
+            v += self.marker_worth(self.pub["city_bonus"].get(str(node))) * (1 + left)
         elif kind == "large":
             tile = self.pub["outposts"].get(str(node))
             if tile:
@@ -222,6 +222,16 @@ class _Context:
         else:
             v += POST_BONUS_VP.get(len(me["posts"]) + 1, 0)
         return max(0.0, v)
+
+    def marker_worth(self, marker: Any) -> float:
+        """A city-bonus marker's reward in VP; the "other city bonus" is worth the best other marker (the bot
+        takes the 3 VP one every round). At its flat 2 VP the bot undervalued Xian, the city next to Beijing that
+        carries it in the beginner layout, which Kubilai takes at once (15 VP a game)."""
+        markers = self.pub["track"]["city_bonus_markers"]
+        reward = markers.get(str(marker), {})
+        if "other_city_bonus" in reward:
+            return max((worth(r) for r in markers.values() if "other_city_bonus" not in r), default=0.0)
+        return worth(reward)
 
     def end_value(self, node: int) -> float:
         """A movement ending on `node`: its post, and progress towards the next target."""
@@ -303,6 +313,8 @@ class _Context:
             bonus = 0.5 if o["kind"] != "own" else 0
             if space in ("coins", "khan"):
                 return float(-o["value"] + bonus)
+            if self.char == "raschid" and o["kind"] == "own" and self.pub["spaces"].get(space):
+                return self.raschid_die_score(space, o["value"]) + bonus
             return float(o["value"] + bonus)
         if a == "cancel":
             return -100
@@ -312,14 +324,7 @@ class _Context:
             c = next((x for x in self.pub["display"] if x["id"] == o["contract"]), None)
             if c is None:
                 return 1
-            missing = sum(max(0, n - me.get(k, 0)) for k, n in c["cost"].items())
-            return float(
-                20
-                + c["reward"].get("vp", 0)
-                - missing
-                - (8 if "discard" in o else 0)
-                + (0.5 if o.get("bonus") == "camels" else 0)
-            )
+            return self.take_score(c) - (8 if "discard" in o else 0) + (0.5 if o.get("bonus") == "camels" else 0)
         if a == "done":
             return 10
         if a == "step":
@@ -350,6 +355,38 @@ class _Context:
         if a == "character":
             return DRAFT_SCORE.get(o["character"], 20.0)
         return 0
+
+    def raschid_die_score(self, space: str, value: int) -> float:
+        """Raschid names his die on an occupied blue space: the yield of the action with this value (the lowest
+        die placed sets it) less the fee, which is that lowest die, in VP. Without it he named 6 everywhere and
+        paid 6 coins for a contract or one good (38 coins a game in 4-seat beginner games)."""
+        picked = [int(v) for _k, v in (self.pending or {}).get("picked", [])]
+        low = min([value, *picked])
+        fee = low  # what an occupied space costs him (Berke, who pays none, names no dice)
+        if space in ("camels", "pepper", "silk", "gold"):
+            # every unit at its full worth: counting those beyond the contracts' need at 0.6 of it cost Raschid
+            # 0.8 VP a 2-seat beginner game (the goods feed later contracts)
+            gain = worth(self.pub["track"]["bazaar"][space]["by_die"][low - 1])
+        elif space == "contracts":
+            # the two best contracts within reach, on the `take` score's scale (20 + VP - goods missing)
+            takes = sorted((self.take_score(c) for c in self.pub["display"][:low]), reverse=True)
+            gain = float(sum(takes[:2]))
+        elif space == "travel":
+            coins = self.me["coins"] - fee
+            gain = max(
+                (self.best_trip(f, low, "action", 0, coins, self.me["camels"]) for f in self.me["figures"]),
+                default=0.0,
+            )
+            gain = max(0.0, gain)
+        else:
+            return float(value)
+        # a higher value that costs no more (another die sets the fee) is kept for the column choice
+        return gain - VP_WORTH["coins"] * fee + 0.01 * value
+
+    def take_score(self, c: dict[str, Any]) -> float:
+        """A display contract's worth to the bot (the `take` option's score without discard or bonus)."""
+        missing = sum(max(0, n - self.me.get(k, 0)) for k, n in c["cost"].items())
+        return float(20 + c["reward"].get("vp", 0) - missing)
 
     def space_score(self, space: str) -> float:
         return self.base_space_score(space) - self.space_cost(space)
