@@ -27,6 +27,7 @@ BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot}
 def play(seats: int, seed: int, bot_name: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """One seeded game; returns its figures."""
     state = GAME.setup(seats, options, seed)
+    first = state["first"]
     bots = [BOTS[bot_name](seed * 31 + s) for s in range(seats)]
     moves = 0
     visited: set[str] = set(state["pawns"])
@@ -52,6 +53,7 @@ def play(seats: int, seed: int, bot_name: str, options: dict[str, Any] | None = 
     result = GAME.result(state)
     assert result is not None
     return {
+        "first": first,
         "turns": state["turns"],
         "rounds": min(state["round"], state["options"]["max_rounds"]),
         "moves": moves,
@@ -71,6 +73,7 @@ def run(seats: int, games: int, bot_name: str) -> str:
     t0 = time.perf_counter()
     turns, rounds, moves, still = [], [], [], []
     wins = Counter[int]()
+    by_place = Counter[int]()  # wins by place in turn order (0: the start player, drawn from the seed)
     reasons = Counter[str]()
     progress = Counter[int]()
     fired = Counter[str]()
@@ -84,6 +87,7 @@ def run(seats: int, games: int, bot_name: str) -> str:
         reasons[g["result"]["reason"]] += 1
         for w in g["result"]["winners"]:
             wins[w] += 1
+            by_place[(w - g["first"]) % seats] += 1
         progress.update(g["result"]["progress"])
         fired.update(g["stats"])
         visited |= g["visited"]
@@ -98,6 +102,8 @@ def run(seats: int, games: int, bot_name: str) -> str:
         "- endings: " + ", ".join(f"{k} {100 * v / games:.1f}%" for k, v in sorted(reasons.items())),
         "- win rate by seat (shared wins count for each): "
         + ", ".join(f"seat {s}: {100 * wins[s] / games:.1f}%" for s in range(seats)),
+        "- win rate by place in turn order (1: the start player): "
+        + " / ".join(f"{100 * by_place[p] / games:.1f}%" for p in range(seats)),
         "- players at the end: "
         + f"no Golden Table {100 * progress[0] / players:.1f}%, on the mission {100 * progress[1] / players:.1f}%, "
         + f"mission done {100 * progress[2] / players:.1f}%",

@@ -44,6 +44,7 @@ def load_bot(spec: str) -> Any:
 def play(bots: list[Any], seats: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:
     """One seeded game, a bot instance per seat; the per-seat figures of issue 33."""
     state = GAME.setup(seats, options, seed)
+    first = state["start_player"]
     travels = [0] * seats
     seq = state["seq"]
     moves = 0
@@ -65,6 +66,7 @@ def play(bots: list[Any], seats: int, seed: int, options: dict[str, Any]) -> dic
     return {
         "seed": seed,
         "seats": seats,
+        "first": first,
         "moves": moves,
         "secs": round(time.perf_counter() - t0, 3),
         "characters": [p["character"] for p in state["players"]],
@@ -113,6 +115,16 @@ def table(rows: list[dict[str, Any]], key: str = "characters") -> list[str]:
     return out
 
 
+def by_place(rows: list[dict[str, Any]]) -> str:
+    """Win rate by place in the first round's turn order (place 1: the start player; a shared win counts a part)."""
+    seats = rows[0]["seats"]
+    wins = [0.0] * seats
+    for r in rows:
+        for w in r["winners"]:
+            wins[(w - r["first"]) % seats] += 1 / len(r["winners"])
+    return "by place in turn order (1 = start player): " + " / ".join(f"{100 * w / len(rows):.1f}%" for w in wins)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--games", type=int, default=200)
@@ -146,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{secs:.0f} s, {1000 * secs / max(1, decisions):.2f} ms a move"
             )
             print("\n".join(table(rows, "bots" if args.versus else "characters")))
+            print(by_place(rows))
             if args.versus:
                 print("\n".join(table(rows, "characters")))
             print(flush=True)
