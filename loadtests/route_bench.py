@@ -33,7 +33,7 @@ from typing import Any
 
 from clients.client import Client, ServerError
 from tests.deploy.conftest import Processes, free_port, tool, wait_http_ok, wait_port
-from tests.deploy.test_haproxy_failover import local_haproxy_cfg
+from tests.deploy.test_haproxy_failover import connect, local_haproxy_cfg
 
 GAME = "expedition"
 #: the line of deploy/haproxy/haproxy.cfg that turns routing by room on
@@ -123,23 +123,6 @@ def counts(cluster: Cluster, nodes: list[str] | None = None) -> dict[str, float]
         for k, v in node_counts(cluster.nodes[name]).items():
             total[k] += v
     return total
-
-
-async def connect(url: str, name: str, token: str | None = None, deadline: float | None = None) -> Client:
-    """A client through a proxy that said hello (retried while the proxy has no node for it)."""
-    deadline = deadline if deadline is not None else time.monotonic() + 30
-    last: Exception | None = None
-    while time.monotonic() < deadline:
-        c = Client(url)
-        try:
-            await c.connect()
-            await c.hello(name, token)
-            return c
-        except (OSError, ConnectionError, TimeoutError, ServerError) as err:
-            last = err
-            await c.close()
-            await asyncio.sleep(0.1)
-    raise AssertionError(f"could not connect through the proxy: {last}")
 
 
 def served_by(c: Client) -> str:

@@ -707,16 +707,9 @@ class Hub:
     def _hand_over(self, room: Room, to: str) -> None:
         """Stop the room here and hand its lease to node `to`; local viewers follow it there (as after `lease_lost`)."""
         room_id = room.id
-        del self.rooms[room_id]
+        self._room_moves_away(room)
         self._arrived.pop(room_id, None)
         self.handed[room_id] = (to, time.monotonic() + HANDOVER_WAIT)
-        if room.meta.invite:
-            self.invites[room_id] = room.meta.invite
-        views = self.remote_views.setdefault(room_id, {})
-        for viewer in list(room.viewers.values()):
-            if viewer.conn.id in self.local_conns:
-                views[viewer.conn.id] = viewer.seat is None
-        self.remote_owner[room_id] = self.node  # stale on purpose: the next check re-routes the viewers
         self._handing[room_id] = []
         self.metrics.handovers.inc()
         self._count_rooms()
@@ -954,6 +947,13 @@ class Hub:
         room = self.rooms.get(room_id)
         if room is None or (only is not None and room is not only):
             return
+        self._room_moves_away(room)
+        self._count_rooms()
+        await room.stop()
+
+    def _room_moves_away(self, room: Room) -> None:
+        """The room no longer runs here: its local viewers are kept to follow it to its next node."""
+        room_id = room.id
         del self.rooms[room_id]
         if room.meta.invite:
             self.invites[room_id] = room.meta.invite
@@ -962,8 +962,6 @@ class Hub:
             if viewer.conn.id in self.local_conns:
                 views[viewer.conn.id] = viewer.seat is None
         self.remote_owner[room_id] = self.node  # stale on purpose: the next check re-routes the viewers
-        self._count_rooms()
-        await room.stop()
 
     def resubscribed(self) -> None:
         """This node's pub/sub subscription was down and is back: pushes relayed to it meanwhile are lost,

@@ -85,8 +85,9 @@ def test_the_deploy_haproxy_config_is_the_one_the_failover_test_runs() -> None:
     assert re.findall(r"server (node\d) 127\.0\.0\.1:\d track nodes/(node\d)", cfg) == [(n, n) for n, _ in servers]
 
 
-async def _connect(url: str, name: str, token: str | None, deadline: float) -> Client:
-    """A client through the proxy that has said hello (retried while the proxy has no node for it)."""
+async def connect(url: str, name: str, token: str | None = None, deadline: float | None = None) -> Client:
+    """A client through a proxy that said hello (retried while the proxy has no node for it)."""
+    deadline = deadline if deadline is not None else time.monotonic() + 30
     last: Exception | None = None
     while time.monotonic() < deadline:
         c = Client(url)
@@ -101,13 +102,13 @@ async def _connect(url: str, name: str, token: str | None, deadline: float) -> C
     raise AssertionError(f"could not connect through the proxy: {last}")
 
 
-async def _back_in_room(c: Client, room: str, deadline: float) -> None:
+async def _back_in_room(c: Client, room: str, deadline: float, spectate: bool = False) -> None:
     """(Re)join until a snapshot of the room arrives: the room may still be moving between nodes."""
     rv = c.views.setdefault(room, RoomView(room))
     rv.v = -1
     while time.monotonic() < deadline:
         try:
-            await c.request("join", timeout=2.0, room=room)
+            await c.request("join", timeout=2.0, room=room, **({"spectate": True} if spectate else {}))
         except ServerError as err:
             assert err.code == "unavailable", err  # moving between nodes: retry
         except TimeoutError:
@@ -146,7 +147,7 @@ async def _recover(c: Client, url: str, room: str, name: str, deadline: float, p
         if c.closed.is_set():
             old_player, token = c.player, c.token
             await c.close()
-            c = await _connect(url, name, token, deadline)
+            c = await connect(url, name, token, deadline)
             patches.attach(c)
             assert c.player == old_player, "the token did not give the same player back"
             await _back_in_room(c, room, deadline)
@@ -253,8 +254,8 @@ async def test_a_stopped_nodes_game_finishes_through_the_proxy_with_every_acknow
     clients: list[Client] = []
     try:
         deadline = time.monotonic() + 60
-        ann = await _connect(url, "ann", None, deadline)
-        bob = await _connect(url, "bob", None, deadline)
+        ann = await connect(url, "ann", None, deadline)
+        bob = await connect(url, "bob", None, deadline)
         clients += [ann, bob]
         room = await ann.create("expedition", 2, {"seed": SEED})
         assert await ann.join(room) == 0

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from clients.cli.session import room_url
-from clients.client import Client, RoomView, ServerError
+from clients.client import Client
 from loadtests.route_bench import (
     Table,
     close_table,
@@ -45,7 +45,7 @@ from server.rooms.replay import restore
 from server.store import RedisStore
 
 from .conftest import Processes
-from .test_haproxy_failover import _owner, _stored_moves
+from .test_haproxy_failover import _back_in_room, _owner, _stored_moves
 
 GAME = get_game("expedition")
 FAILOVER_BOUND = 30.0  # seconds, generous (a room moves once its lease, 2 s, lapsed)
@@ -79,25 +79,6 @@ async def test_routing_by_room_keeps_most_frames_off_redis(
     assert plain["relayed"] >= 5 * max(routed["relayed"], 1), (routed, plain)
 
 
-async def _rejoin(c: Client, room: str, spectate: bool, deadline: float) -> None:
-    """(Re)join until a snapshot of the room arrives: the room may still be moving between nodes."""
-    rv = c.views.setdefault(room, RoomView(room))
-    rv.v = -1
-    while time.monotonic() < deadline:
-        try:
-            await c.request("join", timeout=2.0, room=room, **({"spectate": True} if spectate else {}))
-        except ServerError as err:
-            assert err.code == "unavailable", err  # moving between nodes: retry
-        except TimeoutError:
-            pass  # forwarded to the dead node: retried (its node also re-joins it once the room moved)
-        try:
-            await c.wait_for(room, lambda s: True, timeout=1.0)
-            return
-        except TimeoutError:
-            continue
-    raise AssertionError("the room did not come back")
-
-
 async def _recover(c: Client, url: str, room: str, name: str, spectate: bool, deadline: float) -> Client:
     """A socket after the crash: a fresh snapshot on it, or a reconnect at `url` with its token and a re-join."""
     while time.monotonic() < deadline:
@@ -106,7 +87,7 @@ async def _recover(c: Client, url: str, room: str, name: str, spectate: bool, de
             await c.close()
             c = await connect(url, name, token, deadline)
             assert c.player == player, "the token did not give the same player back"
-            await _rejoin(c, room, spectate, deadline)
+            await _back_in_room(c, room, deadline, spectate)
             return c
         try:
             await c.wait_for(room, lambda s: True, timeout=0.25)  # the snapshot its node pushes on re-join
