@@ -15,6 +15,7 @@ phone for sideways scrolling. Screenshots go to tests/artifacts/ratings-*.png.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import secrets
 import tempfile
@@ -140,14 +141,20 @@ def shot(page: Any, artifacts: Path, name: str, size: dict[str, int], full: bool
 
 
 def element_shot(locator: Any, artifacts: Path, name: str, size: dict[str, int]) -> None:
-    """A screenshot of one element (a redraw between finding it and taking it replaces it: tried again)."""
-    for attempt in range(3):
-        try:
-            locator.screenshot(path=str(artifacts / f"ratings-{name}-{size_id(size)}.png"))
+    """A screenshot of one element, clipped from the page where the element is now: the lobby redraws its list on
+    every push from the shared test server, so an element screenshot (which waits for the element to stay put)
+    can find it replaced again and again; a clip of the page at its current box cannot."""
+    path = str(artifacts / f"ratings-{name}-{size_id(size)}.png")
+    for attempt in range(5):
+        el = locator.first
+        with contextlib.suppress(Exception):  # replaced while it scrolled: the next try finds the new one
+            el.evaluate("e => e.scrollIntoView({block: 'nearest'})", timeout=2000)
+        box = el.bounding_box(timeout=2000)
+        if box is not None and box["width"] > 0 and box["height"] > 0:
+            locator.page.screenshot(path=path, clip=box)
             return
-        except Exception:  # noqa: BLE001 - Playwright's "not attached to the DOM" after a redraw
-            if attempt == 2:
-                raise
+        if attempt == 4:
+            raise AssertionError(f"{name}: the element has no box to screenshot")
 
 
 def no_sideways_scroll(page: Any) -> None:
