@@ -388,29 +388,33 @@ class RedisCluster:
 
         This loop does nothing else, so a slow takeover or a room busy settling a write never delays it.
         """
-        assert self._hub is not None
         renew_every = self.lease_ms / 3000
         while True:
             await asyncio.sleep(renew_every)
             try:
-                leases = self._hub.leases()
-                sent = time.monotonic()
-                # a lease that lapsed while nobody took it is simply taken back (its token still holds)
-                held = await self.store.keep_leases(leases, self.lease_ms) if leases else []
-                for (room, token), ours in zip(leases, held, strict=True):
-                    current = self._hub.rooms.get(room)
-                    if ours and current is not None and current.fence == token:
-                        current.lease_until = max(current.lease_until, sent + self.lease_ms / 1000)
-                    # still here under that token: not a finished room handed back, nor settled meanwhile
-                    if not ours and current is not None and current.fence == token:
-                        log.warning("cluster: another node took the lease of room %s", room)
-                        asyncio.get_running_loop().create_task(self._hub.lease_lost(room, only=current))
+                await self.renew_once()
             except StoreUnavailable as err:
                 log.warning("cluster: lease renewal failed: %s", err)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("cluster: renewal loop")
+
+    async def renew_once(self) -> None:
+        """One renewal of every lease the hub holds; a room whose lease another node holds now is dropped here."""
+        assert self._hub is not None
+        leases = self._hub.leases()
+        sent = time.monotonic()
+        # a lease that lapsed while nobody took it is simply taken back (its token still holds)
+        held = await self.store.keep_leases(leases, self.lease_ms) if leases else []
+        for (room, token), ours in zip(leases, held, strict=True):
+            current = self._hub.rooms.get(room)
+            if ours and current is not None and current.fence == token:
+                current.lease_until = max(current.lease_until, sent + self.lease_ms / 1000)
+            # still here under that token: not a finished room handed back, nor settled meanwhile
+            if not ours and current is not None and current.fence == token:
+                log.warning("cluster: another node took the lease of room %s", room)
+                asyncio.get_running_loop().create_task(self._hub.lease_lost(room, only=current))
 
     async def _sweep(self) -> None:
         """The sweep (see the module docstring): a page of each index every `SWEEP_EVERY` seconds, on the one node

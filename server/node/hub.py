@@ -385,10 +385,12 @@ class Hub:
             self._loader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._loader
-        for room in list(self.rooms.values()):
+        # each room leaves the table before its lease is handed back: a renewal running meanwhile would read a
+        # released lease of a room still here as taken by another node (a false warning, a needless lease_lost)
+        while self.rooms:
+            room = self.rooms.pop(next(iter(self.rooms)))
             await room.stop()
             await self.cluster.release(room.id, room.fence)
-        self.rooms.clear()
         await self.signals.close()
         if self._lobby_task is not None:
             self._lobby_task.cancel()

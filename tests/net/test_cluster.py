@@ -405,3 +405,50 @@ async def test_a_node_of_an_older_version_gets_no_bundles_and_its_players_play_t
             await c.close()
         await old.stop()
         await new.stop()
+
+
+async def test_a_node_that_stops_hands_its_leases_back_without_reading_them_as_taken(
+    prefix: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A renewal that runs while a stopping node hands its rooms back must not read a lease the node itself just
+    released as taken by another node (a false warning at every graceful stop, and a needless lease_lost)."""
+    a = await _node(prefix, "node-a")
+    clients: list[Client] = []
+    lost: list[str] = []
+    stopped = False
+    try:
+        ann = await _client(a, "ann")
+        clients = [ann]
+        rooms = [await ann.create("expedition", 2, {"seed": 30 + i}) for i in range(3)]
+        for room in rooms:
+            await ann.join(room)
+        assert all(r in a.hub.rooms for r in rooms)
+        cluster = a.hub.cluster
+        release, lease_lost = cluster.release, a.hub.lease_lost
+
+        async def release_then_renew(room: str, token: str | None, to: str | None = None) -> None:
+            await release(room, token, to)
+            await cluster.renew_once()  # the renewal loop's turn comes right after a lease went back
+
+        async def note_lost(room: str, only: object = None) -> None:
+            lost.append(room)
+            await lease_lost(room, only)  # type: ignore[arg-type]
+
+        cluster.release = release_then_renew  # type: ignore[method-assign]
+        a.hub.lease_lost = note_lost  # type: ignore[method-assign]
+        with caplog.at_level("WARNING", logger="marcopolo.cluster"):
+            await a.stop()
+            stopped = True
+            await asyncio.sleep(0.05)  # a lease_lost task would run now
+        assert not [r for r in caplog.records if "another node took the lease" in r.getMessage()]
+        assert lost == []
+        store = RedisStore(REDIS_URL, prefix=prefix)
+        try:  # every lease went back: another node may take each room at once
+            assert await store.lease_holders(rooms) == [None] * len(rooms)
+        finally:
+            await store.close()
+    finally:
+        for c in clients:
+            await c.close()
+        if not stopped:
+            await a.stop()
