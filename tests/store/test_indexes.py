@@ -6,6 +6,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
+from server.node import cluster as cluster_mod
 from server.store import RedisStore, Store
 from server.store.base import match_kind
 
@@ -229,3 +232,49 @@ async def test_concurrent_quick_match_claims_never_take_more_seats_than_there_ar
     got = await asyncio.gather(*(claim(store, f"p{i}") for i in range(15)))
     assert sorted(r for r in got if r is not None) == [f"r{i}" for i in range(10)]
     assert got.count(None) == 5
+
+
+class _AdoptingHub:
+    """The part of a hub the sweep calls: which rooms each chunk handed it."""
+
+    def __init__(self) -> None:
+        self.chunks: list[list[str]] = []
+
+    async def adopt(self, rooms: list[str], grace: bool = True) -> int:
+        self.chunks.append(sorted(rooms))
+        return 0
+
+
+async def test_one_sweep_step_repairs_a_whole_page_a_chunk_at_a_time(
+    any_redis: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sweep step reads its page in chunks (the loop free between them, so moves never wait for a whole page),
+    and the chunks together still cover the page: every room's lost entries put back, every stale one dropped."""
+    raw, p, store = any_redis.raw, any_redis.prefix, any_redis.store
+    assert raw is not None and isinstance(store, RedisStore)
+    monkeypatch.setattr(cluster_mod, "SWEEP_CHUNK", 2)
+    monkeypatch.setattr(cluster_mod, "SWEEP_PAGE", 6)
+    rooms = [f"r{i}" for i in range(5)]
+    for i, rid in enumerate(rooms):
+        await store.create_room(seated(rid, "host", created=float(i)))
+    await raw.delete(f"{p}idx:lobby", f"{p}idx:lobby:expedition", *store._match_keys(KIND))  # writes lost
+    await raw.zadd(f"{p}idx:lobby", {f"ghost{i}": i + 0.5 for i in range(4)})  # outlived their rooms
+    cluster = cluster_mod.RedisCluster(store, "node-a")
+    hub = _AdoptingHub()
+    cluster._hub = hub  # type: ignore[assignment]
+    assert await cluster.sweep_once()
+    assert hub.chunks == [["r0", "r1"], ["r2", "r3"], ["r4"]]  # chunks of 2, the page's 5 rooms
+    # the lobby's page of 6 entries, 2 at a time: r0 ghost0 r1 ghost1 r2 ghost2 read, the ghosts dropped
+    lobby = [x.decode() for x in await raw.zrange(f"{p}idx:lobby", 0, -1)]
+    assert lobby == ["r0", "r1", "r2", "r3", "ghost3", "r4"]
+    assert await claim(store, "me") == "r0"
+    # the open index was read to its end: the next step starts again from the first room; the lobby's goes on
+    hub.chunks.clear()
+    assert await cluster.sweep_once()
+    assert hub.chunks == [["r0", "r1"], ["r2", "r3"], ["r4"]]
+    assert await raw.zrange(f"{p}idx:lobby", 0, -1) == [r.encode() for r in rooms]
+    assert await rooms_of(store) == rooms
+    # another node holds the sweep lock meanwhile: this one does nothing
+    other = cluster_mod.RedisCluster(store, "node-b")
+    other._hub = _AdoptingHub()  # type: ignore[assignment]
+    assert not await other.sweep_once()
