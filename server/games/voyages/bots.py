@@ -14,11 +14,16 @@ movement split between his figures, lower travel thresholds for the travelling c
 occupied space (Berke pays none), and what an opposing Mercator gets from a bazaar or Khan's favor action;
 Raschid names a die against the fee of an occupied space, and the "other city bonus" marker is worth the best
 other marker (round 2 of issue 33).
+Goal cards (issue 33, 2026-12-05): a trip's end also counts what it gains on the goal plan (`goal_plan`: the
+goal-card VP and goal-city sets still reachable from the figures, less the cheapest way through them), and the
+last round prices a trip's coins at what coins left score then (first goal cities without the half card VP,
+a lower travel threshold, little progress) and takes only contracts it can still fulfil.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from itertools import permutations
 from typing import Any
 
 from server.games.base import Move, Rng
@@ -81,6 +86,28 @@ TRAVEL_MIN_VP = 6.0
 #: the travel characters' own thresholds (their abilities make a trip worth more than the posts the bot counts)
 TRAVEL_MIN_BY_CHARACTER = {"wilhelm": 1.0, "niccolo": 2.0, "carpini": 4.0}
 TAKE_COINS = 5
+#: goal cards (2026-12-05): the goal-city sets' VP by distinct goal cities with a post (the rules' 1/3/6/10)
+GOAL_SETS = (0, 1, 3, 6, 10)
+#: the share of a goal card's VP a first post in one of its cities counts at once (not in the last round, when
+#: the second city can no longer follow)
+GOAL_FIRST = 0.5
+#: the goal plan prices a step at this (VP: a step's tier coins and its share of a Travel action's dice) plus
+#: its route's extra coins and camels at their worth (`_apsp`)
+GOAL_STEP_VP = 1.5
+#: the share of the goal plan's gain (goal-card VP and goal-city sets still reachable, less the steps) that a
+#: movement's end counts when the bot chooses where a trip goes; never in the Travel space's score (counted
+#: there, the bot travelled more and scored less)
+GOAL_WEIGHT = 1.0
+#: the steps a goal plan may still take: this many a round, the present one included
+GOAL_STEPS_PER_ROUND = 5
+#: a coin spent on a trip's steps, in VP, by round: in the last round the coins left score 1 VP per 10
+TRIP_COIN_VP = (0.45, 0.45, 0.45, 0.45, 0.15)
+#: the Travel space's threshold in the last round (net VP)
+LAST_ROUND_TRAVEL_MIN = 3.0
+#: the share of PROGRESS a trip's end keeps in the last round (no round is left for the next trip)
+LAST_ROUND_PROGRESS = 0.25
+#: the Contracts space in the last round: worth taking only with a display contract missing at most this many units
+LAST_ROUND_MISSING = 1
 #: the 5-coin space's score per VP the coins would add to the best trip
 COINS_FOR_TRAVEL = 3.0
 MARKER_VALUE = {0: 5, 1: 4, 2: 4, 4: 4, 5: 6}
@@ -151,6 +178,43 @@ def _carpini_routes(routes: dict[int, list[tuple[int, int, int]]], types: dict[i
 
 
 _CARPINI: list[Any] = [None, None]
+#: the all-pairs plan distances (VP) and steps of a routes table, kept per table (plain and Carpini's)
+_APSP: dict[int, Any] = {}
+#: goal plans already valued: (Carpini's routes or not, goals, starts, goal cities with a post, step cap) -> value
+_PLANS: dict[Any, float] = {}
+
+
+def _apsp(
+    routes: dict[int, list[tuple[int, int, int]]],
+) -> tuple[dict[int, dict[int, float]], dict[int, dict[int, int]]]:
+    """Floyd-Warshall over the routes: the cheapest plan cost between two nodes in VP (GOAL_STEP_VP a step plus
+    the route's extra coins and camels at their worth) and the steps of that way."""
+    key = id(routes)
+    hit = _APSP.get(key)
+    if hit is not None and hit[0] is routes:
+        return hit[1], hit[2]
+    nodes = list(routes)
+    inf = float("inf")
+    dist = {a: {b: (0.0 if a == b else inf) for b in nodes} for a in nodes}
+    steps = {a: {b: 0 for b in nodes} for a in nodes}
+    for a, rs in routes.items():
+        for b, c, k in rs:
+            w = GOAL_STEP_VP + VP_WORTH["coins"] * c + VP_WORTH["camels"] * k
+            if w < dist[a][b]:
+                dist[a][b], steps[a][b] = w, 1
+    for m in nodes:
+        dm, sm = dist[m], steps[m]
+        for a in nodes:
+            da, sa = dist[a], steps[a]
+            am = da[m]
+            if am == inf:
+                continue
+            for b in nodes:
+                w = am + dm[b]
+                if w < da[b]:
+                    da[b], sa[b] = w, sa[m] + sm[b]
+    _APSP[key] = (routes, dist, steps)
+    return dist, steps
 
 
 def worth(reward: dict[str, Any]) -> float:
@@ -178,6 +242,12 @@ class _Context:
                 _CARPINI[0], _CARPINI[1] = self.routes, _carpini_routes(self.routes, self.types)
             self.routes = _CARPINI[1]
         self.others = {p.get("character") for s, p in enumerate(self.pub["players"]) if s != self.seat}
+        self.posts = set(self.me["posts"])
+        self._plan_now: float | None = None
+        self._plan_end: dict[int, float] = {}
+        self.use_plan = True
+        self.progress = PROGRESS * (LAST_ROUND_PROGRESS if self.pub["round"] >= ROUNDS else 1.0)
+        self.coin_vp = TRIP_COIN_VP[min(len(TRIP_COIN_VP), max(1, int(self.pub["round"]))) - 1]
         self.targets: dict[int, float] = {}
         for node in self.types:
             v = self.post_value(node)
@@ -208,15 +278,13 @@ class _Context:
             spaces = self.pub["track"]["beijing_vp"]
             v += spaces[taken] if taken < len(spaces) else 0
             v += 0.5 * sum(me[g] for g in GOODS) / 2 + 2  # goods count at the end only with a Beijing post
-        held = {c for g in self.priv["goals"] for c in g["cities"] if c in me["posts"]}
-        for g in self.priv["goals"]:
-            if node in g["cities"]:
-                others = [c for c in g["cities"] if c != node]
-                v += g["vp"] if all(c in me["posts"] for c in others) else 0.5 * g["vp"]
-        if any(node in g["cities"] for g in self.priv["goals"]):
-            sets = (0, 1, 3, 6, 10)
-            n = min(len(held), len(sets) - 2)
-            v += sets[n + 1] - sets[n]
+        if node in self.goal_cities:
+            # what the post scores at the end now (a goal card completed, the next goal-city set); the way to
+            # the rest of the goal cards is the goal plan's (`end_value`)
+            v += self.goal_vp(self.posts | {node}) - self.goal_vp(self.posts)
+            for g in self.goals:
+                if node in g["cities"] and not all(c in self.posts for c in g["cities"] if c != node) and left:
+                    v += GOAL_FIRST * g["vp"]
         if me["posts_left"] <= 0:
             v += RELOCATE_VP
         else:
@@ -234,8 +302,93 @@ class _Context:
         return worth(reward)
 
     def end_value(self, node: int) -> float:
-        """A movement ending on `node`: its post, and progress towards the next target."""
-        return self.targets.get(node, 0.0) + PROGRESS * self.beyond(node)
+        """A movement ending on `node`: its post, progress towards the next target, and what the goal plan gains
+        from there."""
+        return self.targets.get(node, 0.0) + self.progress * self.beyond(node) + self.plan_gain(node)
+
+    @property
+    def goals(self) -> list[dict[str, Any]]:
+        """The bot's own goal cards (its private view)."""
+        goals: list[dict[str, Any]] = self.priv.get("goals") or []
+        return goals
+
+    @property
+    def goal_cities(self) -> set[int]:
+        return {c for g in self.goals for c in g["cities"]}
+
+    def goal_vp(self, posts: set[int]) -> float:
+        """The goal cards' end-of-game VP with posts in `posts`: each card with both cities, and the goal-city set."""
+        vp = sum(g["vp"] for g in self.goals if all(c in posts for c in g["cities"]))
+        n = sum(1 for c in self.goal_cities if c in posts)
+        return float(vp + GOAL_SETS[min(n, len(GOAL_SETS) - 1)])
+
+    def plan_gain(self, node: int) -> float:
+        """GOAL_WEIGHT times the goal plan's gain when a figure ends on `node` (and posts there); 0 when the
+        Travel space is scored (`use_plan`)."""
+        if not self.goals or GOAL_WEIGHT == 0 or not self.use_plan:
+            return 0.0
+        if node not in self._plan_end:
+            if self._plan_now is None:
+                self._plan_now = self.goal_plan(set(self.me["figures"]), self.posts)
+            # the figure that moves there leaves its place (Niccolò: counted as the one nearer to `node`)
+            figs = list(self.me["figures"])
+            if len(figs) > 1:
+                dist, _steps = _apsp(self.routes)
+                figs.remove(min(figs, key=lambda a: dist[a][node]))
+            else:
+                figs = []
+            kind = self.types[node]
+            posts = self.posts | {node} if kind in ("small", "large", "beijing") else self.posts
+            # only gains count: a trip elsewhere loses no goal VP (the plan stays for later), and counting the
+            # loss kept the bot from its other trips (fewer trips, fewer goal cards)
+            self._plan_end[node] = max(0.0, GOAL_WEIGHT * (self.goal_plan({node, *figs}, posts) - self._plan_now))
+        return self._plan_end[node]
+
+    def goal_plan(self, starts: set[int], posts: set[int]) -> float:
+        """The best value of going on to some of the goal cities still without a post: the goal VP they add, less
+        the cheapest way from the nearest start through them (`_apsp`), within the steps the rounds left allow."""
+        missing = sorted(c for c in self.goal_cities if c not in posts)
+        if not missing:
+            return 0.0
+        cap = GOAL_STEPS_PER_ROUND * max(1, ROUNDS - self.pub["round"] + 1)
+        key = (
+            self.char == "carpini",  # his oasis links make other ways
+            tuple(sorted(g["id"] for g in self.goals)),
+            tuple(sorted(starts)),
+            tuple(sorted(c for c in self.goal_cities if c in posts)),
+            cap,
+        )
+        hit = _PLANS.get(key)
+        if hit is not None:
+            return hit
+        dist, steps = _apsp(self.routes)
+        base = self.goal_vp(posts)
+        best = 0.0
+        n = len(missing)
+        for mask in range(1, 1 << n):
+            sub = [missing[i] for i in range(n) if mask >> i & 1]
+            gain = self.goal_vp(posts | set(sub)) - base
+            if gain <= best:
+                continue
+            cost = min(
+                (self._tour(order, starts, dist, steps, cap) for order in permutations(sub)), default=float("inf")
+            )
+            best = max(best, gain - cost)
+        if len(_PLANS) > 50000:
+            _PLANS.clear()
+        _PLANS[key] = best
+        return best
+
+    @staticmethod
+    def _tour(order: tuple[int, ...], starts: set[int], dist: Any, steps: Any, cap: int) -> float:
+        """The plan cost of visiting `order` from the nearest start (inf beyond `cap` steps)."""
+        first = order[0]
+        s0 = min(starts, key=lambda a: dist[a][first])
+        cost, n = dist[s0][first], steps[s0][first]
+        for a, b in zip(order, order[1:], strict=False):
+            cost += dist[a][b]
+            n += steps[a][b]
+        return cost if n <= cap else float("inf")
 
     def beyond(self, node: int) -> float:
         """The best target other than `node` itself, discounted by distance (what a later trip may reach)."""
@@ -284,7 +437,7 @@ class _Context:
                     c2, k2 = c_used + dc, k_used + dk
                     if c2 > coins or k2 > camels:
                         continue
-                    total = cost + VP_WORTH["coins"] * dc + VP_WORTH["camels"] * dk - passed
+                    total = cost + self.coin_vp * dc + VP_WORTH["camels"] * dk - passed
                     if dest not in nxt or total < nxt[dest][0]:
                         nxt[dest] = (total, c2, k2, node)
             for node, (cost, _c, _k, _p) in nxt.items():
@@ -418,13 +571,26 @@ class _Context:
     def base_space_score(self, space: str) -> float:
         me = self.me
         if space == "contracts":
-            return 60 if len(me["contracts"]) < 2 else 3
+            if len(me["contracts"]) >= 2:
+                return 3
+            if self.pub["round"] >= ROUNDS:
+                # the last round: only a contract that can still be fulfilled (at most LAST_ROUND_MISSING goods or
+                # camels missing, a die left to buy them); the bot before took 2 contracts a player in the last
+                # round and ended with 1.5-1.7 unfulfilled, dice its goal trips lacked
+                missing = [sum(max(0, n - me.get(k, 0)) for k, n in c["cost"].items()) for c in self.pub["display"]]
+                if not missing or min(missing) > min(LAST_ROUND_MISSING, len(me["dice"]) - 1):
+                    return 8
+            return 60
         if space in ("pepper", "silk", "gold", "camels"):
             need = self.need.get(space, 0)
             return 20 + 12 * min(need, 3) if need else 6
         if space == "travel":
+            self.use_plan = False  # the goal plan chooses where a trip goes, not whether to travel
             best = self.travel_value()
+            self.use_plan = True
             low = TRAVEL_MIN_BY_CHARACTER.get(self.char, TRAVEL_MIN_VP)
+            if self.pub["round"] >= ROUNDS:
+                low = min(low, LAST_ROUND_TRAVEL_MIN)
             return TRAVEL_OFFSET + TRAVEL_SCALE * best if best > low else 2
         if space == "khan":
             return 22 + 4 * sum(1 for g in GOODS if self.need[g])
@@ -489,7 +655,7 @@ class _Context:
         c, k = next(((c, k) for n, c, k in self.routes[here] if n == dest), (0, 0))
         dc, dk = self.step_cost(mode, done, c, k)
         coins, camels = self.me["coins"] - dc, self.me["camels"] - dk
-        cost = VP_WORTH["coins"] * dc + VP_WORTH["camels"] * dk + sum(VP_WORTH.get(g, 1) for g in o.get("goods", []))
+        cost = self.coin_vp * dc + VP_WORTH["camels"] * dk + sum(VP_WORTH.get(g, 1) for g in o.get("goods", []))
         go_on = self.best_trip(dest, left, mode, done + 1, coins, camels) if left > 0 else -1e9
         moved = set(p.get("moved", []))
         arrive = max(self.end_value(dest) + self._other_go(fig, left, mode, done + 1, coins, camels, moved), go_on)
