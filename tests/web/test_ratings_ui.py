@@ -140,18 +140,25 @@ def shot(page: Any, artifacts: Path, name: str, size: dict[str, int], full: bool
     page.screenshot(path=str(artifacts / f"ratings-{name}-{size_id(size)}.png"), full_page=full)
 
 
+#: the element's box in page coordinates, read in one step (a redraw cannot come between the rect and the scroll)
+PAGE_BOX_JS = """e => {
+  const r = e.getBoundingClientRect();
+  return {x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height};
+}"""
+
+
 def element_shot(locator: Any, artifacts: Path, name: str, size: dict[str, int]) -> None:
-    """A screenshot of one element, clipped from the page where the element is now: the lobby redraws its list on
-    every push from the shared test server, so an element screenshot (which waits for the element to stay put)
-    can find it replaced again and again; a clip of the page at its current box cannot."""
+    """A screenshot of one element, clipped from the whole page where the element is now: the lobby redraws its
+    list on every push from the shared test server, so an element screenshot (which waits for the element to stay
+    put) can find it replaced again and again; a clip of the full page at its current box, in page coordinates,
+    cannot (nor can it fall outside the viewport)."""
     path = str(artifacts / f"ratings-{name}-{size_id(size)}.png")
     for attempt in range(5):
-        el = locator.first
-        with contextlib.suppress(Exception):  # replaced while it scrolled: the next try finds the new one
-            el.evaluate("e => e.scrollIntoView({block: 'nearest'})", timeout=2000)
-        box = el.bounding_box(timeout=2000)
+        box = None
+        with contextlib.suppress(Exception):  # replaced while it was read: the next try finds the new one
+            box = locator.first.evaluate(PAGE_BOX_JS, timeout=2000)
         if box is not None and box["width"] > 0 and box["height"] > 0:
-            locator.page.screenshot(path=path, clip=box)
+            locator.page.screenshot(path=path, clip=box, full_page=True)
             return
         if attempt == 4:
             raise AssertionError(f"{name}: the element has no box to screenshot")
